@@ -1,0 +1,123 @@
+//! The daemon binary's edge: flags, logging, the runtime, signals. `anyhow` lives only here.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use clap::{Parser, ValueEnum};
+
+use crate::config::Config;
+use crate::daemon::Daemon;
+use crate::home::Home;
+use crate::server;
+
+/// How long shutdown waits for tasks before exiting anyway.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+/// paw-daemon: a whitelisted pseudo-terminal for AI agents, over a local JSON-RPC socket.
+#[derive(Debug, Parser)]
+#[command(name = "paw-daemon", version, about)]
+struct Args {
+    /// Home directory; commands read and write under <home>/.agents/.
+    #[arg(long, env = paw_proto::paths::ENV_HOME)]
+    home: Option<PathBuf>,
+    /// Socket path [default: $XDG_RUNTIME_DIR/paw/paw.sock, else <home>/run/paw.sock].
+    #[arg(long, env = paw_proto::paths::ENV_SOCKET)]
+    socket: Option<PathBuf>,
+    /// Config file [default: <config dir>/paw/config.toml].
+    #[arg(long, env = paw_proto::paths::ENV_CONFIG)]
+    config: Option<PathBuf>,
+    /// Log format on stderr (filter with RUST_LOG).
+    #[arg(long, value_enum, default_value = "text")]
+    log_format: LogFormat,
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+    // A panic inside a command is caught and reported as CommandFailed; log it through
+    // tracing instead of letting the default hook print to stderr.
+    std::panic::set_hook(Box::new(|info| {
+        tracing::error!(panic = %info, "panic");
+    }));
+}
+
+fn absolute(p: PathBuf) -> PathBuf {
+    if p.is_absolute() {
+        return p;
+    }
+    std::env::current_dir().map(|d| d.join(&p)).unwrap_or(p)
+}
+
+/// Runs the daemon; the exit code is non-zero when it could not start.
+pub fn main() -> ExitCode {
+    let args = Args::parse();
+    init_logging(args.log_format);
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: Args) -> anyhow::Result<()> {
+    let home_path = absolute(args.home.unwrap_or_else(paw_proto::paths::default_home));
+    let config_path = absolute(args.config.unwrap_or_else(paw_proto::paths::default_config));
+    let socket = absolute(
+        args.socket
+            .unwrap_or_else(|| paw_proto::paths::default_socket(&home_path)),
+    );
+    let config = Config::load(&config_path)?;
+    let home = Home::create(&home_path)
+        .with_context(|| format!("cannot create home {}", home_path.display()))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("paw-worker")
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(serve(config, home, &socket))
+}
+
+async fn serve(config: Config, home: Home, socket: &Path) -> anyhow::Result<()> {
+    let bound = server::bind(socket)?;
+    let daemon = Daemon::new(config, home, socket.to_path_buf()).context("cannot start")?;
+    daemon.start_background();
+    tracing::info!(
+        socket = %socket.display(),
+        home = %daemon.home.root().display(),
+        pid = std::process::id(),
+        "paw-daemon ready"
+    );
+    let server = tokio::spawn(server::serve(daemon.clone(), bound));
+    wait_for_signal().await?;
+    daemon.shutdown(SHUTDOWN_GRACE).await;
+    let _ = server.await;
+    Ok(())
+}
+
+async fn wait_for_signal() -> anyhow::Result<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?;
+    let mut int = signal(SignalKind::interrupt()).context("cannot listen for SIGINT")?;
+    tokio::select! {
+        _ = term.recv() => tracing::info!("SIGTERM received"),
+        _ = int.recv() => tracing::info!("SIGINT received"),
+    }
+    Ok(())
+}

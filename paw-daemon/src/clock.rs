@@ -1,0 +1,57 @@
+//! Wall-clock helpers: Unix milliseconds, run ids and compact timestamps.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+fn utc(ms: u64) -> time::OffsetDateTime {
+    let nanos = i128::from(ms) * 1_000_000;
+    time::OffsetDateTime::from_unix_timestamp_nanos(nanos).unwrap_or(time::OffsetDateTime::UNIX_EPOCH)
+}
+
+/// `yyyyMMdd_HHmmss_SSS` in UTC.
+pub fn compact_timestamp(ms: u64) -> String {
+    let t = utc(ms);
+    format!(
+        "{:04}{:02}{:02}_{:02}{:02}{:02}_{:03}",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second(),
+        t.millisecond()
+    )
+}
+
+/// A run id: UTC `yyyyMMdd_HHmmss_SSS` + `_` + 10 random lowercase hex characters.
+pub fn new_run_id(ms: u64) -> String {
+    let tag: u64 = rand::random::<u64>() & 0xff_ffff_ffff;
+    format!("{}_{:010x}", compact_timestamp(ms), tag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_ids_have_the_spec_shape() {
+        // 2026-02-18T01:30:32.123Z
+        let id = new_run_id(1_771_378_232_123);
+        assert!(id.starts_with("20260218_013032_123_"), "{id}");
+        let tag = &id["20260218_013032_123_".len()..];
+        assert_eq!(tag.len(), 10);
+        assert!(tag.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+    }
+
+    #[test]
+    fn run_ids_differ() {
+        assert_ne!(new_run_id(0), new_run_id(0));
+    }
+}

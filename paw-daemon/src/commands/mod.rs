@@ -1,0 +1,216 @@
+//! The command interface: what a built-in command declares and how the runtime calls it.
+//!
+//! Each command lives in its own folder (`commands/<name>/`); `registry.rs` only registers.
+//! A command parses its own argv into a typed args struct (see [`args`]) and then runs.
+
+pub mod args;
+mod registry;
+
+mod hello;
+#[cfg(feature = "test-commands")]
+mod testing;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use paw_proto::{Artifact, Capabilities, CommandInfo, ErrorCode, Limits, SubcommandInfo};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::Config;
+use crate::home::Home;
+use crate::session::Session;
+
+pub use registry::build as build_registry;
+
+/// The static description of a command, served by `terminal.commands`.
+#[derive(Debug)]
+pub struct CommandSpec {
+    /// `argv[0]`, lower case.
+    pub name: &'static str,
+    /// One line on what it does.
+    pub summary: &'static str,
+    /// The usage block.
+    pub usage: &'static str,
+    /// Its subcommands.
+    pub subcommands: &'static [SubcommandSpec],
+    /// What it may do.
+    pub capabilities: Capabilities,
+    /// The largest stdin it accepts, in characters.
+    pub max_stdin_chars: usize,
+    /// Its default timeout, when shorter or longer than the config's (None: the config's).
+    pub default_timeout_ms: Option<u64>,
+    /// The agent-facing skill text (`docs/skills/<dir>/SKILL.md`).
+    pub skill: &'static str,
+}
+
+/// One subcommand's description.
+#[derive(Debug)]
+pub struct SubcommandSpec {
+    /// Its name.
+    pub name: &'static str,
+    /// One line on what it does.
+    pub summary: &'static str,
+    /// Its usage line.
+    pub usage: &'static str,
+}
+
+/// Everything a running command may use.
+#[derive(Clone)]
+pub struct Ctx {
+    /// This run's id (for artifact names).
+    pub run_id: String,
+    /// The session the call runs in.
+    pub session: Arc<Session>,
+    /// The home layout.
+    pub home: Arc<Home>,
+    /// The daemon's config.
+    pub config: Arc<Config>,
+    /// Cancelled when the call times out, is cancelled, or its session closes.
+    pub cancel: CancellationToken,
+}
+
+/// What a command was called with.
+#[derive(Debug, Clone, Default)]
+pub struct Invocation {
+    /// The whole argv, `argv[0]` included.
+    pub argv: Vec<String>,
+    /// The call's stdin, if any.
+    pub stdin: Option<String>,
+}
+
+/// A successful command's output.
+#[derive(Debug, Clone, Default)]
+pub struct Output {
+    /// Text for the agent.
+    pub stdout: String,
+    /// Diagnostics that did not fail the command.
+    pub stderr: String,
+    /// The structured result.
+    pub result: Value,
+    /// Files written.
+    pub artifacts: Vec<Artifact>,
+}
+
+/// A command-level failure: an error code and a short lower-case reason.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CmdError {
+    /// The stable code.
+    pub code: ErrorCode,
+    /// The reason (becomes `stderr` and `error_message`).
+    pub message: String,
+    /// Structured detail (e.g. `retry_after_ms`), when useful.
+    pub result: Option<Value>,
+}
+
+impl CmdError {
+    /// An error with no structured detail.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            result: None,
+        }
+    }
+
+    /// Adds structured detail.
+    pub fn with_result(mut self, result: Value) -> Self {
+        self.result = Some(result);
+        self
+    }
+
+    /// `InvalidArgs` with `message`.
+    pub fn invalid_args(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::InvalidArgs, message)
+    }
+}
+
+impl std::fmt::Display for CmdError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for CmdError {}
+
+/// What a command returns.
+pub type CmdResult = Result<Output, CmdError>;
+
+/// A built-in command.
+pub trait Command: Send + Sync + 'static {
+    /// Its static description.
+    fn spec(&self) -> &'static CommandSpec;
+    /// Runs it. The future is dropped when the call times out or is cancelled, so
+    /// work must leave state consistent at every await point.
+    fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult>;
+}
+
+/// The registered commands, looked up case-insensitively by `argv[0]`.
+#[derive(Default)]
+pub struct Registry {
+    commands: Vec<Arc<dyn Command>>,
+    by_name: HashMap<&'static str, usize>,
+}
+
+impl Registry {
+    /// Adds a command. Panics on a duplicate name: that is a programming error
+    /// caught by the registry's unit tests.
+    pub fn register(&mut self, cmd: impl Command) {
+        let name = cmd.spec().name;
+        assert!(
+            self.by_name.insert(name, self.commands.len()).is_none(),
+            "command {name} registered twice"
+        );
+        self.commands.push(Arc::new(cmd));
+    }
+
+    /// The command for `argv0`, matched case-insensitively.
+    pub fn find(&self, argv0: &str) -> Option<&Arc<dyn Command>> {
+        let idx = match self.by_name.get(argv0) {
+            Some(i) => *i,
+            None => *self.by_name.get(argv0.to_lowercase().as_str())?,
+        };
+        self.commands.get(idx)
+    }
+
+    /// Every command, in registration order.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<dyn Command>> {
+        self.commands.iter()
+    }
+
+    /// The `terminal.commands` description of every command under `config`'s limits.
+    pub fn describe(&self, config: &Config) -> Vec<CommandInfo> {
+        self.commands
+            .iter()
+            .map(|c| {
+                let s = c.spec();
+                CommandInfo {
+                    name: s.name.to_string(),
+                    summary: s.summary.to_string(),
+                    usage: s.usage.to_string(),
+                    subcommands: s
+                        .subcommands
+                        .iter()
+                        .map(|sc| SubcommandInfo {
+                            name: sc.name.to_string(),
+                            summary: sc.summary.to_string(),
+                            usage: sc.usage.to_string(),
+                        })
+                        .collect(),
+                    capabilities: s.capabilities,
+                    limits: Limits {
+                        max_stdin_chars: s.max_stdin_chars,
+                        default_timeout_ms: s
+                            .default_timeout_ms
+                            .unwrap_or(config.terminal.default_timeout_ms)
+                            .min(config.terminal.max_timeout_ms),
+                        max_stdout_chars: config.terminal.max_stdout_chars,
+                        max_stderr_chars: config.terminal.max_stderr_chars,
+                    },
+                    skill: s.skill.to_string(),
+                }
+            })
+            .collect()
+    }
+}

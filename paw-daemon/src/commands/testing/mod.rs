@@ -1,0 +1,194 @@
+//! Test-only commands, compiled only with the `test-commands` feature (never in a release build).
+//!
+//! ```text
+//! test-sleep --ms N        sleep N ms (cancellable), then print "slept N"
+//! test-panic               panic inside the command
+//! test-echo [--stderr]     copy stdin to stdout (or to stderr)
+//! test-attach              attach a session resource whose teardown writes a marker file
+//! ```
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use paw_proto::Capabilities;
+use serde_json::json;
+
+use super::args::{Flag, parse};
+use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, Registry};
+use crate::session::SessionResource;
+
+const CAPS: Capabilities = Capabilities {
+    network: false,
+    writes_files: false,
+    reads_secrets: false,
+};
+const SKILL: &str = "---\nname: test\ndescription: test-only commands (test-sleep, test-panic, test-echo, test-attach)\n---\n";
+
+/// Registers every test command.
+pub fn register(r: &mut Registry) {
+    r.register(Sleep);
+    r.register(Panic);
+    r.register(Echo);
+    r.register(Attach);
+}
+
+static SLEEP: CommandSpec = CommandSpec {
+    name: "test-sleep",
+    summary: "sleep for --ms milliseconds",
+    usage: "test-sleep --ms N",
+    subcommands: &[],
+    capabilities: CAPS,
+    max_stdin_chars: 0,
+    default_timeout_ms: None,
+    skill: SKILL,
+};
+
+struct Sleep;
+
+impl Command for Sleep {
+    fn spec(&self) -> &'static CommandSpec {
+        &SLEEP
+    }
+
+    fn run(&self, _ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
+        async move {
+            let flags = parse(&inv.argv[1..], &[Flag::value("ms")])?;
+            let ms = flags.clamped("ms", 0, 0, 3_600_000)? as u64;
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            Ok(Output {
+                stdout: format!("slept {ms}\n"),
+                result: json!({"ok": true, "ms": ms}),
+                ..Output::default()
+            })
+        }
+        .boxed()
+    }
+}
+
+static PANIC: CommandSpec = CommandSpec {
+    name: "test-panic",
+    summary: "panic inside a command",
+    usage: "test-panic",
+    subcommands: &[],
+    capabilities: CAPS,
+    max_stdin_chars: 0,
+    default_timeout_ms: None,
+    skill: SKILL,
+};
+
+struct Panic;
+
+impl Command for Panic {
+    fn spec(&self) -> &'static CommandSpec {
+        &PANIC
+    }
+
+    fn run(&self, _ctx: Ctx, _inv: Invocation) -> BoxFuture<'static, CmdResult> {
+        async move {
+            let v: Vec<u8> = Vec::new();
+            // An out-of-bounds index: a real bug, not an explicit panic!.
+            let i = v.len() + 3;
+            Ok(Output {
+                stdout: format!("{}", v[i]),
+                ..Output::default()
+            })
+        }
+        .boxed()
+    }
+}
+
+static ECHO: CommandSpec = CommandSpec {
+    name: "test-echo",
+    summary: "copy stdin to stdout or stderr",
+    usage: "test-echo [--stderr]",
+    subcommands: &[],
+    capabilities: CAPS,
+    max_stdin_chars: 10_000_000,
+    default_timeout_ms: None,
+    skill: SKILL,
+};
+
+struct Echo;
+
+impl Command for Echo {
+    fn spec(&self) -> &'static CommandSpec {
+        &ECHO
+    }
+
+    fn run(&self, _ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
+        async move {
+            let flags = parse(&inv.argv[1..], &[Flag::switch("stderr")])?;
+            let text = inv.stdin.unwrap_or_default();
+            let mut out = Output {
+                result: json!({"ok": true, "chars": text.chars().count()}),
+                ..Output::default()
+            };
+            if flags.switch("stderr") {
+                out.stderr = text;
+            } else {
+                out.stdout = text;
+            }
+            Ok(out)
+        }
+        .boxed()
+    }
+}
+
+static ATTACH: CommandSpec = CommandSpec {
+    name: "test-attach",
+    summary: "attach a session resource whose teardown writes a marker file",
+    usage: "test-attach",
+    subcommands: &[],
+    capabilities: CAPS,
+    max_stdin_chars: 0,
+    default_timeout_ms: None,
+    skill: SKILL,
+};
+
+struct Attach;
+
+/// Writes `.agents/workspace/test/closed-<session>` when its session is torn down.
+struct Marker {
+    path: std::path::PathBuf,
+}
+
+impl SessionResource for Marker {
+    fn close(self: Arc<Self>) -> BoxFuture<'static, ()> {
+        async move {
+            if let Some(dir) = self.path.parent() {
+                let _ = tokio::fs::create_dir_all(dir).await;
+            }
+            let _ = tokio::fs::write(&self.path, b"closed").await;
+        }
+        .boxed()
+    }
+}
+
+impl Command for Attach {
+    fn spec(&self) -> &'static CommandSpec {
+        &ATTACH
+    }
+
+    fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
+        async move {
+            parse(&inv.argv[1..], &[])?;
+            let path = ctx
+                .home
+                .agents()
+                .join("workspace")
+                .join("test")
+                .join(format!("closed-{}", crate::home::safe_session_id(&ctx.session.id)));
+            ctx.session
+                .attach("test", || Arc::new(Marker { path }))
+                .map_err(|e| CmdError::new(paw_proto::ErrorCode::CommandFailed, e.to_string()))?;
+            Ok(Output {
+                stdout: "attached\n".into(),
+                result: json!({"ok": true}),
+                ..Output::default()
+            })
+        }
+        .boxed()
+    }
+}

@@ -1,0 +1,302 @@
+//! The TOML config (SPEC §2): every key has a default; an unknown key is a start-up error naming it.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// Errors reading the config file.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file exists but cannot be read.
+    #[error("cannot read config {path}: {source}")]
+    Read {
+        /// Which file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid config (bad TOML, unknown key, wrong type).
+    #[error("invalid config {path}: {message}")]
+    Invalid {
+        /// Which file.
+        path: PathBuf,
+        /// The parser's message, naming the key.
+        message: String,
+    },
+}
+
+/// The whole config.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// `[terminal]`
+    pub terminal: TerminalConfig,
+    /// `[session]`
+    pub session: SessionConfig,
+    /// `[net]`
+    pub net: NetConfig,
+    /// `[tools.*]`
+    pub tools: ToolsConfig,
+}
+
+/// `[terminal]`: limits of `terminal.exec`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct TerminalConfig {
+    /// stdout cap in characters.
+    pub max_stdout_chars: usize,
+    /// stderr cap in characters.
+    pub max_stderr_chars: usize,
+    /// Used when a call gives no timeout.
+    pub default_timeout_ms: u64,
+    /// A call's timeout is capped to this.
+    pub max_timeout_ms: u64,
+}
+
+impl Default for TerminalConfig {
+    fn default() -> Self {
+        Self {
+            max_stdout_chars: 16_000,
+            max_stderr_chars: 8_000,
+            default_timeout_ms: 30_000,
+            max_timeout_ms: 120_000,
+        }
+    }
+}
+
+/// `[session]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SessionConfig {
+    /// A session with no call for this long is closed (0 = never).
+    pub idle_timeout_secs: u64,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        Self {
+            idle_timeout_secs: 86_400,
+        }
+    }
+}
+
+/// `[net]`: every outbound HTTP request.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetConfig {
+    /// Connect + whole request.
+    pub timeout_ms: u64,
+    /// Body cap after decompression.
+    pub max_body_bytes: u64,
+    /// The `User-Agent` header.
+    pub user_agent: String,
+    /// A proxy URL; empty means the environment's.
+    pub proxy: String,
+    /// Allow private, loopback and other non-public addresses.
+    pub allow_private_networks: bool,
+    /// `host` or `host:port` entries exempt from the private-network rule.
+    pub allow_hosts: Vec<String>,
+}
+
+impl Default for NetConfig {
+    fn default() -> Self {
+        Self {
+            timeout_ms: 15_000,
+            max_body_bytes: 2_097_152,
+            user_agent: format!("paw/{}", env!("CARGO_PKG_VERSION")),
+            proxy: String::new(),
+            allow_private_networks: false,
+            allow_hosts: Vec::new(),
+        }
+    }
+}
+
+/// `[tools]`
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ToolsConfig {
+    /// `[tools.rss]`
+    pub rss: RssConfig,
+    /// `[tools.irc]`
+    pub irc: IrcConfig,
+    /// `[tools.doc]`
+    pub doc: DocConfig,
+}
+
+/// `[tools.rss]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct RssConfig {
+    /// false: the rss command is not registered.
+    pub enabled: bool,
+    /// Minutes; `rss news` serves cached items younger than this.
+    pub cache_ttl: u64,
+    /// How many feeds are refreshed at once.
+    pub fetch_concurrency: usize,
+    /// `[tools.rss.fulltext]`
+    pub fulltext: FulltextConfig,
+}
+
+impl Default for RssConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            cache_ttl: 30,
+            fetch_concurrency: 8,
+            fulltext: FulltextConfig::default(),
+        }
+    }
+}
+
+/// `[tools.rss.fulltext]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct FulltextConfig {
+    /// The global switch, default off.
+    pub enabled: bool,
+    /// A failed extraction is not retried for this long.
+    pub failure_backoff_secs: u64,
+}
+
+impl Default for FulltextConfig {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            failure_backoff_secs: 600,
+        }
+    }
+}
+
+/// `[tools.irc]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct IrcConfig {
+    /// false: the irc command is not registered.
+    pub enabled: bool,
+    /// Messages kept in memory per session.
+    pub ring_capacity: usize,
+    /// Lines sent at once before the rate applies.
+    pub flood_burst: u32,
+    /// One line per this many ms after the burst.
+    pub flood_interval_ms: u64,
+}
+
+impl Default for IrcConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            ring_capacity: 500,
+            flood_burst: 10,
+            flood_interval_ms: 2_000,
+        }
+    }
+}
+
+/// `[tools.doc]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DocConfig {
+    /// false: the doc command is not registered.
+    pub enabled: bool,
+}
+
+impl Default for DocConfig {
+    fn default() -> Self {
+        Self { enabled: true }
+    }
+}
+
+impl Config {
+    /// Parses config text; `path` only names the file in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<Self, ConfigError> {
+        let config: Config = toml::from_str(text).map_err(|e| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message: e.to_string().trim().replace('\n', " "),
+        })?;
+        config.validate().map_err(|message| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        })?;
+        Ok(config)
+    }
+
+    /// Loads the file at `path`; a missing file means all defaults.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::parse(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(source) => Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            }),
+        }
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let t = &self.terminal;
+        if t.max_timeout_ms == 0 {
+            return Err("terminal.max_timeout_ms must be greater than 0".into());
+        }
+        if t.default_timeout_ms == 0 {
+            return Err("terminal.default_timeout_ms must be greater than 0".into());
+        }
+        if self.tools.rss.fetch_concurrency == 0 {
+            return Err("tools.rss.fetch_concurrency must be greater than 0".into());
+        }
+        if self.tools.irc.ring_capacity == 0 {
+            return Err("tools.irc.ring_capacity must be greater than 0".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_file_gives_the_spec_defaults() {
+        let c = Config::parse("", Path::new("c.toml")).expect("parse");
+        assert_eq!(c, Config::default());
+        assert_eq!(c.terminal.max_stdout_chars, 16_000);
+        assert_eq!(c.terminal.max_stderr_chars, 8_000);
+        assert_eq!(c.terminal.default_timeout_ms, 30_000);
+        assert_eq!(c.terminal.max_timeout_ms, 120_000);
+        assert_eq!(c.session.idle_timeout_secs, 86_400);
+        assert_eq!(c.net.max_body_bytes, 2_097_152);
+        assert!(c.net.user_agent.starts_with("paw/"));
+        assert!(c.tools.rss.enabled && !c.tools.rss.fulltext.enabled);
+        assert_eq!(c.tools.irc.flood_burst, 10);
+    }
+
+    #[test]
+    fn keys_override_defaults() {
+        let c = Config::parse(
+            "[terminal]\nmax_stdout_chars = 10\n[tools.rss]\nenabled = false\n",
+            Path::new("c.toml"),
+        )
+        .expect("parse");
+        assert_eq!(c.terminal.max_stdout_chars, 10);
+        assert_eq!(c.terminal.max_stderr_chars, 8_000);
+        assert!(!c.tools.rss.enabled);
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        for (text, key) in [
+            ("bogus = 1\n", "bogus"),
+            ("[terminal]\nmax_stdout = 1\n", "max_stdout"),
+            ("[tools.rss.fulltext]\nswitch = true\n", "switch"),
+            ("[nope]\n", "nope"),
+        ] {
+            let e = Config::parse(text, Path::new("c.toml")).expect_err(text);
+            assert!(e.to_string().contains(key), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn zero_limits_are_rejected() {
+        let e = Config::parse("[terminal]\nmax_timeout_ms = 0\n", Path::new("c.toml"))
+            .expect_err("zero");
+        assert!(e.to_string().contains("max_timeout_ms"), "{e}");
+    }
+}

@@ -1,0 +1,111 @@
+//! The daemon's shared state: one value every connection and handler holds an `Arc` of.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::commands::build_registry;
+use crate::config::Config;
+use crate::exec::ExecRuntime;
+use crate::home::Home;
+use crate::session::Sessions;
+
+/// Everything the daemon owns. Fields are read-only after start except where noted.
+pub struct Daemon {
+    /// The config read at start-up.
+    pub config: Arc<Config>,
+    /// The home layout.
+    pub home: Arc<Home>,
+    /// The socket path served.
+    pub socket: PathBuf,
+    /// Start time, for `uptime_ms`.
+    pub started: Instant,
+    /// Live sessions (owns their resources).
+    pub sessions: Sessions,
+    /// The command runtime.
+    pub exec: ExecRuntime,
+    /// Cancelled once, when shutdown begins: the accept loop, connections and every
+    /// background task stop on it.
+    pub shutdown: CancellationToken,
+    /// Every background task (connections, reapers, command jobs) is spawned through this,
+    /// so shutdown can wait for all of them.
+    pub tracker: TaskTracker,
+    shutting_down: AtomicBool,
+}
+
+impl Daemon {
+    /// Builds the daemon's state (no socket yet).
+    pub fn new(config: Config, home: Home, socket: PathBuf) -> std::io::Result<Arc<Self>> {
+        let config = Arc::new(config);
+        let home = Arc::new(home);
+        let shutdown = CancellationToken::new();
+        let registry = build_registry(&config);
+        let exec = ExecRuntime::new(registry, home.clone(), config.clone())?;
+        Ok(Arc::new(Self {
+            sessions: Sessions::new(shutdown.child_token()),
+            config,
+            home,
+            socket,
+            started: Instant::now(),
+            exec,
+            shutdown,
+            tracker: TaskTracker::new(),
+            shutting_down: AtomicBool::new(false),
+        }))
+    }
+
+    /// Whether shutdown has begun (new work is refused with `ShuttingDown`).
+    pub fn is_shutting_down(&self) -> bool {
+        self.shutting_down.load(Ordering::Acquire)
+    }
+
+    /// Starts the background tasks that belong to the daemon itself (the idle reaper).
+    pub fn start_background(self: &Arc<Self>) {
+        let idle = self.config.session.idle_timeout_secs;
+        if idle == 0 {
+            return;
+        }
+        let idle = Duration::from_secs(idle);
+        let every = (idle / 4).clamp(Duration::from_millis(200), Duration::from_secs(60));
+        let d = self.clone();
+        self.tracker.spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    _ = d.shutdown.cancelled() => break,
+                    _ = tick.tick() => {
+                        let n = d.sessions.close_idle(idle).await;
+                        if n > 0 {
+                            tracing::info!(closed = n, "closed idle sessions");
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// The one shutdown path: refuse new work, stop every task, close every session, and
+    /// write every queued audit record. Waits at most `grace` for tasks to finish.
+    pub async fn shutdown(&self, grace: Duration) {
+        if self.shutting_down.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        tracing::info!("shutting down");
+        let closed = self.sessions.close_all().await;
+        self.shutdown.cancel();
+        self.tracker.close();
+        if tokio::time::timeout(grace, self.tracker.wait()).await.is_err() {
+            tracing::warn!(
+                remaining = self.tracker.len(),
+                "tasks still running after {grace:?}; exiting anyway"
+            );
+        }
+        self.exec.finish();
+        tracing::info!(sessions_closed = closed, "shutdown complete");
+    }
+}

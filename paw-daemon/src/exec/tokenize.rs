@@ -1,0 +1,124 @@
+//! The command-line checks and tokeniser of SPEC §4.1: a pure function from a line to argv.
+
+/// The longest command line accepted, in characters.
+pub const MAX_COMMAND_CHARS: usize = 1024;
+/// The most argv items accepted.
+pub const MAX_ARGV: usize = 32;
+/// Shell operators refused anywhere in a line, quoted or not, checked in this order.
+pub const BANNED_TOKENS: &[&str] = &[";", "&&", "||", "|", ">", "<", "`", "$("];
+
+/// Why a command line was rejected. The `Display` text is the reason the caller sees.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TokenizeError {
+    /// Nothing but whitespace.
+    #[error("command is empty")]
+    Empty,
+    /// A `\n` or `\r` inside the line.
+    #[error("command must be a single line")]
+    MultiLine,
+    /// A shell operator.
+    #[error("command contains banned token: {0}")]
+    BannedToken(&'static str),
+    /// Over [`MAX_COMMAND_CHARS`].
+    #[error("command too long")]
+    TooLong,
+    /// A `"` that is never closed.
+    #[error("unterminated quote")]
+    UnterminatedQuote,
+    /// A `\` at the very end.
+    #[error("dangling escape")]
+    DanglingEscape,
+    /// The line produced no tokens.
+    #[error("command argv is empty")]
+    NoTokens,
+    /// Over [`MAX_ARGV`] tokens.
+    #[error("too many argv items")]
+    TooManyItems,
+}
+
+/// Checks `command` and splits it into argv, applying the checks in the order of SPEC §4.1.
+pub fn tokenize(command: &str) -> Result<Vec<String>, TokenizeError> {
+    let line = command.trim();
+    if line.is_empty() {
+        return Err(TokenizeError::Empty);
+    }
+    if line.contains(['\n', '\r']) {
+        return Err(TokenizeError::MultiLine);
+    }
+    if let Some(tok) = BANNED_TOKENS.iter().find(|t| line.contains(*t)) {
+        return Err(TokenizeError::BannedToken(tok));
+    }
+    if line.chars().count() > MAX_COMMAND_CHARS {
+        return Err(TokenizeError::TooLong);
+    }
+    let argv = split(line)?;
+    if argv.is_empty() {
+        return Err(TokenizeError::NoTokens);
+    }
+    if argv.len() > MAX_ARGV {
+        return Err(TokenizeError::TooManyItems);
+    }
+    Ok(argv)
+}
+
+/// Splits on spaces and tabs outside double quotes; `\` escapes the next character.
+fn split(line: &str) -> Result<Vec<String>, TokenizeError> {
+    let mut argv = Vec::new();
+    let mut cur = String::new();
+    // A token exists once any character or a pair of quotes has been seen, so `""` is an
+    // (empty) argument of its own.
+    let mut started = false;
+    let mut quoted = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let next = chars.next().ok_or(TokenizeError::DanglingEscape)?;
+                cur.push(next);
+                started = true;
+            }
+            '"' => {
+                quoted = !quoted;
+                started = true;
+            }
+            ' ' | '\t' if !quoted => {
+                if started {
+                    argv.push(std::mem::take(&mut cur));
+                    started = false;
+                }
+            }
+            _ => {
+                cur.push(c);
+                started = true;
+            }
+        }
+    }
+    if quoted {
+        return Err(TokenizeError::UnterminatedQuote);
+    }
+    if started {
+        argv.push(cur);
+    }
+    Ok(argv)
+}
+
+/// Quotes `arg` so that [`tokenize`] gives it back unchanged (for clients and tests).
+pub fn quote(arg: &str) -> String {
+    let needs = arg.is_empty() || arg.contains([' ', '\t', '"', '\\']);
+    if !needs {
+        return arg.to_string();
+    }
+    let mut out = String::with_capacity(arg.len() + 2);
+    out.push('"');
+    for c in arg.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,5 @@
+//! The `paw-daemon` binary.
+
+fn main() -> std::process::ExitCode {
+    paw_daemon::cli::main()
+}

@@ -1,0 +1,195 @@
+//! One handler per JSON-RPC method: parse params, call the daemon, shape the result.
+
+use std::sync::Arc;
+
+use jsonrpsee::core::server::{Extensions, PendingSubscriptionSink};
+use jsonrpsee::core::{SubscriptionResult, to_json_raw_value};
+use jsonrpsee_types::{ErrorObjectOwned, Params};
+use jsonrpsee::ConnectionId;
+use paw_proto::{
+    CancelParams, CancelResult, CommandsResult, DaemonStatus, ExecOutcome, ExecParams,
+    RPC_SHUTTING_DOWN, RPC_UNKNOWN_SESSION, SessionCloseResult, SessionIdParams, SessionInfo,
+    SessionOpenParams, SessionOpenResult,
+};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::daemon::Daemon;
+use crate::session::Session;
+
+type RpcResult<T> = Result<T, ErrorObjectOwned>;
+
+fn invalid_params(e: impl std::fmt::Display) -> ErrorObjectOwned {
+    ErrorObjectOwned::owned(
+        jsonrpsee_types::error::INVALID_PARAMS_CODE,
+        format!("invalid params: {e}"),
+        None::<()>,
+    )
+}
+
+fn unknown_session(id: &str) -> ErrorObjectOwned {
+    ErrorObjectOwned::owned(
+        RPC_UNKNOWN_SESSION,
+        format!("UnknownSession: no live session {id}"),
+        Some(serde_json::json!({"session_id": id})),
+    )
+}
+
+fn shutting_down() -> ErrorObjectOwned {
+    ErrorObjectOwned::owned(RPC_SHUTTING_DOWN, "ShuttingDown: the daemon is shutting down", None::<()>)
+}
+
+/// Params that may be absent, `null`, `{}` or `[]`: all mean "defaults".
+fn optional_params<T: serde::de::DeserializeOwned + Default>(params: &Params<'_>) -> RpcResult<T> {
+    match params.as_str().map(str::trim) {
+        None | Some("null") | Some("[]") => Ok(T::default()),
+        Some(_) => params.parse::<T>().map_err(invalid_params),
+    }
+}
+
+fn no_params(params: &Params<'_>) -> RpcResult<()> {
+    match params.as_str().map(str::trim) {
+        None | Some("null") | Some("[]") | Some("{}") => Ok(()),
+        Some(other) => Err(invalid_params(format!("this method takes no params, got {other}"))),
+    }
+}
+
+fn session_for(d: &Daemon, id: Option<&str>) -> RpcResult<Arc<Session>> {
+    match id {
+        None => Ok(d.sessions.default_session()),
+        Some(id) => d.sessions.get(id).ok_or_else(|| unknown_session(id)),
+    }
+}
+
+/// `terminal.exec`
+pub async fn exec(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> RpcResult<ExecOutcome> {
+    let p: ExecParams = params.parse().map_err(invalid_params)?;
+    if d.is_shutting_down() {
+        return Err(shutting_down());
+    }
+    let session = session_for(&d, p.session_id.as_deref())?;
+    Ok(d.exec.exec(session, p).await)
+}
+
+/// `terminal.cancel`
+pub async fn cancel(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> RpcResult<CancelResult> {
+    let p: CancelParams = params.parse().map_err(invalid_params)?;
+    Ok(CancelResult {
+        cancelled: d.exec.cancel(&p.run_id),
+    })
+}
+
+/// `terminal.commands`
+pub async fn commands(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> RpcResult<CommandsResult> {
+    no_params(&params)?;
+    Ok(CommandsResult {
+        commands: d.exec.describe(),
+    })
+}
+
+/// `session.open`
+pub async fn session_open(
+    params: Params<'static>,
+    d: Arc<Daemon>,
+    ext: Extensions,
+) -> RpcResult<SessionOpenResult> {
+    let p: SessionOpenParams = optional_params(&params)?;
+    if d.is_shutting_down() {
+        return Err(shutting_down());
+    }
+    let bound = match p.bind {
+        Some(true) => Some(ext.get::<ConnectionId>().map(|c| c.0).ok_or_else(|| {
+            invalid_params("bind needs a connection")
+        })?),
+        _ => None,
+    };
+    let s = d.sessions.open(p.name.as_deref(), bound).map_err(invalid_params)?;
+    Ok(SessionOpenResult {
+        session_id: s.id.clone(),
+    })
+}
+
+/// `session.close`
+pub async fn session_close(
+    params: Params<'static>,
+    d: Arc<Daemon>,
+    _: Extensions,
+) -> RpcResult<SessionCloseResult> {
+    let p: SessionIdParams = params.parse().map_err(invalid_params)?;
+    Ok(SessionCloseResult {
+        closed: d.sessions.close(&p.session_id).await,
+    })
+}
+
+/// `session.list`
+pub async fn session_list(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> RpcResult<Vec<SessionInfo>> {
+    no_params(&params)?;
+    Ok(d.sessions.list())
+}
+
+/// `daemon.status`
+pub async fn status(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> RpcResult<DaemonStatus> {
+    no_params(&params)?;
+    Ok(DaemonStatus {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        pid: std::process::id(),
+        uptime_ms: d.started.elapsed().as_millis() as u64,
+        sessions: d.sessions.len(),
+        socket: d.socket.display().to_string(),
+        home: d.home.root().display().to_string(),
+    })
+}
+
+/// `session.subscribe`: forwards the session's events until the session closes, the
+/// client unsubscribes, the connection drops or the daemon shuts down.
+pub async fn subscribe(
+    params: Params<'static>,
+    pending: PendingSubscriptionSink,
+    d: Arc<Daemon>,
+    _: Extensions,
+) -> SubscriptionResult {
+    let p: SessionIdParams = match params.parse() {
+        Ok(p) => p,
+        Err(e) => {
+            pending.reject(invalid_params(e)).await;
+            return Ok(());
+        }
+    };
+    let Some(session) = d.sessions.get(&p.session_id) else {
+        pending.reject(unknown_session(&p.session_id)).await;
+        return Ok(());
+    };
+    let mut rx = session.subscribe();
+    let sink = pending.accept().await?;
+    // A session closed between the lookup and `subscribe` sent its last event already.
+    if session.is_closed() {
+        return Ok(());
+    }
+    loop {
+        tokio::select! {
+            ev = rx.recv() => match ev {
+                Ok(ev) => {
+                    let last = ev.kind == "session.closed";
+                    sink.send(to_json_raw_value(&ev)?).await?;
+                    if last {
+                        break;
+                    }
+                }
+                Err(RecvError::Lagged(missed)) => {
+                    let mut fields = serde_json::Map::new();
+                    fields.insert("missed".into(), missed.into());
+                    let ev = paw_proto::SessionEvent {
+                        kind: "events.lagged".into(),
+                        session_id: session.id.clone(),
+                        ts_ms: crate::clock::now_ms(),
+                        fields,
+                    };
+                    sink.send(to_json_raw_value(&ev)?).await?;
+                }
+                Err(RecvError::Closed) => break,
+            },
+            _ = sink.closed() => break,
+            _ = d.shutdown.cancelled() => break,
+        }
+    }
+    Ok(())
+}

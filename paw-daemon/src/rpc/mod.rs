@@ -1,0 +1,55 @@
+//! The JSON-RPC method table: registers each method of SPEC §3 with its handler. Only dispatch.
+
+mod handlers;
+
+use std::sync::Arc;
+
+use jsonrpsee::RpcModule;
+use paw_proto::methods;
+
+use crate::daemon::Daemon;
+
+/// The daemon's methods, ready to be fed request lines by the server.
+pub fn module(daemon: Arc<Daemon>) -> RpcModule<Daemon> {
+    let mut m = RpcModule::from_arc(daemon);
+    let registered = (|| {
+        m.register_async_method(methods::TERMINAL_EXEC, handlers::exec)?;
+        m.register_async_method(methods::TERMINAL_CANCEL, handlers::cancel)?;
+        m.register_async_method(methods::TERMINAL_COMMANDS, handlers::commands)?;
+        m.register_async_method(methods::SESSION_OPEN, handlers::session_open)?;
+        m.register_async_method(methods::SESSION_CLOSE, handlers::session_close)?;
+        m.register_async_method(methods::SESSION_LIST, handlers::session_list)?;
+        m.register_async_method(methods::DAEMON_STATUS, handlers::status)?;
+        m.register_subscription(
+            methods::SESSION_SUBSCRIBE,
+            methods::SESSION_EVENT,
+            methods::SESSION_UNSUBSCRIBE,
+            handlers::subscribe,
+        )?;
+        Ok::<_, jsonrpsee::core::RegisterMethodError>(())
+    })();
+    // The names are constants checked by the unit test below; a clash is a programming error.
+    if let Err(e) = registered {
+        panic!("method table is inconsistent: {e}");
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn every_protocol_method_is_registered() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let home = crate::home::Home::create(dir.path()).expect("home");
+        let d = Daemon::new(Default::default(), home, dir.path().join("s.sock")).expect("daemon");
+        let m = module(d.clone());
+        let mut names: Vec<&str> = m.method_names().collect();
+        names.sort_unstable();
+        let mut want = methods::ALL.to_vec();
+        want.sort_unstable();
+        assert_eq!(names, want);
+        d.exec.finish();
+    }
+}

@@ -1,0 +1,180 @@
+//! The local socket: binding with its hygiene rules (SPEC §2) and the accept loop.
+//!
+//! A lock file beside the socket (`<socket>.lock`, held for the daemon's life) decides
+//! which daemon owns the path, so two daemons started at once can never both bind, and a
+//! stale socket (nobody answers) is replaced only by the lock holder.
+
+mod conn;
+mod dispatch;
+
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use interprocess::local_socket::tokio::Listener;
+use interprocess::local_socket::traits::StreamCommon as _;
+use interprocess::local_socket::traits::tokio::Listener as _;
+use interprocess::local_socket::{GenericFilePath, ListenerOptions, ToFsName};
+use interprocess::os::unix::local_socket::ListenerOptionsExt;
+
+use crate::daemon::Daemon;
+
+pub use conn::{MAX_IN_FLIGHT, MAX_LINE_BYTES};
+
+/// Why the socket could not be bound.
+#[derive(Debug, thiserror::Error)]
+pub enum BindError {
+    /// Another daemon holds the lock or answers on the socket.
+    #[error("paw-daemon is already running on {0}")]
+    AlreadyRunning(PathBuf),
+    /// Creating the directory, the lock or the socket failed.
+    #[error("cannot bind {path}: {source}")]
+    Io {
+        /// Which path.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> BindError + '_ {
+    move |source| BindError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// A bound socket and the lock that makes it ours.
+pub struct Bound {
+    listener: Listener,
+    path: PathBuf,
+    _lock: File,
+}
+
+impl Bound {
+    /// The socket path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Binds `path`: directory `0700` (when paw creates it), socket `0600`, one owner by lock,
+/// a stale socket replaced, a live one refused.
+pub fn bind(path: &Path) -> Result<Bound, BindError> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.exists() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(io_err(dir))?;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(io_err(dir))?;
+    }
+
+    let lock_path = lock_path(path);
+    let lock = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(&lock_path)
+        .map_err(io_err(&lock_path))?;
+    match lock.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(BindError::AlreadyRunning(path.to_path_buf()));
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(io_err(&lock_path)(e)),
+    }
+
+    if path.exists() || path.symlink_metadata().is_ok() {
+        if answers(path) {
+            return Err(BindError::AlreadyRunning(path.to_path_buf()));
+        }
+        tracing::info!(socket = %path.display(), "replacing stale socket");
+        std::fs::remove_file(path).map_err(io_err(path))?;
+    }
+
+    let name = path
+        .to_fs_name::<GenericFilePath>()
+        .map_err(io_err(path))?;
+    let listener = ListenerOptions::new()
+        .name(name)
+        .mode(0o600)
+        .reclaim_name(true)
+        .create_tokio()
+        .map_err(io_err(path))?;
+    Ok(Bound {
+        listener,
+        path: path.to_path_buf(),
+        _lock: lock,
+    })
+}
+
+/// The lock file guarding `socket`.
+pub fn lock_path(socket: &Path) -> PathBuf {
+    let mut name = socket.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    socket.with_file_name(name)
+}
+
+/// Whether something accepts connections on `path`.
+fn answers(path: &Path) -> bool {
+    use interprocess::local_socket::traits::Stream as _;
+    let Ok(name) = path.to_fs_name::<GenericFilePath>() else {
+        return false;
+    };
+    interprocess::local_socket::Stream::connect(name).is_ok()
+}
+
+/// Whether the peer runs as our effective uid (checked before anything is read).
+fn peer_allowed(stream: &interprocess::local_socket::tokio::Stream) -> bool {
+    let mine = rustix::process::geteuid().as_raw();
+    match stream.peer_creds() {
+        Ok(creds) => match creds.euid() {
+            Some(uid) => uid == mine,
+            // Platforms that cannot tell: the 0600 socket in a 0700 directory is the guard.
+            None => !cfg!(target_os = "linux"),
+        },
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read peer credentials; refusing");
+            false
+        }
+    }
+}
+
+/// Accepts connections until shutdown; each is served by its own task.
+pub async fn serve(d: Arc<Daemon>, bound: Bound) {
+    let methods: jsonrpsee::Methods = crate::rpc::module(d.clone()).into();
+    let mut next_conn = 1usize;
+    loop {
+        tokio::select! {
+            _ = d.shutdown.cancelled() => break,
+            accepted = bound.listener.accept() => match accepted {
+                Ok(stream) => {
+                    if !peer_allowed(&stream) {
+                        tracing::warn!("refused a connection from another user");
+                        continue;
+                    }
+                    let id = next_conn;
+                    next_conn += 1;
+                    d.tracker.spawn(conn::serve(d.clone(), methods.clone(), stream, id));
+                }
+                Err(e) => {
+                    // Out of descriptors and the like: back off instead of spinning.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+        }
+    }
+    drop(bound.listener);
+    let _ = std::fs::remove_file(&bound.path);
+}

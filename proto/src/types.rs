@@ -1,0 +1,269 @@
+//! Params and results of every JSON-RPC method (SPEC §3, §4.6).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::ErrorCode;
+
+/// Params of `terminal.exec`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExecParams {
+    /// One command line, e.g. `rss fetch --name hn`.
+    pub command: String,
+    /// Text given to the command as its standard input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdin: Option<String>,
+    /// The call's time limit; capped by `terminal.max_timeout_ms`.
+    #[serde(default, alias = "timeout", skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// The session to run in; absent means the session named `default`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+}
+
+/// A file a command wrote, reported relative to the home (`.agents/...`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Artifact {
+    /// `.agents/<relative path>` with `/` separators.
+    pub path: String,
+    /// The file's media type.
+    pub mime: String,
+    /// What the file holds.
+    pub description: String,
+}
+
+/// Which output streams were cut at their caps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Truncated {
+    /// stdout was cut.
+    pub stdout: bool,
+    /// stderr was cut.
+    pub stderr: bool,
+}
+
+/// The outcome of one `terminal.exec` call (SPEC §4.6).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExecOutcome {
+    /// `yyyyMMdd_HHmmss_SSS_<10 hex>` in UTC.
+    pub run_id: String,
+    /// The session the call ran in.
+    pub session_id: String,
+    /// 0 on success; see SPEC §4.3.
+    pub exit_code: i32,
+    /// Standard output, capped.
+    pub stdout: String,
+    /// Standard error, capped.
+    pub stderr: String,
+    /// Wall time of the call.
+    pub duration_ms: u64,
+    /// Set when the call failed.
+    pub error_code: Option<ErrorCode>,
+    /// Human-readable reason; equals `stderr` on failure.
+    pub error_message: Option<String>,
+    /// The command's structured result (`null` when it has none).
+    pub result: Value,
+    /// Files the call wrote.
+    pub artifacts: Vec<Artifact>,
+    /// The tokenised command line (empty when tokenising failed).
+    pub argv: Vec<String>,
+    /// Which streams were cut.
+    pub truncated: Truncated,
+}
+
+/// Params of `terminal.cancel`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CancelParams {
+    /// The run to cancel.
+    pub run_id: String,
+}
+
+/// Result of `terminal.cancel`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CancelResult {
+    /// Whether a running call was found and cancelled.
+    pub cancelled: bool,
+}
+
+/// Params of `session.open`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionOpenParams {
+    /// Reuse the live session of this name, or create it with this name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Tie the session to this connection: it closes when the connection drops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bind: Option<bool>,
+}
+
+/// Result of `session.open`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionOpenResult {
+    /// The id to pass as `session_id`.
+    pub session_id: String,
+}
+
+/// Params naming one session (`session.close`, `session.subscribe`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionIdParams {
+    /// The session.
+    pub session_id: String,
+}
+
+/// Result of `session.close`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionCloseResult {
+    /// Whether a live session was closed.
+    pub closed: bool,
+}
+
+/// One entry of `session.list`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionInfo {
+    /// The session's id.
+    pub session_id: String,
+    /// Its name, when it was opened with one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// When it was created (Unix ms).
+    pub created_at_ms: u64,
+    /// When it last ran a call (Unix ms).
+    pub last_used_ms: u64,
+    /// The state of its IRC connection (`not_initialized` when it has none).
+    pub irc_state: String,
+    /// Whether it is bound to a connection.
+    #[serde(default)]
+    pub bound: bool,
+}
+
+/// Result of `daemon.status`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DaemonStatus {
+    /// paw's version.
+    pub version: String,
+    /// The daemon's process id.
+    pub pid: u32,
+    /// Time since start.
+    pub uptime_ms: u64,
+    /// Number of live sessions.
+    pub sessions: usize,
+    /// The socket path.
+    pub socket: String,
+    /// The home directory.
+    pub home: String,
+}
+
+/// What a command may do, declared by the command.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capabilities {
+    /// It makes network requests.
+    pub network: bool,
+    /// It writes files under `.agents/`.
+    pub writes_files: bool,
+    /// It reads secrets (credential files).
+    pub reads_secrets: bool,
+}
+
+/// The limits a command runs under.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// The largest stdin it accepts, in characters.
+    pub max_stdin_chars: usize,
+    /// Its default timeout when the call gives none.
+    pub default_timeout_ms: u64,
+    /// Its stdout cap.
+    pub max_stdout_chars: usize,
+    /// Its stderr cap.
+    pub max_stderr_chars: usize,
+}
+
+/// One subcommand of a command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubcommandInfo {
+    /// Its name (`fetch` in `rss fetch`).
+    pub name: String,
+    /// One line on what it does.
+    pub summary: String,
+    /// Its usage line.
+    pub usage: String,
+}
+
+/// One entry of `terminal.commands`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandInfo {
+    /// The command's name (`argv[0]`).
+    pub name: String,
+    /// One line on what it does.
+    pub summary: String,
+    /// Its usage block.
+    pub usage: String,
+    /// Its subcommands, if it has any.
+    pub subcommands: Vec<SubcommandInfo>,
+    /// What it may do.
+    pub capabilities: Capabilities,
+    /// The limits it runs under.
+    pub limits: Limits,
+    /// Its skill text (Markdown) for agents.
+    pub skill: String,
+}
+
+/// Result of `terminal.commands`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandsResult {
+    /// Every registered command.
+    pub commands: Vec<CommandInfo>,
+}
+
+/// A notification of `session.subscribe` (SPEC §3.1).
+///
+/// `kind` is `irc.state`, `irc.inbound`, `run.progress` or `session.closed`;
+/// the remaining fields depend on it and are kept as they came.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionEvent {
+    /// What happened.
+    pub kind: String,
+    /// The session it happened in.
+    pub session_id: String,
+    /// When (Unix ms).
+    pub ts_ms: u64,
+    /// The kind's own fields.
+    #[serde(flatten)]
+    pub fields: serde_json::Map<String, Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exec_params_accept_timeout_as_an_alias() {
+        let p: ExecParams =
+            serde_json::from_str(r#"{"command":"hello","timeout":5}"#).expect("parse");
+        assert_eq!(p.timeout_ms, Some(5));
+        let p: ExecParams =
+            serde_json::from_str(r#"{"command":"hello","timeout_ms":7}"#).expect("parse");
+        assert_eq!(p.timeout_ms, Some(7));
+    }
+
+    #[test]
+    fn exec_params_reject_unknown_fields() {
+        let e = serde_json::from_str::<ExecParams>(r#"{"command":"hello","timeoutMs":5}"#)
+            .expect_err("unknown field");
+        assert!(e.to_string().contains("timeoutMs"), "{e}");
+    }
+
+    #[test]
+    fn session_event_flattens_its_fields() {
+        let e: SessionEvent = serde_json::from_str(
+            r#"{"kind":"irc.state","session_id":"default","ts_ms":1,"state":"joined"}"#,
+        )
+        .expect("parse");
+        assert_eq!(e.fields["state"], "joined");
+        let back = serde_json::to_value(&e).expect("ser");
+        assert_eq!(back["state"], "joined");
+        assert_eq!(back["kind"], "irc.state");
+    }
+}
