@@ -1,1 +1,5 @@
-fn main(){}
+//! The `paw-client` binary.
+
+fn main() -> std::process::ExitCode {
+    paw_client::cli::main()
+}

@@ -1,0 +1,340 @@
+//! The client's command line and output. `anyhow` is not needed: every error ends here.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use paw_proto::{
+    CommandsResult, DaemonStatus, ExecOutcome, ExecParams, SessionCloseResult, SessionInfo,
+    SessionOpenResult, methods,
+};
+use serde_json::{Value, json};
+
+use crate::autostart;
+use crate::rpc::{Client, RpcError};
+
+/// Exit code when no daemon can be reached (sysexits EX_UNAVAILABLE).
+pub const EXIT_UNAVAILABLE: u8 = 69;
+/// Exit code when the daemon answered with a JSON-RPC error (sysexits EX_PROTOCOL).
+pub const EXIT_PROTOCOL: u8 = 76;
+
+/// paw-client: run a command in paw-daemon's pseudo-terminal and print the outcome.
+#[derive(Debug, Parser)]
+#[command(name = "paw-client", version, about)]
+pub struct Cli {
+    /// Socket path [default: $XDG_RUNTIME_DIR/paw/paw.sock, else <home>/run/paw.sock].
+    #[arg(long, global = true, env = paw_proto::paths::ENV_SOCKET)]
+    socket: Option<PathBuf>,
+    /// Home directory (passed to a daemon this client starts).
+    #[arg(long, global = true, env = paw_proto::paths::ENV_HOME)]
+    home: Option<PathBuf>,
+    /// Config file (passed to a daemon this client starts).
+    #[arg(long, global = true, env = paw_proto::paths::ENV_CONFIG)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Debug, Subcommand)]
+enum Cmd {
+    /// Run one command line, e.g. `paw-client exec "rss fetch --name hn"`.
+    Exec {
+        /// Run in the session with this name (created if needed).
+        #[arg(long)]
+        session: Option<String>,
+        /// The call's timeout in milliseconds.
+        #[arg(long)]
+        timeout: Option<u64>,
+        /// Send this file as stdin (otherwise stdin is sent when it is not a terminal).
+        #[arg(long)]
+        stdin_file: Option<PathBuf>,
+        /// Print the whole outcome object as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Fail instead of starting paw-daemon when none answers.
+        #[arg(long)]
+        no_autostart: bool,
+        /// The command line (the words are joined with spaces; the daemon tokenises it).
+        #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<String>,
+    },
+    /// Show the daemon's status.
+    Status {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Open, close or list sessions.
+    Session {
+        #[command(subcommand)]
+        action: SessionCmd,
+    },
+    /// List the registered commands.
+    Commands {
+        /// Include each command's usage and skill text.
+        #[arg(long)]
+        long: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum SessionCmd {
+    /// Open a session (or reuse the live one with this name) and print its id.
+    Open {
+        /// The session's name.
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Close a session (its IRC connection is torn down).
+    Close {
+        /// The session id.
+        session_id: String,
+    },
+    /// List live sessions.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Writes to stdout; a closed pipe is not an error (the reader has what it wanted).
+fn out(bytes: &[u8]) {
+    let mut so = std::io::stdout().lock();
+    let _ = so.write_all(bytes).and_then(|_| so.flush());
+}
+
+fn err_line(msg: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "paw-client: {msg}");
+}
+
+struct Failure(u8, String);
+
+impl From<RpcError> for Failure {
+    fn from(e: RpcError) -> Self {
+        match e {
+            RpcError::Io(_) => Failure(EXIT_UNAVAILABLE, format!("lost the daemon: {e}")),
+            RpcError::Rpc { .. } | RpcError::Decode(_) => Failure(EXIT_PROTOCOL, e.to_string()),
+        }
+    }
+}
+
+/// Runs the client; the exit code is the command's for `exec`.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(Failure(code, msg)) => {
+            err_line(&msg);
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn socket_path(cli: &Cli) -> PathBuf {
+    cli.socket.clone().unwrap_or_else(|| {
+        let home = cli.home.clone().unwrap_or_else(paw_proto::paths::default_home);
+        paw_proto::paths::default_socket(&home)
+    })
+}
+
+fn connect(cli: &Cli, autostart: bool) -> Result<Client, Failure> {
+    let socket = socket_path(cli);
+    match Client::connect(&socket) {
+        Ok(c) => Ok(c),
+        Err(e) if !autostart => Err(Failure(
+            EXIT_UNAVAILABLE,
+            format!("no daemon answers on {}: {e}", socket.display()),
+        )),
+        Err(_) => autostart::start_and_connect(&socket, cli.home.as_deref(), cli.config.as_deref())
+            .map_err(|m| Failure(EXIT_UNAVAILABLE, m)),
+    }
+}
+
+fn run(cli: Cli) -> Result<u8, Failure> {
+    match &cli.command {
+        Cmd::Exec {
+            session,
+            timeout,
+            stdin_file,
+            json,
+            no_autostart,
+            command,
+        } => {
+            let stdin = read_stdin(stdin_file.as_deref())?;
+            let mut client = connect(&cli, !no_autostart)?;
+            let params = ExecParams {
+                command: command.join(" "),
+                stdin,
+                timeout_ms: *timeout,
+                session_id: session.clone(),
+            };
+            exec(&mut client, params, session.as_deref(), *json)
+        }
+        Cmd::Status { json } => {
+            let mut client = connect(&cli, false)?;
+            let s: DaemonStatus = client.call(methods::DAEMON_STATUS, json!({}))?;
+            if *json {
+                print_json(&s);
+            } else {
+                out(format!(
+                    "paw-daemon {} (pid {})\nuptime: {} ms\nsessions: {}\nsocket: {}\nhome: {}\n",
+                    s.version, s.pid, s.uptime_ms, s.sessions, s.socket, s.home
+                )
+                .as_bytes());
+            }
+            Ok(0)
+        }
+        Cmd::Session { action } => {
+            let mut client = connect(&cli, matches!(action, SessionCmd::Open { .. }))?;
+            session_cmd(&mut client, action)
+        }
+        Cmd::Commands { long, json } => {
+            let mut client = connect(&cli, true)?;
+            let r: CommandsResult = client.call(methods::TERMINAL_COMMANDS, json!({}))?;
+            if *json {
+                print_json(&r);
+                return Ok(0);
+            }
+            let mut text = String::new();
+            for c in &r.commands {
+                if *long {
+                    text.push_str(&format!("{}\n  {}\n\nusage:\n  {}\n", c.name, c.summary, c.usage));
+                    for s in &c.subcommands {
+                        text.push_str(&format!("  {}  — {}\n", s.usage, s.summary));
+                    }
+                    text.push_str(&format!("\n{}\n", c.skill.trim_end()));
+                    text.push_str("\n---\n\n");
+                } else {
+                    text.push_str(&format!("{:<12} {}\n", c.name, c.summary));
+                }
+            }
+            out(text.as_bytes());
+            Ok(0)
+        }
+    }
+}
+
+fn read_stdin(file: Option<&Path>) -> Result<Option<String>, Failure> {
+    let text = match file {
+        Some(f) => std::fs::read_to_string(f)
+            .map_err(|e| Failure(2, format!("cannot read {}: {e}", f.display())))?,
+        None => {
+            let stdin = std::io::stdin();
+            if stdin.is_terminal() {
+                return Ok(None);
+            }
+            let mut s = String::new();
+            // A closed or unreadable stdin means "no stdin".
+            if stdin.lock().read_to_string(&mut s).is_err() {
+                return Ok(None);
+            }
+            s
+        }
+    };
+    Ok((!text.is_empty()).then_some(text))
+}
+
+fn exec(client: &mut Client, mut params: ExecParams, session: Option<&str>, json: bool) -> Result<u8, Failure> {
+    let outcome: ExecOutcome = match session {
+        None => client.call(methods::TERMINAL_EXEC, to_value(&params))?,
+        Some(name) => {
+            // Open (or reuse) the named session and run in it, in one round trip.
+            params.session_id = Some(name.to_string());
+            let mut answers = client.call_many(&[
+                (methods::SESSION_OPEN, json!({"name": name})),
+                (methods::TERMINAL_EXEC, to_value(&params)),
+            ]);
+            let exec = answers.pop().unwrap_or_else(|| Err(RpcError::Decode("no answer".into())));
+            let open = answers.pop().unwrap_or_else(|| Err(RpcError::Decode("no answer".into())));
+            let opened: SessionOpenResult = decode(open?)?;
+            match exec {
+                Ok(v) => decode(v)?,
+                // The exec raced ahead of the open: run it again now that the session exists.
+                Err(RpcError::Rpc { code, .. }) if code == i64::from(paw_proto::RPC_UNKNOWN_SESSION) => {
+                    params.session_id = Some(opened.session_id);
+                    client.call(methods::TERMINAL_EXEC, to_value(&params))?
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    };
+    if json {
+        print_json(&outcome);
+    } else {
+        out(outcome.stdout.as_bytes());
+        if !outcome.stderr.is_empty() {
+            let mut se = std::io::stderr().lock();
+            let _ = se.write_all(outcome.stderr.as_bytes());
+            if !outcome.stderr.ends_with('\n') {
+                let _ = se.write_all(b"\n");
+            }
+        }
+    }
+    Ok(u8::try_from(outcome.exit_code).unwrap_or(1))
+}
+
+fn session_cmd(client: &mut Client, action: &SessionCmd) -> Result<u8, Failure> {
+    match action {
+        SessionCmd::Open { name } => {
+            let params = match name {
+                Some(n) => json!({"name": n}),
+                None => json!({}),
+            };
+            let r: SessionOpenResult = client.call(methods::SESSION_OPEN, params)?;
+            out(format!("{}\n", r.session_id).as_bytes());
+            Ok(0)
+        }
+        SessionCmd::Close { session_id } => {
+            let r: SessionCloseResult =
+                client.call(methods::SESSION_CLOSE, json!({"session_id": session_id}))?;
+            if r.closed {
+                out(b"closed\n");
+                Ok(0)
+            } else {
+                Err(Failure(2, format!("no live session {session_id}")))
+            }
+        }
+        SessionCmd::List { json } => {
+            let list: Vec<SessionInfo> = client.call(methods::SESSION_LIST, json!({}))?;
+            if *json {
+                print_json(&list);
+            } else {
+                let mut text = String::from("SESSION                  NAME         IRC              LAST USED (ms ago)\n");
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_millis() as u64)
+                    .unwrap_or(0);
+                for s in &list {
+                    text.push_str(&format!(
+                        "{:<24} {:<12} {:<16} {}\n",
+                        s.session_id,
+                        s.name.as_deref().unwrap_or("-"),
+                        s.irc_state,
+                        now.saturating_sub(s.last_used_ms)
+                    ));
+                }
+                out(text.as_bytes());
+            }
+            Ok(0)
+        }
+    }
+}
+
+fn to_value(p: &ExecParams) -> Value {
+    serde_json::to_value(p).unwrap_or(Value::Null)
+}
+
+fn decode<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, Failure> {
+    serde_json::from_value(v).map_err(|e| Failure(EXIT_PROTOCOL, format!("unexpected answer from the daemon: {e}")))
+}
+
+fn print_json(v: &impl serde::Serialize) {
+    let mut s = serde_json::to_string(v).unwrap_or_else(|_| "null".into());
+    s.push('\n');
+    out(s.as_bytes());
+}
