@@ -35,7 +35,10 @@ fn log_path(socket: &Path) -> std::io::Result<PathBuf> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     if !dir.exists() {
-        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
     }
     Ok(dir.join("paw-daemon.log"))
@@ -54,7 +57,10 @@ pub fn start_and_connect(
     config: Option<&Path>,
 ) -> Result<Client, String> {
     let bin = find_daemon().ok_or_else(|| {
-        format!("no daemon answers on {} and {DAEMON_BIN} was not found beside paw-client or on PATH", socket.display())
+        format!(
+            "no daemon answers on {} and {DAEMON_BIN} was not found beside paw-client or on PATH",
+            socket.display()
+        )
     })?;
     let log = log_path(socket).map_err(|e| format!("cannot prepare {}: {e}", socket.display()))?;
     let log_file = OpenOptions::new()

@@ -137,7 +137,10 @@ pub fn main() -> ExitCode {
 
 fn socket_path(cli: &Cli) -> PathBuf {
     cli.socket.clone().unwrap_or_else(|| {
-        let home = cli.home.clone().unwrap_or_else(paw_proto::paths::default_home);
+        let home = cli
+            .home
+            .clone()
+            .unwrap_or_else(paw_proto::paths::default_home);
         paw_proto::paths::default_socket(&home)
     })
 }
@@ -203,7 +206,10 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             let mut text = String::new();
             for c in &r.commands {
                 if *long {
-                    text.push_str(&format!("{}\n  {}\n\nusage:\n  {}\n", c.name, c.summary, c.usage));
+                    text.push_str(&format!(
+                        "{}\n  {}\n\nusage:\n  {}\n",
+                        c.name, c.summary, c.usage
+                    ));
                     for s in &c.subcommands {
                         text.push_str(&format!("  {}  — {}\n", s.usage, s.summary));
                     }
@@ -239,7 +245,12 @@ fn read_stdin(file: Option<&Path>) -> Result<Option<String>, Failure> {
     Ok((!text.is_empty()).then_some(text))
 }
 
-fn exec(client: &mut Client, mut params: ExecParams, session: Option<&str>, json: bool) -> Result<u8, Failure> {
+fn exec(
+    client: &mut Client,
+    mut params: ExecParams,
+    session: Option<&str>,
+    json: bool,
+) -> Result<u8, Failure> {
     let outcome: ExecOutcome = match session {
         None => client.call(methods::TERMINAL_EXEC, to_value(&params))?,
         Some(name) => {
@@ -249,13 +260,19 @@ fn exec(client: &mut Client, mut params: ExecParams, session: Option<&str>, json
                 (methods::SESSION_OPEN, json!({"name": name})),
                 (methods::TERMINAL_EXEC, to_value(&params)),
             ]);
-            let exec = answers.pop().unwrap_or_else(|| Err(RpcError::Decode("no answer".into())));
-            let open = answers.pop().unwrap_or_else(|| Err(RpcError::Decode("no answer".into())));
+            let exec = answers
+                .pop()
+                .unwrap_or_else(|| Err(RpcError::Decode("no answer".into())));
+            let open = answers
+                .pop()
+                .unwrap_or_else(|| Err(RpcError::Decode("no answer".into())));
             let opened: SessionOpenResult = decode(open?)?;
             match exec {
                 Ok(v) => decode(v)?,
                 // The exec raced ahead of the open: run it again now that the session exists.
-                Err(RpcError::Rpc { code, .. }) if code == i64::from(paw_proto::RPC_UNKNOWN_SESSION) => {
+                Err(RpcError::Rpc { code, .. })
+                    if code == i64::from(paw_proto::RPC_UNKNOWN_SESSION) =>
+                {
                     params.session_id = Some(opened.session_id);
                     client.call(methods::TERMINAL_EXEC, to_value(&params))?
                 }
@@ -304,7 +321,9 @@ fn session_cmd(client: &mut Client, action: &SessionCmd) -> Result<u8, Failure> 
             if *json {
                 print_json(&list);
             } else {
-                let mut text = String::from("SESSION                  NAME         IRC              LAST USED (ms ago)\n");
+                let mut text = String::from(
+                    "SESSION                  NAME         IRC              LAST USED (ms ago)\n",
+                );
                 let now = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map(|d| d.as_millis() as u64)
@@ -330,7 +349,12 @@ fn to_value(p: &ExecParams) -> Value {
 }
 
 fn decode<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, Failure> {
-    serde_json::from_value(v).map_err(|e| Failure(EXIT_PROTOCOL, format!("unexpected answer from the daemon: {e}")))
+    serde_json::from_value(v).map_err(|e| {
+        Failure(
+            EXIT_PROTOCOL,
+            format!("unexpected answer from the daemon: {e}"),
+        )
+    })
 }
 
 fn print_json(v: &impl serde::Serialize) {

@@ -60,7 +60,11 @@ impl Client {
         })
     }
 
-    fn request_line(&mut self, method: &str, params: &impl Serialize) -> Result<(u64, Vec<u8>), RpcError> {
+    fn request_line(
+        &mut self,
+        method: &str,
+        params: &impl Serialize,
+    ) -> Result<(u64, Vec<u8>), RpcError> {
         let id = self.next_id;
         self.next_id += 1;
         let mut line = serde_json::to_vec(&json!({
@@ -117,7 +121,11 @@ impl Client {
     }
 
     /// Calls `method` and decodes its result.
-    pub fn call<T: DeserializeOwned>(&mut self, method: &str, params: Value) -> Result<T, RpcError> {
+    pub fn call<T: DeserializeOwned>(
+        &mut self,
+        method: &str,
+        params: Value,
+    ) -> Result<T, RpcError> {
         let v = self
             .call_many(&[(method, params)])
             .pop()

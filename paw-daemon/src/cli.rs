@@ -96,6 +96,9 @@ fn run(args: Args) -> anyhow::Result<()> {
 }
 
 async fn serve(config: Config, home: Home, socket: &Path) -> anyhow::Result<()> {
+    // Listen for signals before anything can answer a client, so a SIGTERM sent by a
+    // client that saw the daemon ready always takes the clean path.
+    let signals = Signals::install()?;
     let bound = server::bind(socket)?;
     let daemon = Daemon::new(config, home, socket.to_path_buf()).context("cannot start")?;
     daemon.start_background();
@@ -106,19 +109,30 @@ async fn serve(config: Config, home: Home, socket: &Path) -> anyhow::Result<()> 
         "paw-daemon ready"
     );
     let server = tokio::spawn(server::serve(daemon.clone(), bound));
-    wait_for_signal().await?;
+    signals.wait().await;
     daemon.shutdown(SHUTDOWN_GRACE).await;
     let _ = server.await;
     Ok(())
 }
 
-async fn wait_for_signal() -> anyhow::Result<()> {
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut term = signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?;
-    let mut int = signal(SignalKind::interrupt()).context("cannot listen for SIGINT")?;
-    tokio::select! {
-        _ = term.recv() => tracing::info!("SIGTERM received"),
-        _ = int.recv() => tracing::info!("SIGINT received"),
+struct Signals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn install() -> anyhow::Result<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Self {
+            term: signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?,
+            int: signal(SignalKind::interrupt()).context("cannot listen for SIGINT")?,
+        })
     }
-    Ok(())
+
+    async fn wait(mut self) {
+        tokio::select! {
+            _ = self.term.recv() => tracing::info!("SIGTERM received"),
+            _ = self.int.recv() => tracing::info!("SIGINT received"),
+        }
+    }
 }

@@ -12,7 +12,8 @@ pub fn now_ms() -> u64 {
 
 fn utc(ms: u64) -> time::OffsetDateTime {
     let nanos = i128::from(ms) * 1_000_000;
-    time::OffsetDateTime::from_unix_timestamp_nanos(nanos).unwrap_or(time::OffsetDateTime::UNIX_EPOCH)
+    time::OffsetDateTime::from_unix_timestamp_nanos(nanos)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH)
 }
 
 /// `yyyyMMdd_HHmmss_SSS` in UTC.
@@ -47,7 +48,10 @@ mod tests {
         assert!(id.starts_with("20260218_013032_123_"), "{id}");
         let tag = &id["20260218_013032_123_".len()..];
         assert_eq!(tag.len(), 10);
-        assert!(tag.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert!(
+            tag.chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        );
     }
 
     #[test]

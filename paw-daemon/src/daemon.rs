@@ -99,7 +99,10 @@ impl Daemon {
         let closed = self.sessions.close_all().await;
         self.shutdown.cancel();
         self.tracker.close();
-        if tokio::time::timeout(grace, self.tracker.wait()).await.is_err() {
+        if tokio::time::timeout(grace, self.tracker.wait())
+            .await
+            .is_err()
+        {
             tracing::warn!(
                 remaining = self.tracker.len(),
                 "tasks still running after {grace:?}; exiting anyway"

@@ -33,7 +33,10 @@ impl Home {
 
     /// `.agents/artifacts/terminal_exec/runs`: audit records and spilled streams.
     pub fn runs_dir(&self) -> PathBuf {
-        self.agents.join("artifacts").join("terminal_exec").join("runs")
+        self.agents
+            .join("artifacts")
+            .join("terminal_exec")
+            .join("runs")
     }
 
     /// The `.agents/...` form of a path under `.agents/`, with `/` separators,

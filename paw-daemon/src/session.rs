@@ -354,9 +354,7 @@ impl Sessions {
     pub fn list(&self) -> Vec<SessionInfo> {
         let sessions: Vec<Arc<Session>> = self.map().values().cloned().collect();
         let mut out: Vec<SessionInfo> = sessions.iter().map(|s| s.info()).collect();
-        out.sort_by(|a, b| {
-            (a.created_at_ms, &a.session_id).cmp(&(b.created_at_ms, &b.session_id))
-        });
+        out.sort_by(|a, b| (a.created_at_ms, &a.session_id).cmp(&(b.created_at_ms, &b.session_id)));
         out
     }
 }
@@ -391,7 +389,10 @@ mod tests {
         assert_eq!(a.id, "alice");
         let d = s.default_session();
         assert_eq!(d.id, "default");
-        assert!(Arc::ptr_eq(&d, &s.open(Some("default"), None).expect("open")));
+        assert!(Arc::ptr_eq(
+            &d,
+            &s.open(Some("default"), None).expect("open")
+        ));
         let anon = s.open(None, None).expect("open");
         assert!(anon.id.starts_with("s-"));
         for bad in ["", "../x", ".hidden", "a b", &"x".repeat(65)] {
@@ -406,7 +407,8 @@ mod tests {
         let sess = s.open(Some("x"), None).expect("open");
         let count = Arc::new(AtomicUsize::new(0));
         let c = count.clone();
-        sess.attach("irc", move || Arc::new(Counter(c))).expect("attach");
+        sess.attach("irc", move || Arc::new(Counter(c)))
+            .expect("attach");
         assert_eq!(s.list()[0].irc_state, "joined");
         let token = sess.cancel_token().clone();
         assert!(s.close("x").await);

@@ -100,7 +100,11 @@ mod tests {
         let aside = move_aside_corrupt(&p).expect("move");
         assert!(!p.exists());
         assert_eq!(fs::read(&aside).expect("read"), b"{not json");
-        let name = aside.file_name().expect("name").to_string_lossy().into_owned();
+        let name = aside
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
         assert!(name.starts_with("subscriptions.json.corrupt-"), "{name}");
         fs::write(&p, b"{again").expect("write");
         let second = move_aside_corrupt(&p).expect("move");

@@ -1,1 +1,389 @@
-//! x
+//! Test harness: starts the real daemon binary on a temporary home and socket and talks to
+//! it over plain Unix sockets, the way any client would (no paw code on the client side).
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+/// How long any single wait in a test may take before the test fails instead of hanging.
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// The daemon's stderr, collected by a reader thread, with a signal for new lines.
+#[derive(Default)]
+pub struct Log {
+    text: Mutex<String>,
+    changed: Condvar,
+}
+
+impl Log {
+    /// Everything logged so far.
+    pub fn text(&self) -> String {
+        self.text.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Waits until the log contains `needle`; false on timeout.
+    pub fn wait_for(&self, needle: &str, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut text = self.text.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if text.contains(needle) {
+                return true;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            text = self
+                .changed
+                .wait_timeout(text, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+}
+
+/// Options for starting a daemon.
+#[derive(Default, Clone)]
+pub struct Opts {
+    /// Config file contents (none: no config file).
+    pub config: Option<String>,
+    /// Use this home instead of a new temporary one.
+    pub home: Option<PathBuf>,
+    /// Use this socket path instead of `<home>/run/paw.sock`.
+    pub socket: Option<PathBuf>,
+    /// Extra environment.
+    pub env: Vec<(String, String)>,
+}
+
+/// A running daemon process and its temporary home.
+pub struct Daemon {
+    child: Option<Child>,
+    /// Its stderr.
+    pub log: Arc<Log>,
+    /// The home directory.
+    pub home: PathBuf,
+    /// The socket path.
+    pub socket: PathBuf,
+    _dir: Option<TempDir>,
+}
+
+/// The daemon binary the tests run.
+pub fn daemon_bin() -> PathBuf {
+    bin("paw-test-daemon")
+}
+
+/// The client binary the tests run.
+pub fn client_bin() -> PathBuf {
+    bin("paw-test-client")
+}
+
+fn bin(name: &str) -> PathBuf {
+    // Integration tests and benches live in target/<profile>/deps; binaries one level up.
+    let exe = std::env::current_exe().expect("current exe");
+    let dir = exe.parent().expect("deps dir");
+    let candidates = [
+        dir.join(name),
+        dir.parent().expect("profile dir").join(name),
+    ];
+    candidates
+        .iter()
+        .find(|p| p.is_file())
+        .cloned()
+        .unwrap_or_else(|| panic!("{name} not built; looked in {candidates:?}"))
+}
+
+impl Daemon {
+    /// Starts a daemon with defaults on a new temporary home.
+    pub fn start() -> Self {
+        Self::start_with(Opts::default())
+    }
+
+    /// Starts a daemon with `config` as its config file.
+    pub fn with_config(config: &str) -> Self {
+        Self::start_with(Opts {
+            config: Some(config.to_string()),
+            ..Opts::default()
+        })
+    }
+
+    /// Starts a daemon and waits until it logs that it is ready.
+    pub fn start_with(opts: Opts) -> Self {
+        let (child, log, home, socket, dir) = spawn(&opts);
+        let d = Daemon {
+            child: Some(child),
+            log,
+            home,
+            socket,
+            _dir: dir,
+        };
+        assert!(
+            d.log.wait_for("paw-daemon ready", WAIT),
+            "daemon did not become ready; log:\n{}",
+            d.log.text()
+        );
+        d
+    }
+
+    /// Starts a daemon expected to fail; returns its exit status and log.
+    pub fn start_failing(opts: Opts) -> (ExitStatus, String) {
+        let (mut child, log, _home, _socket, _dir) = spawn(&opts);
+        let status = wait_exit(&mut child, WAIT).expect("daemon should exit");
+        // The reader thread may still be appending the last lines.
+        log.wait_for("\n", Duration::from_millis(500));
+        std::thread::sleep(Duration::from_millis(50));
+        (status, log.text())
+    }
+
+    /// The daemon's pid.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().map(|c| c.id()).unwrap_or(0)
+    }
+
+    /// `<home>/.agents`
+    pub fn agents(&self) -> PathBuf {
+        self.home.join(".agents")
+    }
+
+    /// A new connection.
+    pub fn conn(&self) -> Conn {
+        Conn::open(&self.socket)
+    }
+
+    /// Runs `command` in the default session and returns the outcome object.
+    pub fn exec(&self, command: &str) -> Value {
+        self.conn().exec(json!({ "command": command }))
+    }
+
+    /// Sends a signal to the daemon.
+    pub fn signal(&self, sig: i32) {
+        let pid = self.pid() as i32;
+        // SAFETY-free: rustix wraps kill(2).
+        let _ = rustix::process::kill_process(
+            rustix::process::Pid::from_raw(pid).expect("pid"),
+            rustix::process::Signal::from_named_raw(sig).expect("signal"),
+        );
+    }
+
+    /// SIGTERM, then waits for the exit. The home stays until the value is dropped.
+    pub fn stop(&mut self) -> ExitStatus {
+        self.signal(libc::SIGTERM);
+        let mut child = self.child.take().expect("child");
+        wait_exit(&mut child, WAIT).expect("daemon should exit after SIGTERM")
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn wait_exit(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Ok(Some(s)) = child.try_wait() {
+            return Some(s);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[allow(clippy::type_complexity)]
+fn spawn(opts: &Opts) -> (Child, Arc<Log>, PathBuf, PathBuf, Option<TempDir>) {
+    let (home, dir) = match &opts.home {
+        Some(h) => (h.clone(), None),
+        None => {
+            let d = tempfile::tempdir().expect("tempdir");
+            (d.path().to_path_buf(), Some(d))
+        }
+    };
+    std::fs::create_dir_all(&home).expect("home");
+    let socket = opts
+        .socket
+        .clone()
+        .unwrap_or_else(|| home.join("run").join("paw.sock"));
+    let config = home.join("config.toml");
+    match &opts.config {
+        Some(text) => std::fs::write(&config, text).expect("config"),
+        None => {
+            let _ = std::fs::remove_file(&config);
+        }
+    }
+    let mut cmd = Command::new(daemon_bin());
+    cmd.arg("--home")
+        .arg(&home)
+        .arg("--socket")
+        .arg(&socket)
+        .arg("--config")
+        .arg(&config)
+        .env("RUST_LOG", "info")
+        .env_remove("PAW_HOME")
+        .env_remove("PAW_SOCKET")
+        .env_remove("PAW_CONFIG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    for (k, v) in &opts.env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("spawn daemon");
+    let stderr = child.stderr.take().expect("stderr");
+    let log = Arc::new(Log::default());
+    let sink = log.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            let mut t = sink.text.lock().unwrap_or_else(|e| e.into_inner());
+            t.push_str(&line);
+            t.push('\n');
+            sink.changed.notify_all();
+        }
+    });
+    (child, log, home, socket, dir)
+}
+
+/// A raw JSON-RPC connection: lines in, lines out.
+pub struct Conn {
+    reader: BufReader<UnixStream>,
+    next_id: u64,
+    /// Messages read while waiting for something else (out-of-order replies, notifications).
+    pending: Vec<Value>,
+}
+
+impl Conn {
+    /// Connects to `socket`.
+    pub fn open(socket: &Path) -> Self {
+        let s = UnixStream::connect(socket)
+            .unwrap_or_else(|e| panic!("connect {}: {e}", socket.display()));
+        s.set_read_timeout(Some(WAIT)).expect("timeout");
+        Conn {
+            reader: BufReader::new(s),
+            next_id: 1000,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Writes raw bytes.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.reader.get_mut().write_all(bytes).expect("write");
+    }
+
+    /// Writes one line (a newline is added).
+    pub fn send_line(&mut self, line: &str) {
+        let mut b = line.as_bytes().to_vec();
+        b.push(b'\n');
+        self.send_raw(&b);
+    }
+
+    /// Reads the next message, whatever it is.
+    pub fn read(&mut self) -> Value {
+        if !self.pending.is_empty() {
+            return self.pending.remove(0);
+        }
+        self.read_wire()
+    }
+
+    fn read_wire(&mut self) -> Value {
+        let mut line = String::new();
+        let n = self.reader.read_line(&mut line).expect("read line");
+        assert!(n > 0, "connection closed by the daemon");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("bad json {line:?}: {e}"))
+    }
+
+    /// Whether the daemon closed the connection (reads until EOF or a message).
+    pub fn read_eof(&mut self) -> bool {
+        let mut line = String::new();
+        matches!(self.reader.read_line(&mut line), Ok(0))
+    }
+
+    /// Sends a request and returns its id.
+    pub fn send(&mut self, method: &str, params: Value) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        let req = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_line(&req.to_string());
+        id
+    }
+
+    /// Waits for the response with `id`, keeping other messages for later.
+    pub fn response(&mut self, id: u64) -> Value {
+        if let Some(pos) = self.pending.iter().position(|m| m["id"] == id) {
+            return self.pending.remove(pos);
+        }
+        loop {
+            let m = self.read_wire();
+            if m["id"] == id {
+                return m;
+            }
+            self.pending.push(m);
+        }
+    }
+
+    /// Waits for the next notification (a message without an id).
+    pub fn notification(&mut self) -> Value {
+        if let Some(pos) = self.pending.iter().position(|m| m.get("id").is_none()) {
+            return self.pending.remove(pos);
+        }
+        loop {
+            let m = self.read_wire();
+            if m.get("id").is_none() {
+                return m;
+            }
+            self.pending.push(m);
+        }
+    }
+
+    /// Calls `method` and returns the whole response object.
+    pub fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send(method, params);
+        self.response(id)
+    }
+
+    /// Calls `method` and returns its result, failing the test on a JSON-RPC error.
+    pub fn result(&mut self, method: &str, params: Value) -> Value {
+        let r = self.call(method, params);
+        assert!(r.get("error").is_none(), "{method} failed: {r}");
+        r["result"].clone()
+    }
+
+    /// `terminal.exec` with `params`; returns the outcome.
+    pub fn exec(&mut self, params: Value) -> Value {
+        self.result("terminal.exec", params)
+    }
+}
+
+/// Reads a JSON file.
+pub fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The audit record of `run_id` under `home`, waiting briefly since it is written off the
+/// reply path.
+pub fn audit_record(home: &Path, run_id: &str) -> Value {
+    let path = home
+        .join(".agents/artifacts/terminal_exec/runs")
+        .join(format!("{run_id}.json"));
+    let deadline = Instant::now() + WAIT;
+    while !path.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "no audit record at {}",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    read_json(&path)
+}

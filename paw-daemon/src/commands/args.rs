@@ -124,7 +124,11 @@ impl Flags {
 mod tests {
     use super::*;
 
-    const DEFS: &[Flag] = &[Flag::value("name"), Flag::value("max"), Flag::switch("peek")];
+    const DEFS: &[Flag] = &[
+        Flag::value("name"),
+        Flag::value("max"),
+        Flag::switch("peek"),
+    ];
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()

@@ -34,9 +34,21 @@ mod tests {
                 s.name
             );
             assert!(!s.summary.is_empty(), "{} has no summary", s.name);
-            assert!(s.usage.starts_with(s.name), "{} usage must start with its name", s.name);
-            assert!(s.skill.starts_with("---\n"), "{} skill needs front matter", s.name);
-            assert!(s.skill.contains(s.name), "{} skill must show the call", s.name);
+            assert!(
+                s.usage.starts_with(s.name),
+                "{} usage must start with its name",
+                s.name
+            );
+            assert!(
+                s.skill.starts_with("---\n"),
+                "{} skill needs front matter",
+                s.name
+            );
+            assert!(
+                s.skill.contains(s.name),
+                "{} skill must show the call",
+                s.name
+            );
             for sc in s.subcommands {
                 assert!(sc.usage.starts_with(&format!("{} {}", s.name, sc.name)));
             }

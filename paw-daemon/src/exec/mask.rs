@@ -78,15 +78,24 @@ mod tests {
     fn masks_passwords_and_bare_tokens() {
         let table = [
             ("https://user:pass@host/", "https://user:***@host/"),
-            ("x https://a:b@h:8080/p?q=1 y", "x https://a:***@h:8080/p?q=1 y"),
+            (
+                "x https://a:b@h:8080/p?q=1 y",
+                "x https://a:***@h:8080/p?q=1 y",
+            ),
             ("https://tok@h/", "https://***@h/"),
             ("https://h/p@x", "https://h/p@x"),
             ("no url here", "no url here"),
             ("http://h", "http://h"),
-            ("a http://u:p@x and ftp://v:w@y", "a http://u:***@x and ftp://v:***@y"),
+            (
+                "a http://u:p@x and ftp://v:w@y",
+                "a http://u:***@x and ftp://v:***@y",
+            ),
             ("https://user:***@host/", "https://user:***@host/"),
             ("\"https://u:p:q@h\"", "\"https://u:***@h\""),
-            ("https://u:p@h\nhttps://u:p@h", "https://u:***@h\nhttps://u:***@h"),
+            (
+                "https://u:p@h\nhttps://u:p@h",
+                "https://u:***@h\nhttps://u:***@h",
+            ),
             ("://u:p@h", "://u:***@h"),
             ("https://日本:語@h", "https://日本:***@h"),
         ];
@@ -102,7 +111,8 @@ mod tests {
 
     #[test]
     fn masks_inside_json() {
-        let mut v = serde_json::json!({"a": ["https://u:p@h/"], "b": {"c": "https://u:p@h/"}, "n": 1});
+        let mut v =
+            serde_json::json!({"a": ["https://u:p@h/"], "b": {"c": "https://u:p@h/"}, "n": 1});
         mask_json(&mut v);
         assert_eq!(v["a"][0], "https://u:***@h/");
         assert_eq!(v["b"]["c"], "https://u:***@h/");

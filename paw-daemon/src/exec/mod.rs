@@ -98,7 +98,14 @@ impl ExecRuntime {
             ),
             Ok(argv) => {
                 let result = self
-                    .dispatch(&session, &run_id, &argv, params.stdin, stdin_chars, params.timeout_ms)
+                    .dispatch(
+                        &session,
+                        &run_id,
+                        &argv,
+                        params.stdin,
+                        stdin_chars,
+                        params.timeout_ms,
+                    )
                     .await;
                 (argv, result)
             }
@@ -162,6 +169,16 @@ impl ExecRuntime {
 
         let cancel = session.cancel_token().child_token();
         self.runs().insert(run_id.to_string(), cancel.clone());
+        if session.subscriber_count() > 0 {
+            // Lets a subscriber learn the run id of a call it may want to cancel.
+            let mut shown: Vec<String> = argv.to_vec();
+            shown.iter_mut().for_each(mask::mask_string);
+            let mut fields = serde_json::Map::new();
+            fields.insert("run_id".into(), run_id.into());
+            fields.insert("argv".into(), shown.into());
+            fields.insert("timeout_ms".into(), timeout_ms.into());
+            session.emit("run.started", fields);
+        }
         let ctx = Ctx {
             run_id: run_id.to_string(),
             session: session.clone(),
@@ -232,7 +249,10 @@ impl ExecRuntime {
         let mut truncated = Truncated::default();
         let (stdout, spilled_out) = self.cap_stream(run_id, "stdout", stdout, t.max_stdout_chars);
         let (stderr, spilled_err) = self.cap_stream(run_id, "stderr", stderr, t.max_stderr_chars);
-        for (flag, spilled) in [(&mut truncated.stdout, spilled_out), (&mut truncated.stderr, spilled_err)] {
+        for (flag, spilled) in [
+            (&mut truncated.stdout, spilled_out),
+            (&mut truncated.stderr, spilled_err),
+        ] {
             if let Some((path, text)) = spilled {
                 *flag = true;
                 if let Some(a) = self.spill(path, text).await {

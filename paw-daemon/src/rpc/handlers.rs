@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
+use jsonrpsee::ConnectionId;
 use jsonrpsee::core::server::{Extensions, PendingSubscriptionSink};
 use jsonrpsee::core::{SubscriptionResult, to_json_raw_value};
 use jsonrpsee_types::{ErrorObjectOwned, Params};
-use jsonrpsee::ConnectionId;
 use paw_proto::{
     CancelParams, CancelResult, CommandsResult, DaemonStatus, ExecOutcome, ExecParams,
     RPC_SHUTTING_DOWN, RPC_UNKNOWN_SESSION, SessionCloseResult, SessionIdParams, SessionInfo,
@@ -35,7 +35,11 @@ fn unknown_session(id: &str) -> ErrorObjectOwned {
 }
 
 fn shutting_down() -> ErrorObjectOwned {
-    ErrorObjectOwned::owned(RPC_SHUTTING_DOWN, "ShuttingDown: the daemon is shutting down", None::<()>)
+    ErrorObjectOwned::owned(
+        RPC_SHUTTING_DOWN,
+        "ShuttingDown: the daemon is shutting down",
+        None::<()>,
+    )
 }
 
 /// Params that may be absent, `null`, `{}` or `[]`: all mean "defaults".
@@ -49,7 +53,9 @@ fn optional_params<T: serde::de::DeserializeOwned + Default>(params: &Params<'_>
 fn no_params(params: &Params<'_>) -> RpcResult<()> {
     match params.as_str().map(str::trim) {
         None | Some("null") | Some("[]") | Some("{}") => Ok(()),
-        Some(other) => Err(invalid_params(format!("this method takes no params, got {other}"))),
+        Some(other) => Err(invalid_params(format!(
+            "this method takes no params, got {other}"
+        ))),
     }
 }
 
@@ -61,7 +67,11 @@ fn session_for(d: &Daemon, id: Option<&str>) -> RpcResult<Arc<Session>> {
 }
 
 /// `terminal.exec`
-pub async fn exec(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> RpcResult<ExecOutcome> {
+pub async fn exec(
+    params: Params<'static>,
+    d: Arc<Daemon>,
+    _: Extensions,
+) -> RpcResult<ExecOutcome> {
     let p: ExecParams = params.parse().map_err(invalid_params)?;
     if d.is_shutting_down() {
         return Err(shutting_down());
@@ -71,7 +81,11 @@ pub async fn exec(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> Rpc
 }
 
 /// `terminal.cancel`
-pub async fn cancel(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> RpcResult<CancelResult> {
+pub async fn cancel(
+    params: Params<'static>,
+    d: Arc<Daemon>,
+    _: Extensions,
+) -> RpcResult<CancelResult> {
     let p: CancelParams = params.parse().map_err(invalid_params)?;
     Ok(CancelResult {
         cancelled: d.exec.cancel(&p.run_id),
@@ -79,7 +93,11 @@ pub async fn cancel(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> R
 }
 
 /// `terminal.commands`
-pub async fn commands(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> RpcResult<CommandsResult> {
+pub async fn commands(
+    params: Params<'static>,
+    d: Arc<Daemon>,
+    _: Extensions,
+) -> RpcResult<CommandsResult> {
     no_params(&params)?;
     Ok(CommandsResult {
         commands: d.exec.describe(),
@@ -97,12 +115,17 @@ pub async fn session_open(
         return Err(shutting_down());
     }
     let bound = match p.bind {
-        Some(true) => Some(ext.get::<ConnectionId>().map(|c| c.0).ok_or_else(|| {
-            invalid_params("bind needs a connection")
-        })?),
+        Some(true) => Some(
+            ext.get::<ConnectionId>()
+                .map(|c| c.0)
+                .ok_or_else(|| invalid_params("bind needs a connection"))?,
+        ),
         _ => None,
     };
-    let s = d.sessions.open(p.name.as_deref(), bound).map_err(invalid_params)?;
+    let s = d
+        .sessions
+        .open(p.name.as_deref(), bound)
+        .map_err(invalid_params)?;
     Ok(SessionOpenResult {
         session_id: s.id.clone(),
     })
@@ -121,13 +144,21 @@ pub async fn session_close(
 }
 
 /// `session.list`
-pub async fn session_list(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> RpcResult<Vec<SessionInfo>> {
+pub async fn session_list(
+    params: Params<'static>,
+    d: Arc<Daemon>,
+    _: Extensions,
+) -> RpcResult<Vec<SessionInfo>> {
     no_params(&params)?;
     Ok(d.sessions.list())
 }
 
 /// `daemon.status`
-pub async fn status(params: Params<'static>, d: Arc<Daemon>, _: Extensions) -> RpcResult<DaemonStatus> {
+pub async fn status(
+    params: Params<'static>,
+    d: Arc<Daemon>,
+    _: Extensions,
+) -> RpcResult<DaemonStatus> {
     no_params(&params)?;
     Ok(DaemonStatus {
         version: env!("CARGO_PKG_VERSION").to_string(),

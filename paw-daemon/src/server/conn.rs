@@ -56,7 +56,11 @@ pub async fn serve(d: Arc<Daemon>, methods: Methods, stream: Stream, conn_id: us
     tasks.wait().await;
     let closed = d.sessions.close_bound(conn_id).await;
     if closed > 0 {
-        tracing::info!(conn_id, sessions = closed, "closed sessions bound to the connection");
+        tracing::info!(
+            conn_id,
+            sessions = closed,
+            "closed sessions bound to the connection"
+        );
     }
     drop(info);
     drop(tx);
@@ -86,7 +90,10 @@ async fn read_loop(
             None => return,
             Some(Ok(line)) => line,
             Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded)) => {
-                let _ = info.sink.send(dispatch::line_too_long(MAX_LINE_BYTES)).await;
+                let _ = info
+                    .sink
+                    .send(dispatch::line_too_long(MAX_LINE_BYTES))
+                    .await;
                 continue;
             }
             Some(Err(AnyDelimiterCodecError::Io(e))) => {
@@ -156,13 +163,21 @@ async fn write_one(out: &mut BufWriter<Half>, msg: &RawValue) -> std::io::Result
 struct Half(Arc<Stream>);
 
 impl AsyncRead for Half {
-    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
         Pin::new(&mut &*self.0).poll_read(cx, buf)
     }
 }
 
 impl AsyncWrite for Half {
-    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
         Pin::new(&mut &*self.0).poll_write(cx, buf)
     }
 

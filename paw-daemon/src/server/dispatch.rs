@@ -4,6 +4,7 @@
 //! JSON-RPC envelope, find the method, call it with per-connection extensions, and turn
 //! protocol failures into JSON-RPC errors (parse error, invalid request, method not found).
 
+use jsonrpsee::ConnectionId;
 use jsonrpsee::core::id_providers::RandomIntegerIdProvider;
 use jsonrpsee::core::server::{
     BoundedSubscriptions, Extensions, MethodCallback, MethodResponse, MethodSink, Methods,
@@ -11,7 +12,6 @@ use jsonrpsee::core::server::{
 };
 use jsonrpsee_types::error::{ErrorCode, ErrorObject, reject_too_many_subscriptions};
 use jsonrpsee_types::{Id, InvalidRequest, Notification, Params, Request};
-use jsonrpsee::ConnectionId;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
@@ -37,7 +37,11 @@ fn error_json(id: Id<'_>, err: ErrorObject<'_>) -> Box<RawValue> {
 fn parse_error(detail: &str) -> Box<RawValue> {
     error_json(
         Id::Null,
-        ErrorObject::owned(ErrorCode::ParseError.code(), format!("Parse error: {detail}"), None::<()>),
+        ErrorObject::owned(
+            ErrorCode::ParseError.code(),
+            format!("Parse error: {detail}"),
+            None::<()>,
+        ),
     )
 }
 
@@ -83,7 +87,8 @@ async fn batch(methods: &Methods, text: &str, conn: &ConnInfo) -> Option<Box<Raw
             ),
         ));
     }
-    let replies = futures::future::join_all(items.iter().map(|i| single(methods, i.get(), conn))).await;
+    let replies =
+        futures::future::join_all(items.iter().map(|i| single(methods, i.get(), conn))).await;
     let replies: Vec<Box<RawValue>> = replies.into_iter().flatten().collect();
     if replies.is_empty() {
         return None;
@@ -105,7 +110,11 @@ async fn single(methods: &Methods, text: &str, conn: &ConnInfo) -> Option<Box<Ra
     }
     if let Ok(n) = serde_json::from_str::<Notification<'_, Option<&RawValue>>>(text) {
         // A notification gets no reply, whatever its outcome.
-        let req = Request::owned(n.method.into_owned(), n.params.map(|p| p.to_owned()), Id::Null);
+        let req = Request::owned(
+            n.method.into_owned(),
+            n.params.map(|p| p.to_owned()),
+            Id::Null,
+        );
         let _ = call(methods, req, conn).await;
         return None;
     }
@@ -130,7 +139,14 @@ async fn call(methods: &Methods, req: Request<'_>, conn: &ConnInfo) -> Option<Bo
         None => MethodResponse::error(id, ErrorObject::from(ErrorCode::MethodNotFound)),
         Some(MethodCallback::Sync(cb)) => cb(id, params, MAX_RESPONSE_BYTES, ext),
         Some(MethodCallback::Async(cb)) => {
-            cb(id.into_owned(), params.into_owned(), conn_id, MAX_RESPONSE_BYTES, ext).await
+            cb(
+                id.into_owned(),
+                params.into_owned(),
+                conn_id,
+                MAX_RESPONSE_BYTES,
+                ext,
+            )
+            .await
         }
         Some(MethodCallback::Subscription(cb)) => {
             let Some(permit) = conn.subscriptions.acquire() else {
@@ -146,7 +162,9 @@ async fn call(methods: &Methods, req: Request<'_>, conn: &ConnInfo) -> Option<Bo
             let _ = cb(id, params, MethodSink::new(conn.sink.clone()), state, ext).await;
             return None;
         }
-        Some(MethodCallback::Unsubscription(cb)) => cb(id, params, conn_id, MAX_RESPONSE_BYTES, ext),
+        Some(MethodCallback::Unsubscription(cb)) => {
+            cb(id, params, conn_id, MAX_RESPONSE_BYTES, ext)
+        }
     };
     let success = response.is_success();
     let (json, notify, _) = response.into_parts();

@@ -102,9 +102,7 @@ pub fn bind(path: &Path) -> Result<Bound, BindError> {
         std::fs::remove_file(path).map_err(io_err(path))?;
     }
 
-    let name = path
-        .to_fs_name::<GenericFilePath>()
-        .map_err(io_err(path))?;
+    let name = path.to_fs_name::<GenericFilePath>().map_err(io_err(path))?;
     let listener = ListenerOptions::new()
         .name(name)
         .mode(0o600)

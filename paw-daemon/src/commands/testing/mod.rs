@@ -73,7 +73,7 @@ static PANIC: CommandSpec = CommandSpec {
     usage: "test-panic",
     subcommands: &[],
     capabilities: CAPS,
-    max_stdin_chars: 0,
+    max_stdin_chars: 1_000_000,
     default_timeout_ms: None,
     skill: SKILL,
 };
@@ -142,7 +142,7 @@ static ATTACH: CommandSpec = CommandSpec {
     usage: "test-attach",
     subcommands: &[],
     capabilities: CAPS,
-    max_stdin_chars: 0,
+    max_stdin_chars: 1_000_000,
     default_timeout_ms: None,
     skill: SKILL,
 };
@@ -179,7 +179,10 @@ impl Command for Attach {
                 .agents()
                 .join("workspace")
                 .join("test")
-                .join(format!("closed-{}", crate::home::safe_session_id(&ctx.session.id)));
+                .join(format!(
+                    "closed-{}",
+                    crate::home::safe_session_id(&ctx.session.id)
+                ));
             ctx.session
                 .attach("test", || Arc::new(Marker { path }))
                 .map_err(|e| CmdError::new(paw_proto::ErrorCode::CommandFailed, e.to_string()))?;

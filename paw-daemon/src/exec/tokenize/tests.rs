@@ -106,8 +106,21 @@ fn length_and_argv_limits_are_inclusive() {
 
 #[test]
 fn quote_round_trips() {
-    for arg in ["", "plain", "a b", "tab\there", "q\"uote", "back\\slash", "it's", "日本 語"] {
+    for arg in [
+        "",
+        "plain",
+        "a b",
+        "tab\there",
+        "q\"uote",
+        "back\\slash",
+        "it's",
+        "日本 語",
+    ] {
         let line = format!("cmd {}", quote(arg));
-        assert_eq!(ok(&line), vec!["cmd".to_string(), arg.to_string()], "{arg:?}");
+        assert_eq!(
+            ok(&line),
+            vec!["cmd".to_string(), arg.to_string()],
+            "{arg:?}"
+        );
     }
 }

@@ -1,0 +1,129 @@
+//! The audit trail (SPEC §4.7): a record for every call, no stdin, no secrets.
+
+use paw_tests::{Daemon, audit_record};
+use serde_json::json;
+
+fn runs_dir(d: &Daemon) -> std::path::PathBuf {
+    d.agents().join("artifacts/terminal_exec/runs")
+}
+
+fn all_audit_text(d: &Daemon) -> String {
+    let mut text = String::new();
+    for e in std::fs::read_dir(runs_dir(d)).expect("runs dir") {
+        let p = e.expect("entry").path();
+        text.push_str(&std::fs::read_to_string(&p).unwrap_or_default());
+    }
+    text
+}
+
+#[test]
+fn every_kind_of_call_is_audited() {
+    let d = Daemon::start();
+    let mut c = d.conn();
+    let cases = [
+        ("hello", 0, None),
+        ("hello | x", 2, Some("InvalidCommand")),
+        ("nope", 127, Some("UnknownCommand")),
+        ("test-panic", 1, Some("CommandFailed")),
+    ];
+    for (line, exit, code) in cases {
+        let o = c.exec(json!({"command": line, "stdin": "abc"}));
+        let run_id = o["run_id"].as_str().expect("run_id");
+        let rec = audit_record(&d.home, run_id);
+        assert_eq!(rec["run_id"], run_id);
+        assert_eq!(rec["session_id"], "default");
+        assert_eq!(rec["command"], line);
+        assert_eq!(rec["exit_code"], exit, "{line}");
+        assert_eq!(rec["argv"], o["argv"]);
+        assert_eq!(rec["stdout"], o["stdout"]);
+        assert_eq!(rec["stderr"], o["stderr"]);
+        assert_eq!(rec["result"], o["result"]);
+        assert_eq!(rec["artifacts"], o["artifacts"]);
+        assert_eq!(rec["stdin_chars"], 3);
+        assert!(rec["timestamp_ms"].as_u64().unwrap_or(0) > 1_700_000_000_000);
+        assert!(rec["duration_ms"].is_u64());
+        match code {
+            None => assert!(rec.get("error_code").is_none(), "{rec}"),
+            Some(code) => {
+                assert_eq!(rec["error_code"], code);
+                assert_eq!(rec["error_message"], o["error_message"]);
+            }
+        }
+    }
+}
+
+#[test]
+fn stdin_is_never_written() {
+    let d = Daemon::start();
+    let secret = "STDIN-MUST-NOT-BE-AUDITED-7f3a";
+    let o = d
+        .conn()
+        .exec(json!({"command": "hello", "stdin": format!("{secret} ünïcode")}));
+    let rec = audit_record(&d.home, o["run_id"].as_str().expect("run_id"));
+    assert_eq!(rec["stdin_chars"], secret.chars().count() + 8);
+    assert!(!all_audit_text(&d).contains(secret));
+}
+
+#[test]
+fn url_passwords_are_masked_in_the_outcome_and_the_audit() {
+    let d = Daemon::start();
+    let o = d.exec("hello https://alice:hunter2@example.com/feed https://tok3n@example.org/");
+    assert_eq!(
+        o["argv"],
+        json!([
+            "hello",
+            "https://alice:***@example.com/feed",
+            "https://***@example.org/"
+        ])
+    );
+    assert!(!o.to_string().contains("hunter2"));
+    assert!(!o.to_string().contains("tok3n"));
+    let rec = audit_record(&d.home, o["run_id"].as_str().expect("run_id"));
+    assert_eq!(
+        rec["command"],
+        "hello https://alice:***@example.com/feed https://***@example.org/"
+    );
+    let all = all_audit_text(&d);
+    assert!(!all.contains("hunter2") && !all.contains("tok3n"));
+}
+
+#[test]
+fn timed_out_and_cancelled_calls_are_audited() {
+    let d = Daemon::start();
+    let o = d
+        .conn()
+        .exec(json!({"command": "test-sleep --ms 60000", "timeout_ms": 100}));
+    let rec = audit_record(&d.home, o["run_id"].as_str().expect("run_id"));
+    assert_eq!(rec["exit_code"], 124);
+    assert_eq!(rec["error_code"], "Timeout");
+}
+
+#[test]
+fn a_clean_shutdown_writes_every_queued_record() {
+    let mut d = Daemon::start();
+    let mut c = d.conn();
+    let n = 300;
+    let ids: Vec<u64> = (0..n)
+        .map(|_| c.send("terminal.exec", json!({"command": "hello"})))
+        .collect();
+    let run_ids: Vec<String> = ids
+        .iter()
+        .map(|id| {
+            c.response(*id)["result"]["run_id"]
+                .as_str()
+                .expect("run_id")
+                .to_string()
+        })
+        .collect();
+    let dir = runs_dir(&d);
+    let status = d.stop();
+    assert!(status.success(), "{status:?}");
+    for r in &run_ids {
+        let p = dir.join(format!("{r}.json"));
+        assert!(p.exists(), "missing audit record {r}");
+    }
+    // Every record parses: none was torn.
+    for r in run_ids.iter().take(20) {
+        paw_tests::read_json(&dir.join(format!("{r}.json")));
+    }
+}

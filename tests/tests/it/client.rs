@@ -1,0 +1,213 @@
+//! `paw-client` as a user runs it: exit codes, streams, stdin, --json, autostart.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use paw_tests::{Daemon, client_bin, daemon_bin};
+use serde_json::Value;
+
+fn client(socket: &Path) -> Command {
+    let mut c = Command::new(client_bin());
+    c.arg("--socket")
+        .arg(socket)
+        .env_remove("PAW_HOME")
+        .env_remove("PAW_SOCKET")
+        .env_remove("PAW_CONFIG")
+        .stdin(Stdio::null());
+    c
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("run client")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn exit_code_and_streams_are_the_commands() {
+    let d = Daemon::start();
+    let o = run(client(&d.socket).args(["exec", "--no-autostart", "hello"]));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o.stdout).starts_with("HELLO\n\nH   H"));
+    assert_eq!(o.stdout.len(), 186);
+    assert_eq!(text(&o.stderr), "");
+
+    let o = run(client(&d.socket).args(["exec", "frobnicate"]));
+    assert_eq!(o.status.code(), Some(127));
+    assert_eq!(text(&o.stdout), "");
+    assert_eq!(text(&o.stderr), "Unknown command: frobnicate\n");
+
+    let o = run(client(&d.socket).args(["exec", "hello ; x"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(text(&o.stderr), "command contains banned token: ;\n");
+
+    let o = run(client(&d.socket).args(["exec", "--timeout", "100", "test-sleep --ms 60000"]));
+    assert_eq!(o.status.code(), Some(124));
+
+    let o = run(client(&d.socket).args(["exec", "test-panic"]));
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn words_are_joined_and_json_prints_the_outcome() {
+    let d = Daemon::start();
+    let o = run(client(&d.socket).args(["exec", "--json", "hello", "--flag", "x y"]));
+    assert_eq!(o.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("json");
+    // The words are joined with spaces and the daemon tokenises the line.
+    assert_eq!(v["argv"], serde_json::json!(["hello", "--flag", "x", "y"]));
+    assert_eq!(v["exit_code"], 0);
+}
+
+#[test]
+fn stdin_is_forwarded_from_a_pipe_or_a_file() {
+    let d = Daemon::start();
+    let mut child = client(&d.socket)
+        .args(["exec", "test-echo"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all("piped text ✓\n".as_bytes())
+        .expect("write");
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(text(&o.stdout), "piped text ✓\n");
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("in.txt");
+    std::fs::write(&f, "from a file").expect("write");
+    let o = run(client(&d.socket)
+        .args(["exec", "--stdin-file"])
+        .arg(&f)
+        .arg("test-echo"));
+    assert_eq!(text(&o.stdout), "from a file");
+}
+
+#[test]
+fn sessions_status_and_commands_subcommands() {
+    let d = Daemon::start();
+    let o = run(client(&d.socket).args(["exec", "--session", "cli-s", "--json", "hello"]));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["session_id"], "cli-s");
+    let o = run(client(&d.socket).args(["session", "list", "--json"]));
+    let list: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(
+        list.as_array()
+            .expect("list")
+            .iter()
+            .any(|s| s["session_id"] == "cli-s")
+    );
+    let o = run(client(&d.socket).args(["session", "open", "--name", "named"]));
+    assert_eq!(text(&o.stdout), "named\n");
+    let o = run(client(&d.socket).args(["session", "close", "named"]));
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(text(&o.stdout), "closed\n");
+    let o = run(client(&d.socket).args(["session", "close", "named"]));
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(client(&d.socket).args(["status", "--json"]));
+    let s: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(s["pid"], d.pid());
+    let o = run(client(&d.socket).args(["commands"]));
+    assert!(text(&o.stdout).lines().any(|l| l.starts_with("hello ")));
+    let o = run(client(&d.socket).args(["commands", "--long"]));
+    assert!(text(&o.stdout).contains("# hello"));
+}
+
+#[test]
+fn no_daemon_and_no_autostart_is_exit_69() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let o = run(client(&dir.path().join("none.sock")).args(["exec", "--no-autostart", "hello"]));
+    assert_eq!(o.status.code(), Some(69));
+    assert!(
+        text(&o.stderr).starts_with("paw-client: no daemon answers on"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// A directory holding `paw-client` and `paw-daemon` side by side, as an install would.
+fn install(dir: &Path) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).expect("bin dir");
+    for (from, to) in [(client_bin(), "paw-client"), (daemon_bin(), "paw-daemon")] {
+        let target = bin.join(to);
+        if std::fs::hard_link(&from, &target).is_err() {
+            std::fs::copy(&from, &target).expect("copy binary");
+        }
+    }
+    bin.join("paw-client")
+}
+
+fn cold_client(client: &Path, home: &Path) -> Command {
+    let mut c = Command::new(client);
+    c.env("PAW_HOME", home)
+        .env("PAW_SOCKET", home.join("run/paw.sock"))
+        .env("PAW_CONFIG", home.join("none.toml"))
+        .env("PATH", "/usr/bin:/bin")
+        .stdin(Stdio::null());
+    c
+}
+
+fn stop_daemon_at(socket: &Path) {
+    let mut c = paw_tests::Conn::open(socket);
+    let pid = c.result("daemon.status", serde_json::json!({}))["pid"]
+        .as_i64()
+        .expect("pid") as i32;
+    let _ = rustix::process::kill_process(
+        rustix::process::Pid::from_raw(pid).expect("pid"),
+        rustix::process::Signal::TERM,
+    );
+    let deadline = std::time::Instant::now() + paw_tests::WAIT;
+    while socket.exists() {
+        assert!(std::time::Instant::now() < deadline, "daemon did not stop");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn exec_starts_the_daemon_from_cold() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let client = install(dir.path());
+    let home = dir.path().join("home");
+    let socket = home.join("run/paw.sock");
+    assert!(!socket.exists());
+    let o = run(cold_client(&client, &home).args(["exec", "hello"]));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(o.stdout.len(), 186);
+    // It is still running and serves the next call without starting another.
+    let o = run(cold_client(&client, &home).args(["exec", "--no-autostart", "hello"]));
+    assert_eq!(o.status.code(), Some(0));
+    stop_daemon_at(&socket);
+}
+
+#[test]
+fn racing_clients_end_with_one_daemon() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let client = install(dir.path());
+    let home = dir.path().join("home");
+    let socket = home.join("run/paw.sock");
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            cold_client(&client, &home)
+                .args(["exec", "--json", "hello"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    for c in children {
+        let o = c.wait_with_output().expect("wait");
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    }
+    let log = std::fs::read_to_string(home.join("run/paw-daemon.log")).expect("log");
+    assert_eq!(log.matches("paw-daemon ready").count(), 1, "{log}");
+    stop_daemon_at(&socket);
+}

@@ -1,0 +1,12 @@
+//! paw's integration tests: the real daemon on a temporary socket and home, driven through
+//! the socket (and the real client binary) as a user's agent runtime would.
+
+mod audit;
+mod client;
+mod command_line;
+mod hello;
+mod output;
+mod protocol;
+mod sessions;
+mod socket;
+mod time;
