@@ -22,7 +22,7 @@ use crate::commands::{CmdError, CmdResult, Ctx, Invocation, Output, Registry};
 use crate::config::Config;
 use crate::home::Home;
 use crate::session::Session;
-use audit::{AuditRecord, AuditWriter};
+use audit::{AuditPaths, AuditRecord, AuditWriter};
 
 /// Runs commands. Shared by every connection; holds no lock across an `.await`.
 pub struct ExecRuntime {
@@ -48,7 +48,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 impl ExecRuntime {
     /// A runtime for `registry`, auditing into the home's runs directory.
     pub fn new(registry: Registry, home: Arc<Home>, config: Arc<Config>) -> std::io::Result<Self> {
-        let audit = AuditWriter::start(home.runs_dir())?;
+        let audit = AuditWriter::start(AuditPaths::new(home.runs_dir()))?;
         Ok(Self {
             registry,
             runs: Mutex::new(HashMap::new()),
@@ -116,25 +116,22 @@ impl ExecRuntime {
             .await;
         let mut command = params.command;
         mask::mask_string(&mut command);
-        self.audit.record(
-            AuditRecord {
-                run_id: outcome.run_id.clone(),
-                session_id: outcome.session_id.clone(),
-                timestamp_ms,
-                command,
-                argv: outcome.argv.clone(),
-                exit_code: outcome.exit_code,
-                duration_ms: outcome.duration_ms,
-                stdout: outcome.stdout.clone(),
-                stderr: outcome.stderr.clone(),
-                error_code: outcome.error_code,
-                error_message: outcome.error_message.clone(),
-                result: outcome.result.clone(),
-                artifacts: outcome.artifacts.clone(),
-                stdin_chars,
-            },
-            &self.home.runs_dir(),
-        );
+        self.audit.record(AuditRecord {
+            run_id: outcome.run_id.clone(),
+            session_id: outcome.session_id.clone(),
+            timestamp_ms,
+            command,
+            argv: outcome.argv.clone(),
+            exit_code: outcome.exit_code,
+            duration_ms: outcome.duration_ms,
+            stdout: outcome.stdout.clone(),
+            stderr: outcome.stderr.clone(),
+            error_code: outcome.error_code,
+            error_message: outcome.error_message.clone(),
+            result: outcome.result.clone(),
+            artifacts: outcome.artifacts.clone(),
+            stdin_chars,
+        });
         outcome
     }
 

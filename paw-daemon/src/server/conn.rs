@@ -6,7 +6,8 @@
 
 use std::sync::Arc;
 
-use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+use futures::{FutureExt, StreamExt};
 use interprocess::local_socket::tokio::Stream;
 use jsonrpsee::Methods;
 use jsonrpsee::core::server::BoundedSubscriptions;
@@ -15,10 +16,8 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter, ReadBuf};
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
-use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
 
 use super::dispatch::{self, ConnInfo};
 use crate::daemon::Daemon;
@@ -33,27 +32,79 @@ const MAX_SUBSCRIPTIONS: u32 = 64;
 const OUTBOUND_QUEUE: usize = 1024;
 
 /// Serves one connection until the peer closes it or the daemon shuts down.
+///
+/// One task does everything for the connection: it reads lines, drives every request's
+/// future (a `FuturesUnordered`, so a slow call never holds up the next one: pipelining), and
+/// writes replies and subscription notifications. Keeping the whole round trip on one task
+/// avoids cross-thread wake-ups, which dominate the latency of a small call.
 pub async fn serve(d: Arc<Daemon>, methods: Methods, stream: Stream, conn_id: usize) {
     tracing::debug!(conn_id, "connection opened");
     let stream = Arc::new(stream);
-    let (rd, wr) = (Half(stream.clone()), Half(stream));
-    let (tx, rx) = mpsc::channel::<Box<RawValue>>(OUTBOUND_QUEUE);
-    let stop_writer = CancellationToken::new();
-    let writer = tokio::spawn(write_loop(wr, rx, stop_writer.clone()));
-
+    let codec = AnyDelimiterCodec::new_with_max_length(b"\n".to_vec(), Vec::new(), MAX_LINE_BYTES);
+    let mut frames = FramedRead::new(Half(stream.clone()), codec);
+    let mut out = BufWriter::with_capacity(64 * 1024, Half(stream));
+    // Subscriptions (accept/reject answers and notifications) write through this queue.
+    let (tx, mut rx) = mpsc::channel::<Box<RawValue>>(OUTBOUND_QUEUE);
     let info = Arc::new(ConnInfo {
         conn_id,
-        sink: tx.clone(),
+        sink: tx,
         subscriptions: BoundedSubscriptions::new(MAX_SUBSCRIPTIONS),
     });
-    let in_flight = Arc::new(Semaphore::new(MAX_IN_FLIGHT));
-    let tasks = TaskTracker::new();
-    read_loop(&d, &methods, rd, &info, &in_flight, &tasks).await;
-
-    // Answer everything already read before closing, so a client that half-closes after
-    // sending still gets its replies.
-    tasks.close();
-    tasks.wait().await;
+    let mut in_flight = FuturesUnordered::new();
+    let mut reading = true;
+    let mut broken = false;
+    while !broken && (reading || !in_flight.is_empty()) {
+        let msg: Option<Box<RawValue>> = tokio::select! {
+            biased;
+            Some(reply) = in_flight.next(), if !in_flight.is_empty() => reply,
+            Some(note) = rx.recv() => Some(note),
+            _ = d.shutdown.cancelled(), if reading => {
+                reading = false;
+                None
+            }
+            frame = frames.next(), if reading && in_flight.len() < MAX_IN_FLIGHT => match frame {
+                None => {
+                    reading = false;
+                    None
+                }
+                Some(Ok(line)) => {
+                    if !line.iter().all(u8::is_ascii_whitespace) {
+                        let methods = methods.clone();
+                        let info = info.clone();
+                        in_flight.push(async move { dispatch::handle_line(&methods, &line, &info).await });
+                    }
+                    None
+                }
+                Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded)) => {
+                    Some(dispatch::line_too_long(MAX_LINE_BYTES))
+                }
+                Some(Err(AnyDelimiterCodecError::Io(e))) => {
+                    tracing::debug!(conn_id, error = %e, "read failed");
+                    reading = false;
+                    None
+                }
+            },
+        };
+        if let Some(msg) = msg {
+            broken = write_one(&mut out, &msg).await.is_err();
+        }
+        // Write whatever else is ready before paying for a flush.
+        while !broken {
+            let more = match in_flight.next().now_or_never() {
+                Some(Some(reply)) => reply,
+                _ => match rx.try_recv() {
+                    Ok(note) => Some(note),
+                    Err(_) => break,
+                },
+            };
+            if let Some(m) = more {
+                broken = write_one(&mut out, &m).await.is_err();
+            }
+        }
+        if !broken && !out.buffer().is_empty() {
+            broken = out.flush().await.is_err();
+        }
+    }
     let closed = d.sessions.close_bound(conn_id).await;
     if closed > 0 {
         tracing::info!(
@@ -62,95 +113,10 @@ pub async fn serve(d: Arc<Daemon>, methods: Methods, stream: Stream, conn_id: us
             "closed sessions bound to the connection"
         );
     }
-    drop(info);
-    drop(tx);
-    // Subscriptions hold senders until they notice the writer is gone, so the writer is
-    // told to stop (after draining its queue) instead of waiting for every sender to drop.
-    stop_writer.cancel();
-    let _ = writer.await;
-    tracing::debug!(conn_id, "connection closed");
-}
-
-async fn read_loop(
-    d: &Arc<Daemon>,
-    methods: &Methods,
-    rd: Half,
-    info: &Arc<ConnInfo>,
-    in_flight: &Arc<Semaphore>,
-    tasks: &TaskTracker,
-) {
-    let codec = AnyDelimiterCodec::new_with_max_length(b"\n".to_vec(), Vec::new(), MAX_LINE_BYTES);
-    let mut frames = FramedRead::new(rd, codec);
-    loop {
-        let frame = tokio::select! {
-            _ = d.shutdown.cancelled() => return,
-            f = frames.next() => f,
-        };
-        let line = match frame {
-            None => return,
-            Some(Ok(line)) => line,
-            Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded)) => {
-                let _ = info
-                    .sink
-                    .send(dispatch::line_too_long(MAX_LINE_BYTES))
-                    .await;
-                continue;
-            }
-            Some(Err(AnyDelimiterCodecError::Io(e))) => {
-                tracing::debug!(conn_id = info.conn_id, error = %e, "read failed");
-                return;
-            }
-        };
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let permit = tokio::select! {
-            _ = d.shutdown.cancelled() => return,
-            p = in_flight.clone().acquire_owned() => match p {
-                Ok(p) => p,
-                Err(_) => return,
-            },
-        };
-        let methods = methods.clone();
-        let info = info.clone();
-        tasks.spawn(async move {
-            if let Some(resp) = dispatch::handle_line(&methods, &line, &info).await {
-                let _ = info.sink.send(resp).await;
-            }
-            drop(permit);
-        });
-    }
-}
-
-async fn write_loop(wr: Half, mut rx: mpsc::Receiver<Box<RawValue>>, stop: CancellationToken) {
-    let mut out = BufWriter::with_capacity(64 * 1024, wr);
-    loop {
-        let msg = tokio::select! {
-            biased;
-            m = rx.recv() => m,
-            _ = stop.cancelled() => None,
-        };
-        let Some(msg) = msg else { break };
-        if write_one(&mut out, &msg).await.is_err() {
-            return;
-        }
-        // Batch whatever else is ready into the same flush.
-        while let Ok(msg) = rx.try_recv() {
-            if write_one(&mut out, &msg).await.is_err() {
-                return;
-            }
-        }
-        if out.flush().await.is_err() {
-            return;
-        }
-    }
-    while let Ok(msg) = rx.try_recv() {
-        if write_one(&mut out, &msg).await.is_err() {
-            return;
-        }
-    }
-    let _ = out.flush().await;
+    // Dropping the queue's receiver tells this connection's subscriptions to end.
+    drop(rx);
     let _ = out.shutdown().await;
+    tracing::debug!(conn_id, "connection closed");
 }
 
 async fn write_one(out: &mut BufWriter<Half>, msg: &RawValue) -> std::io::Result<()> {
