@@ -9,4 +9,5 @@ mod output;
 mod protocol;
 mod sessions;
 mod socket;
+mod tidy;
 mod time;

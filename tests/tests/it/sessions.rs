@@ -170,6 +170,24 @@ fn subscribers_see_run_and_close_events() {
 }
 
 #[test]
+fn unsubscribe_stops_the_events() {
+    let d = Daemon::start();
+    let mut c = d.conn();
+    c.result("session.open", json!({"name": "u"}));
+    let sub_id = c.result("session.subscribe", json!({"session_id": "u"}));
+    assert_eq!(
+        c.result("session.unsubscribe", json!([sub_id])),
+        json!(true)
+    );
+    let mut other = d.conn();
+    other.exec(json!({"command": "hello", "session_id": "u"}));
+    // No event arrives: the next message on this connection is the reply to the next call.
+    let id = c.send("daemon.status", json!({}));
+    let next = c.read();
+    assert_eq!(next["id"], id, "{next}");
+}
+
+#[test]
 fn shutdown_closes_every_session() {
     let mut d = Daemon::start();
     let mut c = d.conn();

@@ -1,0 +1,115 @@
+//! Tidy tests: the docs and the code say the same thing.
+
+use std::path::{Path, PathBuf};
+
+use paw_proto::{ErrorCode, methods};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+#[test]
+fn the_error_code_table_equals_the_enum() {
+    let doc = read("docs/error-codes.md");
+    let rows: Vec<(String, i32)> = doc
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            (
+                cells[1].trim_matches('`').to_string(),
+                cells[2]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("exit code in {l}")),
+            )
+        })
+        .collect();
+    let want: Vec<(String, i32)> = ErrorCode::ALL
+        .iter()
+        .map(|c| (c.as_str().to_string(), c.exit_code()))
+        .collect();
+    assert_eq!(rows, want);
+}
+
+#[test]
+fn the_protocol_doc_covers_every_method() {
+    let doc = read("docs/protocol.md");
+    for m in methods::ALL {
+        assert!(
+            doc.contains(&format!("| `{m}` |")),
+            "docs/protocol.md has no row for {m}"
+        );
+    }
+}
+
+#[test]
+fn the_config_doc_is_the_default_config() {
+    let doc = read("docs/config.md");
+    let start = doc.find("```toml\n").expect("toml block") + "```toml\n".len();
+    let end = start + doc[start..].find("```").expect("end of block");
+    let text = doc[start..end].replace(
+        "paw/<version>",
+        &format!("paw/{}", env!("CARGO_PKG_VERSION")),
+    );
+    let parsed =
+        paw_daemon::config::Config::parse(&text, Path::new("docs/config.md")).expect("parse");
+    assert_eq!(parsed, paw_daemon::config::Config::default());
+}
+
+#[test]
+fn the_commands_doc_lists_every_shipped_command() {
+    let doc = read("docs/commands.md");
+    let registry = paw_daemon::commands::build_registry(&Default::default());
+    for c in registry.iter() {
+        let name = c.spec().name;
+        if name.starts_with("test-") {
+            continue;
+        }
+        assert!(
+            doc.contains(&format!("| `{name}` |")),
+            "docs/commands.md does not list {name}"
+        );
+    }
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("read dir") {
+        let p = e.expect("entry").path();
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if p.is_dir() {
+            if name != "target" && !name.starts_with('.') {
+                rust_files(&p, out);
+            }
+        } else if name.ends_with(".rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_rust_file_says_what_it_is_for() {
+    let mut files = Vec::new();
+    for d in ["proto", "paw-daemon", "paw-client", "tests"] {
+        rust_files(&root().join(d), &mut files);
+    }
+    assert!(files.len() > 20);
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("read");
+        assert!(
+            text.starts_with("//!"),
+            "{} must start with a //! line",
+            f.display()
+        );
+    }
+}
+
+#[test]
+fn ci_runs_the_readme_test_command() {
+    let readme = read("README.md");
+    assert!(readme.contains("```sh\nscripts/test\n```"));
+    assert!(read(".ci/run").contains("scripts/test"));
+}
