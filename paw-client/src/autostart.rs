@@ -44,6 +44,25 @@ fn log_path(socket: &Path) -> std::io::Result<PathBuf> {
     Ok(dir.join("paw-daemon.log"))
 }
 
+/// When another client's daemon won the race, waits for the one this client started to see
+/// that and exit, so no late starter outlives the winner and takes the socket after it.
+fn settle(client: &mut Client, child: &mut std::process::Child) {
+    let winner: Option<u64> = client
+        .call::<serde_json::Value>(paw_proto::methods::DAEMON_STATUS, serde_json::json!({}))
+        .ok()
+        .and_then(|s| s.get("pid").and_then(serde_json::Value::as_u64));
+    if winner == Some(u64::from(child.id())) {
+        return;
+    }
+    let started = Instant::now();
+    while started.elapsed() < READY_TIMEOUT {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 fn tail(path: &Path, lines: usize) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let all: Vec<&str> = text.lines().collect();
@@ -89,7 +108,8 @@ pub fn start_and_connect(
     let mut wait = Duration::from_millis(2);
     let mut exited_with = None;
     loop {
-        if let Ok(c) = Client::connect(socket) {
+        if let Ok(mut c) = Client::connect(socket) {
+            settle(&mut c, &mut child);
             return Ok(c);
         }
         if exited_with.is_none()

@@ -99,7 +99,7 @@ async fn serve(config: Config, home: Home, socket: &Path) -> anyhow::Result<()> 
     // Listen for signals before anything can answer a client, so a SIGTERM sent by a
     // client that saw the daemon ready always takes the clean path.
     let signals = Signals::install()?;
-    let bound = server::bind(socket)?;
+    let (listening, lock) = server::bind(socket)?.split();
     let daemon = Daemon::new(config, home, socket.to_path_buf()).context("cannot start")?;
     daemon.start_background();
     tracing::info!(
@@ -108,10 +108,12 @@ async fn serve(config: Config, home: Home, socket: &Path) -> anyhow::Result<()> 
         pid = std::process::id(),
         "paw-daemon ready"
     );
-    let server = tokio::spawn(server::serve(daemon.clone(), bound));
+    let server = tokio::spawn(server::serve(daemon.clone(), listening));
     signals.wait().await;
     daemon.shutdown(SHUTDOWN_GRACE).await;
     let _ = server.await;
+    // Only now may another daemon take the socket path.
+    drop(lock);
     Ok(())
 }
 

@@ -50,13 +50,36 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> BindError + '_ {
 pub struct Bound {
     listener: Listener,
     path: PathBuf,
-    _lock: File,
+    lock: SocketLock,
+}
+
+/// The lock on the socket path. Hold it until the process has finished everything
+/// (including draining the audit): while it is held no other daemon takes the path.
+pub struct SocketLock {
+    _file: File,
+}
+
+/// The listening half of a [`Bound`], consumed by [`serve`].
+pub struct Listening {
+    listener: Listener,
+    path: PathBuf,
 }
 
 impl Bound {
     /// The socket path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Separates the listener (for [`serve`]) from the lock (for the caller to keep).
+    pub fn split(self) -> (Listening, SocketLock) {
+        (
+            Listening {
+                listener: self.listener,
+                path: self.path,
+            },
+            self.lock,
+        )
     }
 }
 
@@ -112,7 +135,7 @@ pub fn bind(path: &Path) -> Result<Bound, BindError> {
     Ok(Bound {
         listener,
         path: path.to_path_buf(),
-        _lock: lock,
+        lock: SocketLock { _file: lock },
     })
 }
 
@@ -149,7 +172,7 @@ fn peer_allowed(stream: &interprocess::local_socket::tokio::Stream) -> bool {
 }
 
 /// Accepts connections until shutdown; each is served by its own task.
-pub async fn serve(d: Arc<Daemon>, bound: Bound) {
+pub async fn serve(d: Arc<Daemon>, bound: Listening) {
     let methods: jsonrpsee::Methods = crate::rpc::module(d.clone()).into();
     let mut next_conn = 1usize;
     loop {

@@ -166,7 +166,11 @@ fn stop_daemon_at(socket: &Path) {
     );
     let deadline = std::time::Instant::now() + paw_tests::WAIT;
     while socket.exists() {
-        assert!(std::time::Instant::now() < deadline, "daemon did not stop");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "daemon {pid} did not stop; its log:\n{}",
+            std::fs::read_to_string(socket.with_file_name("paw-daemon.log")).unwrap_or_default()
+        );
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
@@ -207,7 +211,10 @@ fn racing_clients_end_with_one_daemon() {
         let o = c.wait_with_output().expect("wait");
         assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     }
+    stop_daemon_at(&socket);
+    // Every client waited for a daemon it started that lost the race to exit, so after the
+    // winner stops, none is left to take the socket.
     let log = std::fs::read_to_string(home.join("run/paw-daemon.log")).expect("log");
     assert_eq!(log.matches("paw-daemon ready").count(), 1, "{log}");
-    stop_daemon_at(&socket);
+    assert!(!socket.exists());
 }
