@@ -222,6 +222,9 @@ fn spawn(opts: &Opts) -> (Child, Arc<Log>, PathBuf, PathBuf, Option<TempDir>) {
         }
     }
     let mut cmd = Command::new(daemon_bin());
+    if let Some((_, fmt)) = opts.env.iter().find(|(k, _)| k == "PAW_TEST_LOG_FORMAT") {
+        cmd.arg("--log-format").arg(fmt);
+    }
     cmd.arg("--home")
         .arg(&home)
         .arg("--socket")

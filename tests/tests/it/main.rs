@@ -9,5 +9,6 @@ mod output;
 mod protocol;
 mod sessions;
 mod socket;
+mod startup;
 mod tidy;
 mod time;
