@@ -4,7 +4,7 @@
 //! of them bind and the other exits, and both clients end up connected to the winner.
 
 use std::fs::OpenOptions;
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -30,18 +30,7 @@ pub fn find_daemon() -> Option<PathBuf> {
 }
 
 fn log_path(socket: &Path) -> std::io::Result<PathBuf> {
-    let dir = socket
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    if !dir.exists() {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)?;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
-    }
-    Ok(dir.join("paw-daemon.log"))
+    Ok(paw_proto::paths::ensure_socket_dir(socket)?.join("paw-daemon.log"))
 }
 
 /// When another client's daemon won the race, waits for the one this client started to see
@@ -85,6 +74,7 @@ pub fn start_and_connect(
     let log_file = OpenOptions::new()
         .create(true)
         .append(true)
+        .mode(0o600)
         .open(&log)
         .map_err(|e| format!("cannot open {}: {e}", log.display()))?;
     let mut cmd = Command::new(&bin);

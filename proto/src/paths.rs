@@ -43,3 +43,23 @@ pub fn default_socket(home: &Path) -> PathBuf {
         None => home.join("run").join("paw.sock"),
     }
 }
+
+/// Creates the directory that holds `socket`, mode `0700`, when it does not exist yet, and
+/// returns it. An existing directory is left as it is (it may be the user's, like `/tmp`).
+#[cfg(unix)]
+pub fn ensure_socket_dir(socket: &Path) -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    let dir = socket
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.exists() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+        // The mode passed to mkdir is filtered by the umask; make it exact.
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(dir.to_path_buf())
+}

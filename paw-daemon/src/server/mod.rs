@@ -8,7 +8,7 @@ mod conn;
 mod dispatch;
 
 use std::fs::{File, OpenOptions};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -86,19 +86,7 @@ impl Bound {
 /// Binds `path`: directory `0700` (when paw creates it), socket `0600`, one owner by lock,
 /// a stale socket replaced, a live one refused.
 pub fn bind(path: &Path) -> Result<Bound, BindError> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    if !dir.exists() {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .map_err(io_err(dir))?;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-            .map_err(io_err(dir))?;
-    }
+    paw_proto::paths::ensure_socket_dir(path).map_err(io_err(path))?;
 
     let lock_path = lock_path(path);
     let lock = OpenOptions::new()
