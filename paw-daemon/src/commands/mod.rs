@@ -7,6 +7,7 @@ pub mod args;
 mod registry;
 
 mod hello;
+pub mod rss;
 #[cfg(feature = "test-commands")]
 mod testing;
 

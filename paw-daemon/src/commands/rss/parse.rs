@@ -1,0 +1,416 @@
+//! Feed bytes to paw's item model (SPEC §7.4), with feed-rs doing the parsing.
+//!
+//! feed-rs 3.0 has gaps paw covers here, before and after it runs: the body is decoded to
+//! UTF-8 first (any declared encoding, UTF-16 included, which panicked feed-rs); an `<rss>`
+//! root without a usable `version` gets one (feed-rs rejected it); Atom 0.3 is rewritten to
+//! the Atom 1.0 namespace and names (feed-rs found no entries); entries without an id get a
+//! guid hashed from link, title and date instead of a random UUID; dates keep their source
+//! offset (feed-rs only gives UTC) and unparseable ones pass through raw; and a panic inside
+//! the parser is a parse error, never a dead daemon.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+
+use chrono::{DateTime, FixedOffset, TimeZone, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::text;
+
+/// One enclosure (podcast audio and the like).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Enclosure {
+    /// Where it is.
+    pub url: String,
+    /// Its media type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime: Option<String>,
+    /// Its size in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<u64>,
+}
+
+/// One feed item. The first six fields are the seed's item; the rest are the full form.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    /// Plain-text title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The article's link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+    /// The feed's id for the item, or a stable hash of link, title and date.
+    pub guid: String,
+    /// The first author's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// RFC 3339 with the source offset, or the raw string when it does not parse.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published_at: Option<String>,
+    /// Plain text, at most 200 characters and `…`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// The item's HTML, sanitised (full form only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_html: Option<String>,
+    /// Category terms (full form only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub categories: Vec<String>,
+    /// Enclosures (full form only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enclosures: Vec<Enclosure>,
+    /// Milliseconds since the epoch of `published_at`, for sorting (not serialised).
+    #[serde(skip)]
+    pub published_ms: Option<i64>,
+}
+
+impl Item {
+    /// The seed's six fields only.
+    pub fn brief(&self) -> Item {
+        Item {
+            content_html: None,
+            categories: Vec::new(),
+            enclosures: Vec::new(),
+            ..self.clone()
+        }
+    }
+}
+
+/// A parsed feed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedFeed {
+    /// Plain-text title.
+    pub title: Option<String>,
+    /// Items in feed order.
+    pub items: Vec<Item>,
+}
+
+/// Why a body is not a feed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(pub String);
+
+const NO_ID: &str = "\u{0}paw-no-id";
+/// Unparseable dates are handed to feed-rs as instants in year 1 (one per raw string) and
+/// turned back into their raw text afterwards.
+const SENTINEL_BASE: i64 = -62_135_596_800;
+
+#[derive(Default)]
+struct DateCapture {
+    /// UTC instant → the source text that produced it.
+    raw: HashMap<i64, String>,
+    next_sentinel: i64,
+}
+
+thread_local! {
+    static DATES: RefCell<DateCapture> = RefCell::new(DateCapture::default());
+}
+
+fn parse_date(text: &str) -> Option<DateTime<FixedOffset>> {
+    let t = text.trim();
+    if let Ok(d) = DateTime::parse_from_rfc3339(t) {
+        return Some(d);
+    }
+    if let Ok(d) = DateTime::parse_from_rfc2822(t) {
+        return Some(d);
+    }
+    // Common deviations: a named zone ("GMT", "UTC", "EST"), no seconds, a lower-case "t".
+    let zones = [
+        ("UT", 0), ("UTC", 0), ("GMT", 0), ("Z", 0), ("EST", -5), ("EDT", -4), ("CST", -6),
+        ("CDT", -5), ("MST", -7), ("MDT", -6), ("PST", -8), ("PDT", -7),
+    ];
+    for (name, hours) in zones {
+        if let Some(rest) = t.strip_suffix(name) {
+            let with = format!("{}{:+03}00", rest.trim_end().to_string() + " ", hours);
+            if let Ok(d) = DateTime::parse_from_rfc2822(&with) {
+                return Some(d);
+            }
+        }
+    }
+    for fmt in ["%Y-%m-%dT%H:%M%:z", "%Y-%m-%d %H:%M:%S%:z", "%Y-%m-%d %H:%M:%S %z"] {
+        if let Ok(d) = DateTime::parse_from_str(t, fmt) {
+            return Some(d);
+        }
+    }
+    for fmt in ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M"] {
+        if let Ok(n) = chrono::NaiveDateTime::parse_from_str(t, fmt) {
+            return Some(Utc.from_utc_datetime(&n).fixed_offset());
+        }
+    }
+    if let Ok(d) = chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d")
+        && let Some(n) = d.and_hms_opt(0, 0, 0)
+    {
+        return Some(Utc.from_utc_datetime(&n).fixed_offset());
+    }
+    None
+}
+
+/// The timestamp hook given to feed-rs: remembers each raw string.
+fn capture_timestamp(text: &str) -> Option<DateTime<Utc>> {
+    let t = text.trim();
+    if t.is_empty() {
+        return None;
+    }
+    DATES.with(|d| {
+        let mut d = d.borrow_mut();
+        let instant = match parse_date(t) {
+            Some(dt) => dt.with_timezone(&Utc),
+            None => {
+                let n = d.next_sentinel;
+                d.next_sentinel += 1;
+                Utc.timestamp_opt(SENTINEL_BASE + n, 0).single()?
+            }
+        };
+        d.raw.entry(instant.timestamp_millis()).or_insert_with(|| t.to_string());
+        Some(instant)
+    })
+}
+
+/// RFC 3339 keeping the source offset (`Z` for zero), or the raw text.
+fn render_date(instant: DateTime<Utc>, raw: &HashMap<i64, String>) -> (String, Option<i64>) {
+    let ms = instant.timestamp_millis();
+    let source = raw.get(&ms);
+    if instant.timestamp() < SENTINEL_BASE + 1_000_000 {
+        return (source.cloned().unwrap_or_default(), None);
+    }
+    let dt = source
+        .and_then(|s| parse_date(s))
+        .unwrap_or_else(|| instant.fixed_offset());
+    let s = if dt.offset().local_minus_utc() == 0 {
+        dt.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+    } else {
+        dt.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, false)
+    };
+    (s, Some(ms))
+}
+
+/// Rewrites what feed-rs cannot read: the encoding declaration (the text is UTF-8 now), an
+/// `<rss>` root without a version it knows, and Atom 0.3.
+pub fn repair(xml: &str) -> String {
+    // Nothing may precede the prolog (quick-xml panics on a declaration it meets late).
+    let mut s = xml.trim_start_matches('\u{feff}').trim_start().to_string();
+    // The prolog's encoding no longer applies: the text has been decoded.
+    if s.trim_start().starts_with("<?xml")
+        && let Some(end) = s.find("?>")
+    {
+        let prolog = &s[..end];
+        if let Some(at) = prolog.find("encoding") {
+            let rest = &prolog[at..];
+            if let Some(q1) = rest.find(['"', '\'']) {
+                let quote = rest.as_bytes()[q1] as char;
+                if let Some(q2) = rest[q1 + 1..].find(quote) {
+                    let start = at + q1 + 1;
+                    s.replace_range(start..start + q2, "utf-8");
+                }
+            }
+        }
+    }
+    if let Some(pos) = find_root(&s, "rss") {
+        let end = s[pos..].find('>').map(|e| pos + e).unwrap_or(s.len());
+        let tag = s[pos..end].to_string();
+        let version = attr_value(&tag, "version");
+        let ok = matches!(version.as_deref(), Some("2.0") | Some("0.91") | Some("0.92"));
+        if !ok {
+            let fixed = match version {
+                Some(v) => tag.replacen(&format!("\"{v}\""), "\"2.0\"", 1).replacen(&format!("'{v}'"), "'2.0'", 1),
+                None => tag.replacen("<rss", "<rss version=\"2.0\"", 1),
+            };
+            s.replace_range(pos..end, &fixed);
+        }
+    }
+    // An <rss> with no <channel>: its children are the channel's.
+    if let Some(pos) = find_root(&s, "rss")
+        && !s.contains("<channel")
+        && let Some(open_end) = s[pos..].find('>').map(|e| pos + e + 1)
+        && !s[..open_end].ends_with("/>")
+        && let Some(close) = s.rfind("</rss")
+        && close >= open_end
+    {
+        s.insert_str(close, "</channel>");
+        s.insert_str(open_end, "<channel>");
+    }
+    if s.contains("http://purl.org/atom/ns#") {
+        s = s.replace("http://purl.org/atom/ns#", "http://www.w3.org/2005/Atom");
+        for (old, new) in [
+            ("issued>", "published>"),
+            ("modified>", "updated>"),
+            ("tagline>", "subtitle>"),
+            ("tagline ", "subtitle "),
+            ("copyright>", "rights>"),
+        ] {
+            s = s.replace(&format!("<{old}"), &format!("<{new}"));
+            s = s.replace(&format!("</{old}"), &format!("</{new}"));
+        }
+    }
+    s
+}
+
+/// The byte offset of the root element `<name` (after the prolog, comments, doctype).
+fn find_root(s: &str, name: &str) -> Option<usize> {
+    let mut i = 0;
+    while let Some(off) = s[i..].find('<') {
+        let at = i + off;
+        let rest = &s[at..];
+        if rest.starts_with("<?") {
+            i = at + rest.find("?>")? + 2;
+        } else if rest.starts_with("<!--") {
+            i = at + rest.find("-->")? + 3;
+        } else if rest.starts_with("<!") {
+            i = at + rest.find('>')? + 1;
+        } else {
+            let after = rest.get(1 + name.len()..1 + name.len() + 1).unwrap_or(">");
+            let is = rest[1..].starts_with(name)
+                && after.starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/');
+            return is.then_some(at);
+        }
+    }
+    None
+}
+
+fn attr_value(tag: &str, name: &str) -> Option<String> {
+    let at = tag.find(&format!("{name}="))? + name.len() + 1;
+    let rest = &tag[at..];
+    let quote = rest.chars().next()?;
+    if quote != '"' && quote != '\'' {
+        return None;
+    }
+    let v = &rest[1..];
+    v.find(quote).map(|e| v[..e].to_string())
+}
+
+fn text_of(t: &feed_rs::model::Text) -> String {
+    let kind = t.content_type.subty().as_str();
+    if kind == "html" || kind == "xhtml" || t.content.contains('<') || t.content.contains('&') {
+        text::html_to_text(&t.content)
+    } else {
+        text::collapse(&t.content)
+    }
+}
+
+fn stable_guid(link: Option<&str>, title: Option<&str>, date: Option<&str>) -> String {
+    let mut h = Sha256::new();
+    for part in [link, title, date] {
+        h.update(part.unwrap_or("").as_bytes());
+        h.update([0u8]);
+    }
+    let digest = h.finalize();
+    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    format!("paw:{hex}")
+}
+
+/// Parses a feed body. `content_type` picks the charset; `base` resolves relative links.
+pub fn parse_feed(body: &[u8], content_type: Option<&str>, base: Option<&url::Url>) -> Result<ParsedFeed, ParseError> {
+    let text = crate::net::charset::decode(body, content_type);
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    let input = if trimmed.starts_with('{') {
+        trimmed.to_string()
+    } else {
+        repair(&text)
+    };
+    DATES.with(|d| *d.borrow_mut() = DateCapture::default());
+    let parser = feed_rs::parser::Builder::new()
+        .base_uri(base.map(url::Url::as_str))
+        .id_generator(|_, _, _| NO_ID.to_string())
+        .timestamp_parser(capture_timestamp)
+        .build();
+    let parsed = std::panic::catch_unwind(AssertUnwindSafe(|| parser.parse(input.as_bytes())));
+    let raw = DATES.with(|d| std::mem::take(&mut d.borrow_mut().raw));
+    let feed = match parsed {
+        Ok(Ok(f)) => f,
+        Ok(Err(e)) => return Err(ParseError(format!("cannot parse this feed: {e}"))),
+        Err(_) => return Err(ParseError("cannot parse this feed: the parser crashed on it".into())),
+    };
+    let title = feed.title.as_ref().map(text_of).filter(|t| !t.is_empty());
+    let items = feed
+        .entries
+        .iter()
+        .map(|e| normalise(e, &raw, base))
+        .collect();
+    Ok(ParsedFeed { title, items })
+}
+
+fn normalise(e: &feed_rs::model::Entry, raw: &HashMap<i64, String>, base: Option<&url::Url>) -> Item {
+    let title = e.title.as_ref().map(text_of).filter(|t| !t.is_empty());
+    let link = e
+        .links
+        .iter()
+        .find(|l| l.rel.as_deref().is_none_or(|r| r == "alternate"))
+        .or_else(|| e.links.first())
+        .map(|l| l.href.trim().to_string())
+        .filter(|l| !l.is_empty());
+    let (published_at, published_ms) = match e.published.or(e.updated) {
+        Some(instant) => {
+            let (s, ms) = render_date(instant, raw);
+            (Some(s).filter(|s| !s.is_empty()), ms)
+        }
+        None => (None, None),
+    };
+    let guid = if e.id.is_empty() || e.id == NO_ID {
+        stable_guid(link.as_deref(), title.as_deref(), published_at.as_deref())
+    } else {
+        e.id.clone()
+    };
+    let body_html = e
+        .content
+        .as_ref()
+        .and_then(|c| c.body.clone())
+        .or_else(|| e.summary.as_ref().map(|s| s.content.clone()));
+    let summary_source = e
+        .summary
+        .as_ref()
+        .map(|s| s.content.clone())
+        .or_else(|| body_html.clone());
+    let summary = summary_source
+        .map(|s| text::summary(&s))
+        .filter(|s| !s.is_empty());
+    let item_base = link
+        .as_deref()
+        .and_then(|l| match base {
+            Some(b) => b.join(l).ok(),
+            None => url::Url::parse(l).ok(),
+        })
+        .or_else(|| base.cloned());
+    let content_html = body_html
+        .map(|h| text::sanitize(&h, item_base.as_ref()))
+        .filter(|h| !h.trim().is_empty());
+    let author = e
+        .authors
+        .iter()
+        .find_map(|p| p.name.clone().or_else(|| p.email.clone()))
+        .map(|a| text::collapse(&a))
+        .filter(|a| !a.is_empty());
+    let categories = e
+        .categories
+        .iter()
+        .map(|c| c.label.clone().unwrap_or_else(|| c.term.clone()))
+        .filter(|c| !c.is_empty())
+        .collect();
+    let enclosures = e
+        .media
+        .iter()
+        .flat_map(|m| m.content.iter())
+        .filter_map(|c| {
+            Some(Enclosure {
+                url: c.url.as_ref()?.to_string(),
+                mime: c.content_type.as_ref().map(|t| t.to_string()),
+                length: c.size,
+            })
+        })
+        .collect();
+    Item {
+        title,
+        link,
+        guid,
+        author,
+        published_at,
+        summary,
+        content_html,
+        categories,
+        enclosures,
+        published_ms,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,109 @@
+//! Unit tests for feed parsing and normalisation.
+
+use super::*;
+
+fn parse(xml: &str) -> ParsedFeed {
+    parse_feed(xml.as_bytes(), None, None).unwrap_or_else(|e| panic!("{e}: {xml}"))
+}
+
+#[test]
+fn rss2_items_are_normalised() {
+    let f = parse(
+        r#"<?xml version="1.0"?><rss version="2.0"><channel><title>T &amp; Co</title>
+        <item><title>One</title><link>https://e.com/1</link><guid>g1</guid>
+        <pubDate>Wed, 18 Feb 2026 09:30:32 +0800</pubDate>
+        <description>&lt;p&gt;Hello &lt;b&gt;there&lt;/b&gt;&lt;/p&gt;</description>
+        <author>a@e.com (Ann)</author><category>news</category>
+        <enclosure url="https://e.com/a.mp3" type="audio/mpeg" length="123"/></item>
+        </channel></rss>"#,
+    );
+    assert_eq!(f.title.as_deref(), Some("T & Co"));
+    let i = &f.items[0];
+    assert_eq!(i.title.as_deref(), Some("One"));
+    assert_eq!(i.link.as_deref(), Some("https://e.com/1"));
+    assert_eq!(i.guid, "g1");
+    assert_eq!(i.published_at.as_deref(), Some("2026-02-18T09:30:32+08:00"));
+    assert_eq!(i.summary.as_deref(), Some("Hello there"));
+    assert_eq!(i.categories, vec!["news".to_string()]);
+    assert_eq!(i.enclosures[0].url, "https://e.com/a.mp3");
+}
+
+#[test]
+fn rss_without_version_and_atom_03_parse() {
+    let f = parse("<rss><channel><title>x</title><item><title>a</title><link>http://e.com/a</link></item></channel></rss>");
+    assert_eq!(f.items.len(), 1);
+    let f = parse(
+        r#"<?xml version="1.0" encoding="utf-8"?><feed version="0.3" xmlns="http://purl.org/atom/ns#">
+        <title>old</title><entry><title>e1</title><link rel="alternate" type="text/html" href="http://e.com/e1"/>
+        <id>tag:e1</id><issued>2004-01-01T10:00:00Z</issued><modified>2004-01-02T10:00:00Z</modified></entry></feed>"#,
+    );
+    assert_eq!(f.items.len(), 1);
+    assert_eq!(f.items[0].link.as_deref(), Some("http://e.com/e1"));
+    assert_eq!(f.items[0].published_at.as_deref(), Some("2004-01-01T10:00:00Z"));
+}
+
+#[test]
+fn guids_without_ids_are_stable_and_dates_pass_through_raw() {
+    let xml = r#"<rss version="2.0"><channel><item><title>No id</title><link>http://e.com/x</link><pubDate>sometime last week</pubDate></item><item><title>Other</title></item></channel></rss>"#;
+    let a = parse(xml);
+    let b = parse(xml);
+    assert_eq!(a.items[0].guid, b.items[0].guid);
+    assert_ne!(a.items[0].guid, a.items[1].guid);
+    assert!(a.items[0].guid.starts_with("paw:"));
+    assert_eq!(a.items[0].published_at.as_deref(), Some("sometime last week"));
+}
+
+#[test]
+fn utf16_and_declared_encodings() {
+    let xml = "<?xml version=\"1.0\" encoding=\"utf-16\"?><rss version=\"2.0\"><channel><item><title>é</title></item></channel></rss>";
+    let mut body = vec![0xff, 0xfe];
+    for u in xml.encode_utf16() {
+        body.extend_from_slice(&u.to_le_bytes());
+    }
+    let f = parse_feed(&body, None, None).expect("utf-16");
+    assert_eq!(f.items[0].title.as_deref(), Some("é"));
+    let koi = b"<?xml version=\"1.0\" encoding=\"koi8-r\"?><rss version=\"2.0\"><channel><item><title>\xf0\xd2\xc9</title></item></channel></rss>";
+    let f = parse_feed(koi, None, None).expect("koi8-r");
+    assert_eq!(f.items[0].title.as_deref(), Some("При"));
+}
+
+#[test]
+fn json_feed_and_garbage() {
+    let f = parse(r#"{"version":"https://jsonfeed.org/version/1.1","title":"J","items":[{"id":"1","url":"https://e.com/1","title":"t","content_html":"<p>x</p>","date_published":"2026-01-02T03:04:05-05:00"}]}"#);
+    assert_eq!(f.items[0].published_at.as_deref(), Some("2026-01-02T03:04:05-05:00"));
+    assert!(parse_feed(b"<html><body>not a feed</body></html>", None, None).is_err());
+    assert!(parse_feed(b"", None, None).is_err());
+    // Truncated input must come back as a value (items or an error), never a panic.
+    let _ = parse_feed(b"<rss version='2.0'><channel><item>", None, None);
+}
+
+/// Every feed of the corpus parses or fails cleanly (no panic escapes), and most parse.
+#[test]
+fn the_corpus_goes_through_without_a_crash() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/feeds");
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("manifest");
+    let (mut ok, mut failed, mut items) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for line in manifest.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if cols.get(4) != Some(&"feed") {
+            continue;
+        }
+        let body = std::fs::read(root.join(cols[0])).expect("fixture");
+        match parse_feed(&body, None, None) {
+            Ok(f) => {
+                ok += 1;
+                items += f.items.len();
+            }
+            Err(e) => {
+                failed += 1;
+                failures.push(format!("{}: {e}", cols[0]));
+            }
+        }
+    }
+    eprintln!("corpus: {ok} parsed ({items} items), {failed} failed");
+    for f in failures.iter().take(40) {
+        eprintln!("  {f}");
+    }
+    assert!(ok > 2000, "{ok} parsed");
+}

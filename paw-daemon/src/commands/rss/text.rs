@@ -1,0 +1,93 @@
+//! HTML to plain text, summaries, and sanitising (pure functions).
+
+use std::collections::HashSet;
+
+/// The length of a digest summary, in characters, before `…`.
+pub const SUMMARY_CHARS: usize = 200;
+
+/// Plain text of an HTML fragment: tags stripped, entities decoded, whitespace collapsed.
+pub fn html_to_text(html: &str) -> String {
+    if !html.contains(['<', '&']) {
+        return collapse(html);
+    }
+    let rendered = html2text::config::plain_no_decorate()
+        .string_from_read(html.as_bytes(), 100_000)
+        .unwrap_or_else(|_| html.to_string());
+    collapse(&rendered)
+}
+
+/// Collapses every run of whitespace to one space and trims.
+pub fn collapse(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Cuts `text` to `max` characters, appending `…` when it was longer.
+pub fn truncate_chars(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((i, _)) => {
+            let mut s = text[..i].trim_end().to_string();
+            s.push('…');
+            s
+        }
+    }
+}
+
+/// A plain-text summary of HTML, cut to [`SUMMARY_CHARS`].
+pub fn summary(html: &str) -> String {
+    truncate_chars(&html_to_text(html), SUMMARY_CHARS)
+}
+
+fn sanitizer() -> ammonia::Builder<'static> {
+    let mut b = ammonia::Builder::default();
+    // ammonia's defaults already drop script/style/iframe/form, event handlers and
+    // javascript: URLs; links get rel="noopener noreferrer".
+    b.url_schemes(HashSet::from(["http", "https", "mailto"]));
+    b
+}
+
+/// Sanitises HTML with an allowlist; relative URLs become absolute against `base`.
+pub fn sanitize(html: &str, base: Option<&url::Url>) -> String {
+    let mut b = sanitizer();
+    if let Some(base) = base {
+        b.url_relative(ammonia::UrlRelative::RewriteWithBase(base.clone()));
+    }
+    b.clean(html).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_and_summaries() {
+        assert_eq!(html_to_text("<p>Hello <b>world</b> &amp; more</p>\n\n<p>x</p>"), "Hello world & more x");
+        assert_eq!(html_to_text("a &lt;tag&gt; &#233;"), "a <tag> é");
+        assert_eq!(html_to_text("  plain\n text "), "plain text");
+        let long = "word ".repeat(100);
+        let s = summary(&long);
+        assert!(s.ends_with('…'));
+        assert!(s.chars().count() <= SUMMARY_CHARS + 1);
+        assert_eq!(truncate_chars("日本語", 2), "日本…");
+        assert_eq!(truncate_chars("abc", 3), "abc");
+    }
+
+    #[test]
+    fn sanitising_removes_active_content() {
+        let base = url::Url::parse("https://example.com/a/b.html").expect("url");
+        let dirty = r#"<p onclick="x()">hi<script>alert(1)</script><a href="javascript:alert(1)">j</a><a href="/rel">r</a><img src="i.png"><iframe src="https://e.vil"></iframe><style>p{}</style><form><input></form></p>"#;
+        let clean = sanitize(dirty, Some(&base));
+        for bad in ["script", "onclick", "javascript:", "iframe", "style", "form", "input"] {
+            assert!(!clean.contains(bad), "{bad} survived: {clean}");
+        }
+        assert!(clean.contains("https://example.com/rel"), "{clean}");
+        assert!(clean.contains("https://example.com/a/i.png"), "{clean}");
+    }
+}
