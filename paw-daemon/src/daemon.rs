@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::commands::build_registry;
+use crate::commands::rss::store::RssStore;
+use crate::commands::{Services, build_registry};
+use crate::net::HttpClient;
 use crate::config::Config;
 use crate::exec::ExecRuntime;
 use crate::home::Home;
@@ -44,7 +46,12 @@ impl Daemon {
         let home = Arc::new(home);
         let shutdown = CancellationToken::new();
         let registry = build_registry(&config);
-        let exec = ExecRuntime::new(registry, home.clone(), config.clone())?;
+        let http = HttpClient::new(&config.net).map_err(std::io::Error::other)?;
+        let services = Arc::new(Services {
+            http,
+            rss: RssStore::new(home.agents().join("workspace").join("rss")),
+        });
+        let exec = ExecRuntime::new(registry, home.clone(), config.clone(), services)?;
         Ok(Arc::new(Self {
             sessions: Sessions::new(shutdown.child_token()),
             config,

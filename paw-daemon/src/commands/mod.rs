@@ -4,6 +4,7 @@
 //! A command parses its own argv into a typed args struct (see [`args`]) and then runs.
 
 pub mod args;
+pub mod paths;
 mod registry;
 
 mod hello;
@@ -57,6 +58,14 @@ pub struct SubcommandSpec {
     pub usage: &'static str,
 }
 
+/// Long-lived services shared by every session, built once per daemon.
+pub struct Services {
+    /// The one HTTP client, behind the network guard.
+    pub http: crate::net::HttpClient,
+    /// The RSS subscriptions, fetch state and cache.
+    pub rss: rss::store::RssStore,
+}
+
 /// Everything a running command may use.
 #[derive(Clone)]
 pub struct Ctx {
@@ -70,6 +79,32 @@ pub struct Ctx {
     pub config: Arc<Config>,
     /// Cancelled when the call times out, is cancelled, or its session closes.
     pub cancel: CancellationToken,
+    /// Shared services.
+    pub services: Arc<Services>,
+}
+
+impl Ctx {
+    /// The `.agents/...` form of a path for `artifacts`.
+    pub fn display_path(&self, p: &std::path::Path) -> String {
+        self.home
+            .display_path(p)
+            .unwrap_or_else(|| p.display().to_string())
+    }
+
+    /// Sends a `run.progress` event to the session's subscribers.
+    pub fn progress(&self, done: usize, total: usize, note: Option<&str>) {
+        if self.session.subscriber_count() == 0 {
+            return;
+        }
+        let mut f = serde_json::Map::new();
+        f.insert("run_id".into(), self.run_id.clone().into());
+        f.insert("done".into(), done.into());
+        f.insert("total".into(), total.into());
+        if let Some(n) = note {
+            f.insert("note".into(), n.into());
+        }
+        self.session.emit("run.progress", f);
+    }
 }
 
 /// What a command was called with.

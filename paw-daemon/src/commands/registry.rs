@@ -5,9 +5,11 @@ use crate::config::Config;
 
 /// Builds the registry for `config`; a command switched off in the config is not registered.
 pub fn build(config: &Config) -> Registry {
-    let _ = config; // rss, irc and doc check their `enabled` switch here.
     let mut r = Registry::default();
     r.register(super::hello::Hello);
+    if config.tools.rss.enabled {
+        r.register(super::rss::Rss);
+    }
     #[cfg(feature = "test-commands")]
     super::testing::register(&mut r);
     r

@@ -18,7 +18,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::clock::{new_run_id, now_ms};
-use crate::commands::{CmdError, CmdResult, Ctx, Invocation, Output, Registry};
+use crate::commands::{CmdError, CmdResult, Ctx, Invocation, Output, Registry, Services};
 use crate::config::Config;
 use crate::home::Home;
 use crate::session::Session;
@@ -33,6 +33,7 @@ pub struct ExecRuntime {
     audit: AuditWriter,
     home: Arc<Home>,
     config: Arc<Config>,
+    services: Arc<Services>,
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -47,7 +48,12 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 impl ExecRuntime {
     /// A runtime for `registry`, auditing into the home's runs directory.
-    pub fn new(registry: Registry, home: Arc<Home>, config: Arc<Config>) -> std::io::Result<Self> {
+    pub fn new(
+        registry: Registry,
+        home: Arc<Home>,
+        config: Arc<Config>,
+        services: Arc<Services>,
+    ) -> std::io::Result<Self> {
         let audit = AuditWriter::start(AuditPaths::new(home.runs_dir()))?;
         Ok(Self {
             registry,
@@ -55,6 +61,7 @@ impl ExecRuntime {
             audit,
             home,
             config,
+            services,
         })
     }
 
@@ -182,6 +189,7 @@ impl ExecRuntime {
             home: self.home.clone(),
             config: self.config.clone(),
             cancel: cancel.clone(),
+            services: self.services.clone(),
         };
         let inv = Invocation {
             argv: argv.to_vec(),

@@ -1,4 +1,167 @@
 //! `rss`: subscriptions, fetching, the news digest and OPML (SPEC §7).
+//!
+//! ```text
+//! rss add [--name N] --url U [--no-verify]
+//! rss list [--max N] [--out P]
+//! rss remove --name N
+//! rss fetch (--name N | --url U) [--max-items K] [--out P]
+//! rss news [--source S] [--keyword K] [--limit N] [--refresh]
+//! rss import --in P
+//! rss export --out P
+//! ```
 
+mod add;
+pub mod fetch;
+mod list;
+mod news;
+mod opml_io;
 pub mod parse;
+pub mod store;
 pub mod text;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use paw_proto::Capabilities;
+use serde_json::Value;
+
+use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
+
+static SPEC: CommandSpec = CommandSpec {
+    name: "rss",
+    summary: "subscribe to RSS/Atom/JSON feeds, fetch them, and read a news digest",
+    usage: "rss <add|list|remove|fetch|news|import|export> [flags]",
+    subcommands: &[
+        SubcommandSpec {
+            name: "add",
+            summary: "subscribe to a feed (verified by fetching it; an HTML page's advertised feed is found)",
+            usage: "rss add [--name N] --url U [--no-verify]",
+        },
+        SubcommandSpec {
+            name: "list",
+            summary: "list subscriptions",
+            usage: "rss list [--max N] [--out P]",
+        },
+        SubcommandSpec {
+            name: "remove",
+            summary: "remove a subscription, its fetch state and cached items",
+            usage: "rss remove --name N",
+        },
+        SubcommandSpec {
+            name: "fetch",
+            summary: "fetch one feed's items (conditional GET; --out writes all items)",
+            usage: "rss fetch (--name N | --url U) [--max-items K] [--out P]",
+        },
+        SubcommandSpec {
+            name: "news",
+            summary: "the newest items across subscriptions, from cache when fresh",
+            usage: "rss news [--source S] [--keyword K] [--limit N] [--refresh]",
+        },
+        SubcommandSpec {
+            name: "import",
+            summary: "subscribe to every feed of an OPML file",
+            usage: "rss import --in P",
+        },
+        SubcommandSpec {
+            name: "export",
+            summary: "write the subscriptions as OPML 2.0",
+            usage: "rss export --out P",
+        },
+    ],
+    capabilities: Capabilities {
+        network: true,
+        writes_files: true,
+        reads_secrets: false,
+    },
+    max_stdin_chars: 0,
+    default_timeout_ms: None,
+    skill: include_str!("../../../../docs/skills/rss/SKILL.md"),
+};
+
+/// The `rss` command.
+pub struct Rss;
+
+impl Command for Rss {
+    fn spec(&self) -> &'static CommandSpec {
+        &SPEC
+    }
+
+    fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
+        async move {
+            let sub = inv.argv.get(1).map(|s| s.to_lowercase()).unwrap_or_default();
+            let args = inv.argv.get(2..).unwrap_or(&[]).to_vec();
+            let mut out = match sub.as_str() {
+                "add" => add::run(&ctx, &args).await,
+                "list" => list::list(&ctx, &args).await,
+                "remove" => list::remove(&ctx, &args).await,
+                "fetch" => list::fetch(&ctx, &args).await,
+                "news" => news::run(&ctx, &args).await,
+                "import" => opml_io::import(&ctx, &args).await,
+                "export" => opml_io::export(&ctx, &args).await,
+                "" => Err(CmdError::invalid_args(
+                    "missing subcommand: add, list, remove, fetch, news, import or export",
+                )),
+                other => Err(CmdError::invalid_args(format!("unknown subcommand: rss {other}"))),
+            }?;
+            // Report store files that had to be moved aside when they were loaded.
+            let warnings = ctx.services.rss.lock().await.take_warnings();
+            if !warnings.is_empty() {
+                for w in &warnings {
+                    out.stderr.push_str(w);
+                    out.stderr.push('\n');
+                }
+                if let Value::Object(m) = &mut out.result {
+                    m.insert("warnings".into(), warnings.into());
+                }
+            }
+            Ok(out)
+        }
+        .boxed()
+    }
+}
+
+/// Writes `value` as pretty JSON to the `--out` path and returns the artifact.
+pub(crate) async fn write_out(
+    ctx: &Ctx,
+    rel: &str,
+    value: &Value,
+    description: &str,
+) -> Result<paw_proto::Artifact, CmdError> {
+    let bytes = serde_json::to_vec_pretty(value)
+        .map_err(|e| CmdError::new(paw_proto::ErrorCode::CommandFailed, e.to_string()))?;
+    write_out_bytes(ctx, rel, bytes, "application/json", description).await
+}
+
+/// Writes `bytes` to the `--out` path (atomically) and returns the artifact.
+pub(crate) async fn write_out_bytes(
+    ctx: &Ctx,
+    rel: &str,
+    bytes: Vec<u8>,
+    mime: &str,
+    description: &str,
+) -> Result<paw_proto::Artifact, CmdError> {
+    let path = super::paths::resolve(ctx.home.agents(), rel, true)?;
+    let p = path.clone();
+    tokio::task::spawn_blocking(move || {
+        crate::store::write_atomic(&p, &bytes, crate::store::Durability::NoSync)
+    })
+    .await
+    .map_err(|e| CmdError::new(paw_proto::ErrorCode::CommandFailed, e.to_string()))?
+    .map_err(|e| CmdError::new(paw_proto::ErrorCode::CommandFailed, format!("cannot write {rel}: {e}")))?;
+    Ok(paw_proto::Artifact {
+        path: ctx.display_path(&path),
+        mime: mime.to_string(),
+        description: description.to_string(),
+    })
+}
+
+/// An `Output` with `stdout` and `result`.
+pub(crate) fn output(stdout: String, result: Value) -> Output {
+    Output {
+        stdout,
+        result,
+        ..Output::default()
+    }
+}
+
+#[cfg(test)]
+mod tests;

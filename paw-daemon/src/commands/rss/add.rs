@@ -1,0 +1,173 @@
+//! `rss add [--name N] --url U [--no-verify]`
+
+use paw_proto::ErrorCode;
+use serde_json::json;
+
+use super::fetch::{Fetched, fetch_feed};
+use super::output;
+use super::store::Subscription;
+use crate::clock::now_ms;
+use crate::commands::args::{Flag, parse};
+use crate::commands::{CmdError, CmdResult, Ctx};
+
+const FLAGS: &[Flag] = &[Flag::value("name"), Flag::value("url"), Flag::switch("no-verify")];
+
+/// Checks that `url` is an http(s) URL and returns it normalised.
+pub fn check_url(url: &str) -> Result<String, CmdError> {
+    let parsed = url::Url::parse(url.trim())
+        .map_err(|e| CmdError::invalid_args(format!("invalid url: {e}")))?;
+    match parsed.scheme() {
+        "http" | "https" => Ok(parsed.to_string()),
+        other => Err(CmdError::invalid_args(format!("unsupported url scheme: {other}"))),
+    }
+}
+
+/// A name from a title: lower case, `-` separated, ASCII letters and digits (other
+/// letters kept), at most 48 characters.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let s: String = out.trim_matches('-').chars().take(48).collect();
+    let s = s.trim_matches('-').to_string();
+    if s.is_empty() { "feed".to_string() } else { s }
+}
+
+/// The first feed an HTML page advertises with `<link rel="alternate">`, made absolute.
+pub fn discover_feed(html: &str, base: &url::Url) -> Option<String> {
+    let doc = scraper::Html::parse_document(html);
+    let sel = scraper::Selector::parse("link[rel][href]").ok()?;
+    doc.select(&sel).find_map(|l| {
+        let v = l.value();
+        let rel = v.attr("rel")?.to_ascii_lowercase();
+        let ty = v.attr("type").unwrap_or("").to_ascii_lowercase();
+        let is_feed = rel.split_whitespace().any(|r| r == "alternate")
+            && (ty.contains("rss") || ty.contains("atom") || ty.contains("feed+json") || ty == "application/json");
+        if !is_feed {
+            return None;
+        }
+        base.join(v.attr("href")?.trim()).ok().map(|u| u.to_string())
+    })
+}
+
+/// Verifies `url` by fetching it; an HTML page is searched for the feed it advertises.
+async fn verify(ctx: &Ctx, url: &str, name: &str) -> Result<Fetched, CmdError> {
+    match fetch_feed(&ctx.services, url, name).await {
+        Ok(f) => Ok(f),
+        Err(e) if e.code == ErrorCode::ParseError => {
+            // Maybe a web page: look for <link rel="alternate" type="application/rss+xml">.
+            let resp = ctx
+                .services
+                .http
+                .get(url, &[])
+                .await
+                .map_err(|n| CmdError::new(n.code(), n.to_string()))?;
+            let found = discover_feed(&resp.text(), &resp.final_url);
+            match found {
+                Some(feed_url) if feed_url != url => {
+                    crate::net::guard::Guard::check_url(ctx.services.http.guard(), &url::Url::parse(&feed_url).map_err(|e| CmdError::invalid_args(e.to_string()))?)
+                        .map_err(|n| CmdError::new(n.code(), n.to_string()))?;
+                    fetch_feed(&ctx.services, &feed_url, name).await
+                }
+                _ => Err(e),
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Runs `rss add`.
+pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
+    let flags = parse(args, FLAGS)?;
+    let url = check_url(flags.required("url")?)?;
+    let given_name = flags.get("name").map(str::trim).filter(|n| !n.is_empty());
+    if let Some(n) = given_name
+        && (n.chars().count() > 64 || n.chars().any(char::is_control))
+    {
+        return Err(CmdError::invalid_args("--name must be 1-64 printable characters"));
+    }
+    let (feed_url, title, items) = if flags.switch("no-verify") {
+        (url.clone(), None, None)
+    } else {
+        let f = verify(ctx, &url, given_name.unwrap_or(&url)).await?;
+        (f.url.clone(), f.title.clone(), Some(f.items.len()))
+    };
+
+    let mut store = ctx.services.rss.lock().await;
+    let now = now_ms();
+    let state = store.state();
+    if let Some(other) = state.subs.iter().find(|s| {
+        s.url == feed_url && given_name.is_none_or(|n| !s.name.eq_ignore_ascii_case(n))
+    }) {
+        return Err(CmdError::new(
+            ErrorCode::AlreadyExists,
+            format!("{feed_url} is already subscribed as {}", other.name),
+        )
+        .with_result(json!({"name": other.name, "url": feed_url})));
+    }
+    let (name, created) = match given_name {
+        Some(n) => match state.subs.iter_mut().find(|s| s.name.eq_ignore_ascii_case(n)) {
+            Some(existing) => {
+                existing.url = feed_url.clone();
+                if title.is_some() {
+                    existing.title = title.clone();
+                }
+                existing.updated_at_ms = now;
+                (existing.name.clone(), false)
+            }
+            None => {
+                state.subs.push(Subscription {
+                    name: n.to_string(),
+                    url: feed_url.clone(),
+                    title: title.clone(),
+                    created_at_ms: now,
+                    updated_at_ms: now,
+                });
+                (n.to_string(), true)
+            }
+        },
+        None => {
+            let base = match &title {
+                Some(t) => slug(t),
+                None => slug(url::Url::parse(&feed_url).ok().and_then(|u| u.host_str().map(str::to_string)).as_deref().unwrap_or("feed")),
+            };
+            let mut name = base.clone();
+            let mut n = 2;
+            while state.subs.iter().any(|s| s.name.eq_ignore_ascii_case(&name)) {
+                name = format!("{base}-{n}");
+                n += 1;
+            }
+            state.subs.push(Subscription {
+                name: name.clone(),
+                url: feed_url.clone(),
+                title: title.clone(),
+                created_at_ms: now,
+                updated_at_ms: now,
+            });
+            (name, true)
+        }
+    };
+    // The verification fetch was recorded under the name it had then; align it.
+    if let Some(fs) = state.fetch.iter_mut().find(|f| f.url == feed_url) {
+        fs.name = name.clone();
+    }
+    store
+        .save_subs()
+        .await
+        .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
+    let _ = store.save_fetch().await;
+    let verb = if created { "Subscribed to" } else { "Updated" };
+    let shown = title.clone().unwrap_or_else(|| feed_url.clone());
+    Ok(output(
+        format!("{verb} {shown} as {name}\n"),
+        json!({
+            "ok": true, "command": "rss add", "name": name, "url": feed_url,
+            "title": title, "created": created, "verified": items.is_some(), "items": items,
+        }),
+    ))
+}

@@ -1,0 +1,186 @@
+//! Fetching one feed: conditional GET, 304 from cache, `Retry-After` remembered per feed,
+//! parse, cache. Shared by `rss fetch`, `rss news` and `rss add`.
+
+use paw_proto::ErrorCode;
+use reqwest::header::{IF_MODIFIED_SINCE, IF_NONE_MATCH};
+use serde_json::json;
+
+use super::parse::{Item, parse_feed};
+use super::store::CachedFeed;
+use crate::clock::now_ms;
+use crate::commands::{CmdError, Services};
+use crate::net::Response;
+
+/// When no `Retry-After` comes with a 429, wait this long before contacting the feed again.
+const DEFAULT_RETRY_AFTER_MS: u64 = 60_000;
+
+/// What a fetch produced.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    /// The URL asked for.
+    pub url: String,
+    /// The HTTP status (304 when not modified).
+    pub http_status: u16,
+    /// Whether the items came from the cache after a 304.
+    pub not_modified: bool,
+    /// The feed's title.
+    pub title: Option<String>,
+    /// Full items, in feed order.
+    pub items: Vec<Item>,
+}
+
+/// `Retry-After` as milliseconds from now: integer seconds or an HTTP-date.
+pub fn retry_after_ms(value: &str, now_ms: u64) -> Option<u64> {
+    let v = value.trim();
+    if let Ok(secs) = v.parse::<u64>() {
+        return Some(secs.saturating_mul(1000));
+    }
+    let when = chrono::DateTime::parse_from_rfc2822(v).ok()?;
+    let when_ms = u64::try_from(when.timestamp_millis()).ok()?;
+    Some(when_ms.saturating_sub(now_ms))
+}
+
+fn rate_limited(url: &str, wait_ms: u64) -> CmdError {
+    CmdError::new(
+        ErrorCode::RateLimited,
+        format!(
+            "rate limited by the server of {url}; retry after {} s",
+            wait_ms.div_ceil(1000)
+        ),
+    )
+    .with_result(json!({"url": url, "retry_after_ms": wait_ms}))
+}
+
+fn net_error(e: crate::net::NetError, url: &str) -> CmdError {
+    let code = e.code();
+    CmdError::new(code, format!("{e} ({url})"))
+}
+
+/// Fetches and parses `url` (recording state under `name`), honouring the remembered
+/// `Retry-After` and sending conditional headers when a previous state and cache exist.
+pub async fn fetch_feed(services: &Services, url: &str, name: &str) -> Result<Fetched, CmdError> {
+    let now = now_ms();
+    let (etag, last_modified) = {
+        let mut store = services.rss.lock().await;
+        match store.state().fetch_state(url) {
+            Some(fs) => {
+                if let Some(until) = fs.retry_after_until_ms
+                    && until > now
+                {
+                    return Err(rate_limited(url, until - now));
+                }
+                (fs.etag.clone(), fs.last_modified.clone())
+            }
+            None => (None, None),
+        }
+    };
+    let cached = if etag.is_some() || last_modified.is_some() {
+        services.rss.cached(url).await
+    } else {
+        None
+    };
+    let mut headers = Vec::new();
+    if cached.is_some() {
+        if let Some(e) = &etag {
+            headers.push((IF_NONE_MATCH, e.clone()));
+        }
+        if let Some(m) = &last_modified {
+            headers.push((IF_MODIFIED_SINCE, m.clone()));
+        }
+    }
+    let resp = services
+        .http
+        .get(url, &headers)
+        .await
+        .map_err(|e| net_error(e, url))?;
+    let status = resp.status;
+
+    if status == 304
+        && let Some(cached) = cached
+    {
+        record(services, url, name, &resp, None).await;
+        return Ok(Fetched {
+            url: url.to_string(),
+            http_status: 304,
+            not_modified: true,
+            title: cached.title.clone(),
+            items: cached.items.clone(),
+        });
+    }
+    if status == 429 || (status == 503 && resp.header("retry-after").is_some()) {
+        let wait = resp
+            .header("retry-after")
+            .and_then(|v| retry_after_ms(v, now_ms()))
+            .unwrap_or(DEFAULT_RETRY_AFTER_MS);
+        record(services, url, name, &resp, Some(now_ms() + wait)).await;
+        return Err(rate_limited(url, wait));
+    }
+    if !(200..300).contains(&status) {
+        record(services, url, name, &resp, None).await;
+        return Err(CmdError::new(ErrorCode::HttpError, format!("HTTP {status} from {url}"))
+            .with_result(json!({"url": url, "status": status})));
+    }
+    let body = resp.body.clone();
+    let content_type = resp.header("content-type").map(str::to_string);
+    let base = resp.final_url.clone();
+    let parsed = tokio::task::spawn_blocking(move || parse_feed(&body, content_type.as_deref(), Some(&base)))
+        .await
+        .map_err(|e| CmdError::new(ErrorCode::CommandFailed, format!("parser task failed: {e}")))?
+        .map_err(|e| {
+            CmdError::new(
+                ErrorCode::ParseError,
+                format!("cannot parse this feed URL; check it ({url}): {e}"),
+            )
+        })?;
+    let feed = CachedFeed {
+        url: url.to_string(),
+        title: parsed.title.clone(),
+        fetched_at_ms: now_ms(),
+        items: parsed.items.clone(),
+    };
+    if let Err(e) = services.rss.put_cache(feed).await {
+        tracing::error!(url, error = %e, "cannot write the feed cache");
+    }
+    record(services, url, name, &resp, None).await;
+    Ok(Fetched {
+        url: url.to_string(),
+        http_status: status,
+        not_modified: false,
+        title: parsed.title,
+        items: parsed.items,
+    })
+}
+
+/// Remembers a response in `fetch_state.json`.
+async fn record(services: &Services, url: &str, name: &str, resp: &Response, retry_until: Option<u64>) {
+    let mut store = services.rss.lock().await;
+    let fs = store.state().fetch_state_mut(url, name);
+    fs.last_fetch_ms = Some(now_ms());
+    fs.last_status = Some(resp.status);
+    fs.retry_after_until_ms = retry_until;
+    if (200..300).contains(&resp.status) {
+        fs.etag = resp.header("etag").map(str::to_string);
+        fs.last_modified = resp.header("last-modified").map(str::to_string);
+    }
+    if let Err(e) = store.save_fetch().await {
+        tracing::error!(url, error = %e, "cannot write fetch_state.json");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_in_both_forms() {
+        assert_eq!(retry_after_ms("5", 0), Some(5000));
+        assert_eq!(retry_after_ms(" 120 ", 0), Some(120_000));
+        // Wed, 21 Oct 2015 07:28:00 GMT = 1445412480000 ms
+        assert_eq!(
+            retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_470_000),
+            Some(10_000)
+        );
+        assert_eq!(retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_490_000), Some(0));
+        assert_eq!(retry_after_ms("soon", 0), None);
+    }
+}

@@ -1,0 +1,154 @@
+//! `rss news [--source S] [--keyword K] [--limit N] [--refresh]`: seed 001's digest.
+
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+use super::fetch::fetch_feed;
+use super::output;
+use super::parse::Item;
+use super::store::Subscription;
+use crate::clock::now_ms;
+use crate::commands::args::{Flag, parse};
+use crate::commands::{CmdError, CmdResult, Ctx};
+use paw_proto::ErrorCode;
+
+/// What `rss news` says when there is nothing to read.
+pub const NO_SUBSCRIPTIONS: &str =
+    "You have no RSS subscriptions yet; tell me a site or feed URL to subscribe to.";
+
+struct Digest {
+    source: String,
+    item: Item,
+}
+
+/// Runs `rss news`.
+pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
+    let flags = parse(
+        args,
+        &[Flag::value("source"), Flag::value("keyword"), Flag::value("limit"), Flag::switch("refresh")],
+    )?;
+    let limit = flags.clamped("limit", 5, 1, 100)? as usize;
+    let keyword = flags.get("keyword").map(str::to_lowercase).filter(|k| !k.is_empty());
+    let refresh = flags.switch("refresh");
+    let ttl_ms = ctx.config.tools.rss.cache_ttl.saturating_mul(60_000);
+
+    let (subs, states) = {
+        let mut store = ctx.services.rss.lock().await;
+        let state = store.state();
+        let subs: Vec<Subscription> = match flags.get("source") {
+            Some(src) => vec![state.find(src).cloned().ok_or_else(|| {
+                CmdError::new(ErrorCode::NotFound, format!("no subscription named {src}"))
+            })?],
+            None => state.subs.clone(),
+        };
+        let states: Vec<_> = subs.iter().map(|s| state.fetch_state(&s.url).cloned()).collect();
+        (subs, states)
+    };
+    if subs.is_empty() {
+        return Ok(output(
+            format!("{NO_SUBSCRIPTIONS}\n"),
+            json!({"ok": true, "command": "rss news", "items": [], "errors": []}),
+        ));
+    }
+
+    let now = now_ms();
+    let mut fresh: Vec<(usize, std::sync::Arc<super::store::CachedFeed>)> = Vec::new();
+    let mut stale: Vec<usize> = Vec::new();
+    let mut errors: Vec<Value> = Vec::new();
+    for (i, sub) in subs.iter().enumerate() {
+        let st = &states[i];
+        let cached = ctx.services.rss.cached(&sub.url).await;
+        let limited = st
+            .as_ref()
+            .and_then(|s| s.retry_after_until_ms)
+            .filter(|u| *u > now);
+        let young = st
+            .as_ref()
+            .and_then(|s| s.last_fetch_ms)
+            .is_some_and(|t| now.saturating_sub(t) < ttl_ms);
+        match (cached, limited) {
+            (Some(c), Some(until)) => {
+                errors.push(json!({"name": sub.name, "error_code": "RateLimited",
+                    "message": format!("rate limited; serving cached items; retry after {} s", (until - now).div_ceil(1000))}));
+                fresh.push((i, c));
+            }
+            (None, Some(until)) => errors.push(json!({"name": sub.name, "error_code": "RateLimited",
+                "message": format!("rate limited; retry after {} s", (until - now).div_ceil(1000))})),
+            (Some(c), None) if young && !refresh => fresh.push((i, c)),
+            _ => stale.push(i),
+        }
+    }
+
+    let total = stale.len();
+    let concurrency = ctx.config.tools.rss.fetch_concurrency.max(1);
+    let mut done = 0usize;
+    let mut refreshed = 0usize;
+    let mut digests: Vec<Digest> = Vec::new();
+    let jobs: Vec<_> = stale
+        .iter()
+        .map(|&i| {
+            let sub = subs[i].clone();
+            let services = ctx.services.clone();
+            async move {
+                let r = fetch_feed(&services, &sub.url, &sub.name).await;
+                (sub, r)
+            }
+        })
+        .collect();
+    let mut fetches = futures::stream::iter(jobs).buffer_unordered(concurrency);
+    while let Some((sub, r)) = fetches.next().await {
+        done += 1;
+        ctx.progress(done, total, Some(&sub.name));
+        match r {
+            Ok(f) => {
+                refreshed += 1;
+                digests.extend(f.items.into_iter().map(|item| Digest { source: sub.name.clone(), item }));
+            }
+            Err(e) => {
+                errors.push(json!({"name": sub.name, "error_code": e.code.as_str(), "message": e.message}));
+                if let Some(c) = ctx.services.rss.cached(&sub.url).await {
+                    digests.extend(c.items.iter().cloned().map(|item| Digest { source: sub.name.clone(), item }));
+                }
+            }
+        }
+    }
+    for (i, c) in &fresh {
+        digests.extend(c.items.iter().map(|item| Digest { source: subs[*i].name.clone(), item: item.clone() }));
+    }
+    if let Some(k) = &keyword {
+        digests.retain(|d| d.item.title.as_deref().is_some_and(|t| t.to_lowercase().contains(k.as_str())));
+    }
+    // Newest first; undated items after dated ones, in feed order.
+    digests.sort_by(|a, b| b.item.published_ms.cmp(&a.item.published_ms));
+    digests.truncate(limit);
+
+    let mut stdout = String::new();
+    if digests.is_empty() {
+        stdout.push_str("No matching news.\n");
+    }
+    for (n, d) in digests.iter().enumerate() {
+        stdout.push_str(&format!(
+            "{}. [{}] {}{}\n",
+            n + 1,
+            d.source,
+            d.item.title.as_deref().unwrap_or("(untitled)"),
+            d.item.published_at.as_deref().map(|p| format!(" ({p})")).unwrap_or_default()
+        ));
+        if let Some(s) = &d.item.summary {
+            stdout.push_str(&format!("   {s}\n"));
+        }
+        if let Some(l) = &d.item.link {
+            stdout.push_str(&format!("   {l}\n"));
+        }
+    }
+    let items: Vec<Value> = digests
+        .iter()
+        .map(|d| json!({"source": d.source, "title": d.item.title, "published_at": d.item.published_at,
+            "link": d.item.link, "summary": d.item.summary}))
+        .collect();
+    Ok(output(
+        stdout,
+        json!({"ok": true, "command": "rss news", "count": items.len(), "items": items,
+            "errors": errors, "refreshed": refreshed, "from_cache": fresh.len()}),
+    ))
+}

@@ -1,0 +1,270 @@
+//! The RSS store: `subscriptions.json`, `fetch_state.json` and the item cache under
+//! `.agents/workspace/rss/`, shared by every session.
+//!
+//! One owner: every read-modify-write goes through the store's async mutex (a tokio mutex,
+//! built to be held across the file writes it guards), so 50 racing `rss add` calls lose no
+//! update. Network requests are never made while it is held. Files are written atomically
+//! with fsync; a file that does not parse is moved aside and reported, never overwritten.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tokio::sync::{Mutex, MutexGuard};
+
+use super::parse::Item;
+use crate::store::{Durability, move_aside_corrupt, write_atomic};
+
+/// One subscription (the seed's fields plus the feed title).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Subscription {
+    /// Unique name (matched case-insensitively).
+    pub name: String,
+    /// The feed URL.
+    pub url: String,
+    /// The feed's title, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// When it was first added.
+    pub created_at_ms: u64,
+    /// When it last changed.
+    pub updated_at_ms: u64,
+}
+
+/// What paw remembers about fetching one feed URL.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchState {
+    /// The subscription name (or the URL for a fetch by URL).
+    pub name: String,
+    /// The feed URL: the key.
+    pub url: String,
+    /// The last `ETag`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
+    /// The last `Last-Modified`, as sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
+    /// When it was last fetched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_fetch_ms: Option<u64>,
+    /// The last HTTP status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_status: Option<u16>,
+    /// Do not contact the feed before this time (from `Retry-After`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_until_ms: Option<u64>,
+}
+
+/// The items of the last successful parse of one feed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CachedFeed {
+    /// The feed URL.
+    pub url: String,
+    /// The feed's title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// When it was parsed.
+    pub fetched_at_ms: u64,
+    /// Full items.
+    pub items: Vec<Item>,
+}
+
+/// The loaded state.
+#[derive(Debug, Default)]
+pub struct State {
+    /// Subscriptions in the order added.
+    pub subs: Vec<Subscription>,
+    /// Fetch states.
+    pub fetch: Vec<FetchState>,
+}
+
+impl State {
+    /// The subscription called `name` (or titled `name`), case-insensitively.
+    pub fn find(&self, name: &str) -> Option<&Subscription> {
+        self.subs
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .or_else(|| {
+                self.subs.iter().find(|s| {
+                    s.title
+                        .as_deref()
+                        .is_some_and(|t| t.to_lowercase() == name.to_lowercase())
+                })
+            })
+    }
+
+    /// The fetch state of `url`.
+    pub fn fetch_state(&self, url: &str) -> Option<&FetchState> {
+        self.fetch.iter().find(|f| f.url == url)
+    }
+
+    /// The fetch state of `url`, created if missing.
+    pub fn fetch_state_mut(&mut self, url: &str, name: &str) -> &mut FetchState {
+        if let Some(i) = self.fetch.iter().position(|f| f.url == url) {
+            return &mut self.fetch[i];
+        }
+        self.fetch.push(FetchState {
+            name: name.to_string(),
+            url: url.to_string(),
+            ..FetchState::default()
+        });
+        let last = self.fetch.len() - 1;
+        &mut self.fetch[last]
+    }
+}
+
+/// The store.
+pub struct RssStore {
+    dir: PathBuf,
+    /// `None` until first use; then the loaded state. Warnings from loading wait in the
+    /// second field for the next command to report them.
+    inner: Mutex<Option<(State, Vec<String>)>>,
+    /// Parsed caches kept in memory after first use, so a warm digest reads no file. A std
+    /// mutex: held only to look up or replace an `Arc`.
+    memory: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<CachedFeed>>>,
+}
+
+/// A locked, loaded store.
+pub struct Locked<'a> {
+    guard: MutexGuard<'a, Option<(State, Vec<String>)>>,
+    dir: &'a Path,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+/// A store file could not be written.
+pub struct StoreError(pub String);
+
+fn load_json<T: serde::de::DeserializeOwned + Default>(path: &Path, warnings: &mut Vec<String>) -> T {
+    match std::fs::read(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => T::default(),
+        Err(e) => {
+            warnings.push(format!("cannot read {}: {e}", path.display()));
+            T::default()
+        }
+        Ok(bytes) => match serde_json::from_slice(&bytes) {
+            Ok(v) => v,
+            Err(e) => {
+                let msg = match move_aside_corrupt(path) {
+                    Ok(aside) => format!(
+                        "{} did not parse ({e}); moved it to {} and started empty",
+                        path.display(),
+                        aside.display()
+                    ),
+                    Err(m) => format!("{} did not parse ({e}) and could not be moved aside: {m}", path.display()),
+                };
+                tracing::error!("{msg}");
+                warnings.push(msg);
+                T::default()
+            }
+        },
+    }
+}
+
+impl RssStore {
+    /// A store in `dir` (`.agents/workspace/rss`); nothing is read until first use.
+    pub fn new(dir: PathBuf) -> Self {
+        Self {
+            dir,
+            inner: Mutex::new(None),
+            memory: std::sync::Mutex::new(std::collections::HashMap::new()),
+        }
+    }
+
+    /// Locks the store, loading it on first use.
+    pub async fn lock(&self) -> Locked<'_> {
+        let mut guard = self.inner.lock().await;
+        if guard.is_none() {
+            let dir = self.dir.clone();
+            let loaded = tokio::task::spawn_blocking(move || {
+                let mut warnings = Vec::new();
+                let subs = load_json(&dir.join("subscriptions.json"), &mut warnings);
+                let fetch = load_json(&dir.join("fetch_state.json"), &mut warnings);
+                (State { subs, fetch }, warnings)
+            })
+            .await
+            .unwrap_or_else(|_| (State::default(), vec!["loading the rss store failed".into()]));
+            *guard = Some(loaded);
+        }
+        Locked {
+            guard,
+            dir: &self.dir,
+        }
+    }
+
+    /// The cache file of `url`.
+    pub fn cache_path(&self, url: &str) -> PathBuf {
+        cache_path(&self.dir, url)
+    }
+
+    fn memory(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, std::sync::Arc<CachedFeed>>> {
+        self.memory.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The cached items of `url`, if any (a corrupt cache file is treated as none).
+    pub async fn cached(&self, url: &str) -> Option<std::sync::Arc<CachedFeed>> {
+        if let Some(c) = self.memory().get(url) {
+            return Some(c.clone());
+        }
+        let path = self.cache_path(url);
+        let bytes = tokio::fs::read(&path).await.ok()?;
+        let feed: CachedFeed = serde_json::from_slice(&bytes).ok()?;
+        let feed = std::sync::Arc::new(feed);
+        self.memory().insert(url.to_string(), feed.clone());
+        Some(feed)
+    }
+
+    /// Replaces the cached items of `url`, on disk and in memory.
+    pub async fn put_cache(&self, feed: CachedFeed) -> Result<(), StoreError> {
+        let path = self.cache_path(&feed.url);
+        let bytes = serde_json::to_vec(&feed).map_err(|e| StoreError(e.to_string()))?;
+        let url = feed.url.clone();
+        self.memory().insert(url, std::sync::Arc::new(feed));
+        write_blocking(path, bytes).await
+    }
+
+    /// Drops the cached items of `url`.
+    pub async fn drop_cache(&self, url: &str) {
+        self.memory().remove(url);
+        let _ = tokio::fs::remove_file(self.cache_path(url)).await;
+    }
+}
+
+fn cache_path(dir: &Path, url: &str) -> PathBuf {
+    let digest = Sha256::digest(url.as_bytes());
+    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    dir.join("cache").join(format!("{hex}.json"))
+}
+
+async fn write_blocking(path: PathBuf, bytes: Vec<u8>) -> Result<(), StoreError> {
+    tokio::task::spawn_blocking(move || {
+        write_atomic(&path, &bytes, Durability::Sync)
+            .map_err(|e| StoreError(format!("cannot write {}: {e}", path.display())))
+    })
+    .await
+    .map_err(|e| StoreError(e.to_string()))?
+}
+
+impl Locked<'_> {
+    /// The state.
+    pub fn state(&mut self) -> &mut State {
+        &mut self.guard.as_mut().expect("loaded in lock()").0
+    }
+
+    /// Warnings from loading that no command has reported yet.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.guard.as_mut().expect("loaded in lock()").1)
+    }
+
+    /// Writes `subscriptions.json`.
+    pub async fn save_subs(&mut self) -> Result<(), StoreError> {
+        let bytes = serde_json::to_vec_pretty(&self.state().subs).map_err(|e| StoreError(e.to_string()))?;
+        write_blocking(self.dir.join("subscriptions.json"), bytes).await
+    }
+
+    /// Writes `fetch_state.json`.
+    pub async fn save_fetch(&mut self) -> Result<(), StoreError> {
+        let bytes = serde_json::to_vec_pretty(&self.state().fetch).map_err(|e| StoreError(e.to_string()))?;
+        write_blocking(self.dir.join("fetch_state.json"), bytes).await
+    }
+}
