@@ -30,6 +30,8 @@ pub struct Daemon {
     pub sessions: Sessions,
     /// The command runtime.
     pub exec: ExecRuntime,
+    /// Services shared by all sessions (HTTP client, RSS store).
+    pub services: Arc<Services>,
     /// Cancelled once, when shutdown begins: the accept loop, connections and every
     /// background task stop on it.
     pub shutdown: CancellationToken,
@@ -51,7 +53,7 @@ impl Daemon {
             http,
             rss: RssStore::new(home.agents().join("workspace").join("rss")),
         });
-        let exec = ExecRuntime::new(registry, home.clone(), config.clone(), services)?;
+        let exec = ExecRuntime::new(registry, home.clone(), config.clone(), services.clone())?;
         Ok(Arc::new(Self {
             sessions: Sessions::new(shutdown.child_token()),
             config,
@@ -59,6 +61,7 @@ impl Daemon {
             socket,
             started: Instant::now(),
             exec,
+            services,
             shutdown,
             tracker: TaskTracker::new(),
             shutting_down: AtomicBool::new(false),
@@ -115,6 +118,7 @@ impl Daemon {
                 "tasks still running after {grace:?}; exiting anyway"
             );
         }
+        self.services.rss.flush().await;
         self.exec.finish();
         tracing::info!(sessions_closed = closed, "shutdown complete");
     }

@@ -7,6 +7,7 @@ mod command_line;
 mod hello;
 mod output;
 mod protocol;
+mod rss;
 mod sessions;
 mod socket;
 mod startup;

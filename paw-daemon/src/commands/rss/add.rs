@@ -113,7 +113,11 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let (name, created) = match given_name {
         Some(n) => match state.subs.iter_mut().find(|s| s.name.eq_ignore_ascii_case(n)) {
             Some(existing) => {
-                existing.url = feed_url.clone();
+                let old = std::mem::replace(&mut existing.url, feed_url.clone());
+                if old != feed_url {
+                    state.fetch.retain(|f| f.url != old);
+                    ctx.services.rss.drop_cache(&old).await;
+                }
                 if title.is_some() {
                     existing.title = title.clone();
                 }

@@ -1,6 +1,8 @@
 //! Fetching one feed: conditional GET, 304 from cache, `Retry-After` remembered per feed,
 //! parse, cache. Shared by `rss fetch`, `rss news` and `rss add`.
 
+use std::sync::Arc;
+
 use paw_proto::ErrorCode;
 use reqwest::header::{IF_MODIFIED_SINCE, IF_NONE_MATCH};
 use serde_json::json;
@@ -58,7 +60,7 @@ fn net_error(e: crate::net::NetError, url: &str) -> CmdError {
 
 /// Fetches and parses `url` (recording state under `name`), honouring the remembered
 /// `Retry-After` and sending conditional headers when a previous state and cache exist.
-pub async fn fetch_feed(services: &Services, url: &str, name: &str) -> Result<Fetched, CmdError> {
+pub async fn fetch_feed(services: &Arc<Services>, url: &str, name: &str) -> Result<Fetched, CmdError> {
     let now = now_ms();
     let (etag, last_modified) = {
         let mut store = services.rss.lock().await;
@@ -142,6 +144,22 @@ pub async fn fetch_feed(services: &Services, url: &str, name: &str) -> Result<Fe
         tracing::error!(url, error = %e, "cannot write the feed cache");
     }
     record(services, url, name, &resp, None).await;
+    if let Some(title) = &parsed.title {
+        // A subscription added with --no-verify learns its feed's title on first fetch.
+        let mut store = services.rss.lock().await;
+        let changed = store
+            .state()
+            .subs
+            .iter_mut()
+            .filter(|s| s.url == url && s.title.is_none())
+            .map(|s| s.title = Some(title.clone()))
+            .count();
+        if changed > 0
+            && let Err(e) = store.save_subs().await
+        {
+            tracing::error!(url, error = %e, "cannot write subscriptions.json");
+        }
+    }
     Ok(Fetched {
         url: url.to_string(),
         http_status: status,
@@ -151,8 +169,9 @@ pub async fn fetch_feed(services: &Services, url: &str, name: &str) -> Result<Fe
     })
 }
 
-/// Remembers a response in `fetch_state.json`.
-async fn record(services: &Services, url: &str, name: &str, resp: &Response, retry_until: Option<u64>) {
+/// Remembers a response in `fetch_state.json`: at once when it carries a `Retry-After`
+/// (that must survive any restart), else with the next gathered write.
+async fn record(services: &Arc<Services>, url: &str, name: &str, resp: &Response, retry_until: Option<u64>) {
     let mut store = services.rss.lock().await;
     let fs = store.state().fetch_state_mut(url, name);
     fs.last_fetch_ms = Some(now_ms());
@@ -161,6 +180,11 @@ async fn record(services: &Services, url: &str, name: &str, resp: &Response, ret
     if (200..300).contains(&resp.status) {
         fs.etag = resp.header("etag").map(str::to_string);
         fs.last_modified = resp.header("last-modified").map(str::to_string);
+    }
+    if retry_until.is_none() {
+        drop(store);
+        super::store::RssStore::save_soon(services);
+        return;
     }
     if let Err(e) = store.save_fetch().await {
         tracing::error!(url, error = %e, "cannot write fetch_state.json");

@@ -119,7 +119,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         digests.retain(|d| d.item.title.as_deref().is_some_and(|t| t.to_lowercase().contains(k.as_str())));
     }
     // Newest first; undated items after dated ones, in feed order.
-    digests.sort_by(|a, b| b.item.published_ms.cmp(&a.item.published_ms));
+    digests.sort_by_cached_key(|d| std::cmp::Reverse(d.item.sort_key()));
     digests.truncate(limit);
 
     let mut stdout = String::new();

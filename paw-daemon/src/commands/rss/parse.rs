@@ -66,6 +66,16 @@ pub struct Item {
 }
 
 impl Item {
+    /// Milliseconds since the epoch for sorting, newest first (recomputed for cached items).
+    pub fn sort_key(&self) -> Option<i64> {
+        self.published_ms.or_else(|| {
+            self.published_at
+                .as_deref()
+                .and_then(parse_date)
+                .map(|d| d.timestamp_millis())
+        })
+    }
+
     /// The seed's six fields only.
     pub fn brief(&self) -> Item {
         Item {
@@ -107,13 +117,20 @@ thread_local! {
     static DATES: RefCell<DateCapture> = RefCell::new(DateCapture::default());
 }
 
-fn parse_date(text: &str) -> Option<DateTime<FixedOffset>> {
+/// Parses the date forms feeds use, leniently (a wrong weekday, a named zone, no seconds).
+pub fn parse_date(text: &str) -> Option<DateTime<FixedOffset>> {
     let t = text.trim();
     if let Ok(d) = DateTime::parse_from_rfc3339(t) {
         return Some(d);
     }
     if let Ok(d) = DateTime::parse_from_rfc2822(t) {
         return Some(d);
+    }
+    // chrono checks the weekday; feeds often get it wrong. Drop it and try again.
+    if let Some((day, rest)) = t.split_once(',')
+        && day.trim().chars().all(|c| c.is_ascii_alphabetic())
+    {
+        return parse_date(rest);
     }
     // Common deviations: a named zone ("GMT", "UTC", "EST"), no seconds, a lower-case "t".
     let zones = [
@@ -288,6 +305,18 @@ fn text_of(t: &feed_rs::model::Text) -> String {
     }
 }
 
+/// RSS puts `email (Name)` in `<author>`; feed-rs leaves `(Name)` or the whole string.
+fn author_name(raw: &str) -> String {
+    let a = text::collapse(raw);
+    if let (Some(open), true) = (a.find('('), a.ends_with(')')) {
+        let inner = a[open + 1..a.len() - 1].trim();
+        if !inner.is_empty() {
+            return inner.to_string();
+        }
+    }
+    a
+}
+
 fn stable_guid(link: Option<&str>, title: Option<&str>, date: Option<&str>) -> String {
     let mut h = Sha256::new();
     for part in [link, title, date] {
@@ -378,7 +407,7 @@ fn normalise(e: &feed_rs::model::Entry, raw: &HashMap<i64, String>, base: Option
         .authors
         .iter()
         .find_map(|p| p.name.clone().or_else(|| p.email.clone()))
-        .map(|a| text::collapse(&a))
+        .map(|a| author_name(&a))
         .filter(|a| !a.is_empty());
     let categories = e
         .categories

@@ -122,7 +122,12 @@ pub struct RssStore {
     /// Parsed caches kept in memory after first use, so a warm digest reads no file. A std
     /// mutex: held only to look up or replace an `Arc`.
     memory: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<CachedFeed>>>,
+    /// Whether a deferred `fetch_state.json` write is pending (see [`RssStore::save_soon`]).
+    save_pending: std::sync::atomic::AtomicBool,
 }
+
+/// How long fetch-state writes are gathered before one write covers them all.
+const SAVE_DELAY: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// A locked, loaded store.
 pub struct Locked<'a> {
@@ -168,6 +173,7 @@ impl RssStore {
             dir,
             inner: Mutex::new(None),
             memory: std::sync::Mutex::new(std::collections::HashMap::new()),
+            save_pending: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -208,10 +214,43 @@ impl RssStore {
         }
         let path = self.cache_path(url);
         let bytes = tokio::fs::read(&path).await.ok()?;
-        let feed: CachedFeed = serde_json::from_slice(&bytes).ok()?;
+        let mut feed: CachedFeed = serde_json::from_slice(&bytes).ok()?;
+        for item in &mut feed.items {
+            item.published_ms = item.sort_key();
+        }
         let feed = std::sync::Arc::new(feed);
         self.memory().insert(url.to_string(), feed.clone());
         Some(feed)
+    }
+
+    /// Writes `fetch_state.json` within [`SAVE_DELAY`], once for all changes made meanwhile:
+    /// a digest refreshing 200 feeds writes it a handful of times, not 200. The daemon's
+    /// shutdown calls [`flush`](Self::flush), so a clean stop loses nothing.
+    pub fn save_soon(services: &std::sync::Arc<crate::commands::Services>) {
+        use std::sync::atomic::Ordering;
+        if services.rss.save_pending.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let s = services.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(SAVE_DELAY).await;
+            s.rss.save_pending.store(false, Ordering::Release);
+            let mut l = s.rss.lock().await;
+            if let Err(e) = l.save_fetch().await {
+                tracing::error!(error = %e, "cannot write fetch_state.json");
+            }
+        });
+    }
+
+    /// Writes a pending `fetch_state.json` now (daemon shutdown).
+    pub async fn flush(&self) {
+        use std::sync::atomic::Ordering;
+        if self.save_pending.swap(false, Ordering::AcqRel) {
+            let mut l = self.lock().await;
+            if let Err(e) = l.save_fetch().await {
+                tracing::error!(error = %e, "cannot write fetch_state.json");
+            }
+        }
     }
 
     /// Replaces the cached items of `url`, on disk and in memory.
@@ -220,7 +259,8 @@ impl RssStore {
         let bytes = serde_json::to_vec(&feed).map_err(|e| StoreError(e.to_string()))?;
         let url = feed.url.clone();
         self.memory().insert(url, std::sync::Arc::new(feed));
-        write_blocking(path, bytes).await
+        // The cache can always be fetched again: an atomic rename without fsync is enough.
+        write_blocking(path, bytes, Durability::NoSync).await
     }
 
     /// Drops the cached items of `url`.
@@ -236,9 +276,9 @@ fn cache_path(dir: &Path, url: &str) -> PathBuf {
     dir.join("cache").join(format!("{hex}.json"))
 }
 
-async fn write_blocking(path: PathBuf, bytes: Vec<u8>) -> Result<(), StoreError> {
+async fn write_blocking(path: PathBuf, bytes: Vec<u8>, durability: Durability) -> Result<(), StoreError> {
     tokio::task::spawn_blocking(move || {
-        write_atomic(&path, &bytes, Durability::Sync)
+        write_atomic(&path, &bytes, durability)
             .map_err(|e| StoreError(format!("cannot write {}: {e}", path.display())))
     })
     .await
@@ -259,12 +299,12 @@ impl Locked<'_> {
     /// Writes `subscriptions.json`.
     pub async fn save_subs(&mut self) -> Result<(), StoreError> {
         let bytes = serde_json::to_vec_pretty(&self.state().subs).map_err(|e| StoreError(e.to_string()))?;
-        write_blocking(self.dir.join("subscriptions.json"), bytes).await
+        write_blocking(self.dir.join("subscriptions.json"), bytes, Durability::Sync).await
     }
 
     /// Writes `fetch_state.json`.
     pub async fn save_fetch(&mut self) -> Result<(), StoreError> {
         let bytes = serde_json::to_vec_pretty(&self.state().fetch).map_err(|e| StoreError(e.to_string()))?;
-        write_blocking(self.dir.join("fetch_state.json"), bytes).await
+        write_blocking(self.dir.join("fetch_state.json"), bytes, Durability::Sync).await
     }
 }

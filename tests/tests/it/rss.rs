@@ -1,0 +1,489 @@
+//! `rss` through the socket, against a real HTTP server on loopback (SPEC §7).
+
+use paw_tests::http::{FeedServer, rss_feed};
+use paw_tests::{Daemon, Opts};
+use serde_json::{Value, json};
+
+fn daemon_for(server: &FeedServer) -> Daemon {
+    Daemon::with_config(&server.config())
+}
+
+fn ok(o: &Value) -> &Value {
+    assert_eq!(o["exit_code"], 0, "{o}");
+    &o["result"]
+}
+
+fn failed(o: &Value, code: &str) {
+    assert_eq!(o["error_code"], code, "{o}");
+    assert_eq!(o["exit_code"], 2, "{o}");
+    assert_eq!(o["stderr"], o["error_message"]);
+}
+
+#[test]
+fn add_then_list_then_remove() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    let r = ok(&d.exec(&format!("rss add --url {}", s.url("/f/simple.xml")))).clone();
+    assert_eq!(r["name"], "simple-feed");
+    assert_eq!(r["title"], "Simple Feed");
+    assert_eq!(r["url"], s.url("/f/simple.xml"));
+    failed(&d.exec(&format!("rss add --name mine --url {}", s.url("/dyn/none"))), "HttpError");
+    let o = d.exec("rss list");
+    let list = ok(&o);
+    assert_eq!(list["count_total"], 1, "the failing add must not be stored: {list}");
+    assert_eq!(list["items"][0]["name"], "simple-feed");
+    assert!(o["stdout"].as_str().unwrap_or("").contains("Simple Feed"));
+
+    // The same URL under another name is refused; the same name updates the URL.
+    failed(&d.exec(&format!("rss add --name other --url {}", s.url("/f/simple.xml"))), "AlreadyExists");
+    s.set("two", &rss_feed("Two", "two", 2, 10));
+    let r = ok(&d.exec(&format!("rss add --name simple-feed --url {}", s.url("/dyn/two")))).clone();
+    assert_eq!(r["created"], false);
+    let subs = paw_tests::read_json(&d.agents().join("workspace/rss/subscriptions.json"));
+    assert_eq!(subs[0]["url"], s.url("/dyn/two"));
+    assert!(subs[0]["created_at_ms"].as_u64() <= subs[0]["updated_at_ms"].as_u64());
+
+    // Remove by title works too, and takes fetch state and cache with it.
+    ok(&d.exec("rss fetch --name simple-feed"));
+    let has_state = |d: &Daemon| {
+        let state = paw_tests::read_json(&d.agents().join("workspace/rss/fetch_state.json"));
+        state.as_array().expect("states").iter().any(|f| f["url"] == s.url("/dyn/two"))
+    };
+    let caches = |d: &Daemon| std::fs::read_dir(d.agents().join("workspace/rss/cache")).map(|r| r.count()).unwrap_or(0);
+    assert!(has_state(&d));
+    assert_eq!(caches(&d), 1, "the old URL's cache went with the URL change");
+    ok(&d.exec("rss remove --name Two"));
+    assert!(!has_state(&d));
+    assert_eq!(caches(&d), 0);
+    failed(&d.exec("rss remove --name simple-feed"), "NotFound");
+}
+
+#[test]
+fn the_seed_tests() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    // file:// is InvalidArgs.
+    let o = d.exec("rss add --name f --url file:///etc/passwd");
+    failed(&o, "InvalidArgs");
+    assert_eq!(o["error_message"], "unsupported url scheme: file");
+    // remove of a missing subscription is NotFound.
+    failed(&d.exec("rss remove --name nothing"), "NotFound");
+    // 429 with Retry-After: 5 is RateLimited with retry_after_ms 5000.
+    let o = d.exec(&format!("rss fetch --url {}", s.url("/x/429-seconds")));
+    failed(&o, "RateLimited");
+    assert_eq!(o["result"]["retry_after_ms"], 5000);
+    // --out, fetch state, and If-None-Match on the second fetch.
+    ok(&d.exec(&format!("rss add --name simple --url {} --no-verify", s.url("/f/simple.xml"))));
+    let o = d.exec("rss fetch --name simple --max-items 2 --out artifacts/rss/simple.json");
+    let r = ok(&o);
+    assert_eq!(r["count_total"], 3);
+    assert_eq!(r["count_emitted"], 2);
+    assert_eq!(r["count_written"], 3);
+    assert_eq!(r["http_status"], 200);
+    assert_eq!(o["artifacts"][0]["path"], ".agents/artifacts/rss/simple.json");
+    let written = paw_tests::read_json(&d.agents().join("artifacts/rss/simple.json"));
+    assert_eq!(written["items"].as_array().map(Vec::len), Some(3));
+    // fetch_state.json is written within a moment of the fetch.
+    let read_state = || {
+        let all = paw_tests::read_json(&d.agents().join("workspace/rss/fetch_state.json"));
+        all.as_array().expect("states").iter().find(|f| f["name"] == "simple").cloned()
+    };
+    let deadline = std::time::Instant::now() + paw_tests::WAIT;
+    let state = loop {
+        if let Some(st) = read_state() {
+            break st;
+        }
+        assert!(std::time::Instant::now() < deadline, "no fetch state for simple");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(state["last_status"], 200);
+    assert!(state["etag"].is_string());
+    assert_eq!(state["last_modified"], "Wed, 18 Feb 2026 01:30:32 GMT");
+    let o = d.exec("rss fetch --name simple");
+    let r = ok(&o);
+    assert_eq!(r["http_status"], 304);
+    assert_eq!(r["not_modified"], true);
+    assert_eq!(r["count_total"], 3);
+    let seen = s.seen();
+    let last = seen.iter().rev().find(|x| x.path == "/f/simple.xml").expect("second fetch");
+    assert_eq!(last.if_none_match.as_deref(), state["etag"].as_str());
+    assert_eq!(last.if_modified_since.as_deref(), Some("Wed, 18 Feb 2026 01:30:32 GMT"));
+}
+
+#[test]
+fn items_are_normalised() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    let o = d.exec(&format!("rss fetch --url {} --out artifacts/full.json", s.url("/f/simple.xml")));
+    let items = ok(&o)["items"].clone();
+    assert_eq!(
+        items[0],
+        json!({"title": "First post", "link": "https://example.com/first", "guid": "https://example.com/first",
+               "author": "Ann", "published_at": "2026-02-18T09:30:32+08:00", "summary": "Hello world & friends"})
+    );
+    assert_eq!(items[2]["published_at"], "2026-02-16T08:00:00Z");
+    let guid = items[2]["guid"].as_str().expect("derived guid").to_string();
+    assert!(guid.starts_with("paw:"));
+    // Derived guids are identical on every fetch (a fresh daemon, an unconditional fetch).
+    let d2 = daemon_for(&s);
+    let again = ok(&d2.exec(&format!("rss fetch --url {}", s.url("/f/simple.xml"))))["items"][2]["guid"].clone();
+    assert_eq!(again, guid.as_str());
+    let full = paw_tests::read_json(&d.agents().join("artifacts/full.json"));
+    let html = full["items"][0]["content_html"].as_str().expect("content_html");
+    assert!(html.contains("<b>world</b>") && !html.contains("script"), "{html}");
+}
+
+#[test]
+fn http_failures_have_their_codes() {
+    let s = FeedServer::start();
+    let d = Daemon::with_config(&format!(
+        "[net]\nallow_hosts = [\"127.0.0.1:{}\"]\ntimeout_ms = 1000\n",
+        s.addr.port()
+    ));
+    let o = d.exec(&format!("rss fetch --url {}", s.url("/x/500")));
+    failed(&o, "HttpError");
+    assert_eq!(o["result"]["status"], 500);
+    failed(&d.exec(&format!("rss fetch --url {}", s.url("/x/bad-xml"))), "ParseError");
+    let o = d.exec(&format!("rss fetch --url {}", s.url("/x/bomb")));
+    failed(&o, "NetworkError");
+    assert!(o["stderr"].as_str().unwrap_or("").starts_with("response too large (> 2097152 bytes)"), "{o}");
+    let o = d.exec(&format!("rss fetch --url {}", s.url("/x/big")));
+    failed(&o, "NetworkError");
+    assert!(o["stderr"].as_str().unwrap_or("").starts_with("response too large"), "{o}");
+    let o = d.exec(&format!("rss fetch --url {}", s.url("/x/hang")));
+    failed(&o, "NetworkError");
+    assert!(o["stderr"].as_str().unwrap_or("").contains("timed out"), "{o}");
+    let o = d.exec(&format!("rss fetch --url {}", s.url("/x/redirect")));
+    assert_eq!(ok(&o)["count_total"], 3);
+    let o = d.exec(&format!("rss fetch --url {}", s.url("/x/redirect-loop")));
+    failed(&o, "NetworkError");
+    assert!(o["stderr"].as_str().unwrap_or("").contains("too many redirects"), "{o}");
+    for target in ["/x/redirect-private", "/x/redirect-metadata"] {
+        failed(&d.exec(&format!("rss fetch --url {}", s.url(target))), "Forbidden");
+    }
+    let o = d.exec(&format!("rss fetch --url {}", s.url("/x/503")));
+    failed(&o, "RateLimited");
+    assert_eq!(o["result"]["retry_after_ms"], 7000);
+    let o = d.exec(&format!("rss fetch --url {}", s.url("/x/429-date")));
+    failed(&o, "RateLimited");
+    let wait = o["result"]["retry_after_ms"].as_u64().unwrap_or(0);
+    assert!((100_000..=121_000).contains(&wait), "{wait}");
+}
+
+#[test]
+fn the_guard_refuses_private_addresses_by_default() {
+    let d = Daemon::start();
+    for url in [
+        "http://127.0.0.1:9/feed",
+        "http://10.0.0.1/feed",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::1]:9/feed",
+        "http://[::ffff:127.0.0.1]:9/feed",
+        "http://2130706433:9/feed",
+        "http://0177.0.0.1:9/feed",
+        "http://0x7f000001:9/feed",
+        "http://localhost:9/feed",
+        "http://192.168.1.1/feed",
+        "http://100.64.0.1/feed",
+    ] {
+        let o = d.exec(&format!("rss fetch --url {url}"));
+        failed(&o, "Forbidden");
+        assert!(o["stderr"].as_str().unwrap_or("").contains("private or reserved address"), "{url}: {o}");
+    }
+    // The server exists but is still refused: nothing is sent to it.
+    let s = FeedServer::start();
+    failed(&d.exec(&format!("rss fetch --url {}", s.url("/f/simple.xml"))), "Forbidden");
+    assert_eq!(s.seen().len(), 0);
+    // allow_private_networks opens it.
+    let open = Daemon::with_config("[net]\nallow_private_networks = true\n");
+    ok(&open.exec(&format!("rss fetch --url {}", s.url("/f/simple.xml"))));
+}
+
+#[test]
+fn retry_after_is_remembered_per_feed_across_restarts() {
+    let s = FeedServer::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let opts = Opts {
+        home: Some(dir.path().to_path_buf()),
+        config: Some(s.config()),
+        ..Opts::default()
+    };
+    let mut d = Daemon::start_with(opts.clone());
+    ok(&d.exec(&format!("rss add --name limited --url {} --no-verify", s.url("/x/429-seconds"))));
+    ok(&d.exec(&format!("rss add --name fine --url {} --no-verify", s.url("/f/simple.xml"))));
+    failed(&d.exec("rss fetch --name limited"), "RateLimited");
+    assert_eq!(s.hits("/x/429-seconds"), 1);
+    // At once: not contacted again.
+    let o = d.exec("rss fetch --name limited");
+    failed(&o, "RateLimited");
+    assert!(o["result"]["retry_after_ms"].as_u64().unwrap_or(0) <= 5000);
+    assert_eq!(s.hits("/x/429-seconds"), 1);
+    // Per feed: the other feed on the same host is fetched.
+    ok(&d.exec("rss fetch --name fine"));
+    assert!(d.stop().success());
+    let d = Daemon::start_with(opts);
+    failed(&d.exec("rss fetch --name limited"), "RateLimited");
+    let news = d.exec("rss news");
+    let r = ok(&news);
+    assert_eq!(s.hits("/x/429-seconds"), 1, "news must not contact a rate-limited feed");
+    assert!(r["errors"].as_array().expect("errors").iter().any(|e| e["name"] == "limited" && e["error_code"] == "RateLimited"));
+}
+
+#[test]
+fn add_finds_the_feed_a_page_advertises() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    let r = ok(&d.exec(&format!("rss add --url {}", s.url("/x/page")))).clone();
+    assert_eq!(r["url"], s.url("/f/simple.xml"));
+    let o = d.exec(&format!("rss add --url {}", s.url("/x/not-a-feed")));
+    failed(&o, "ParseError");
+    assert!(o["stderr"].as_str().unwrap_or("").starts_with("cannot parse this feed URL; check it"), "{o}");
+    failed(&d.exec(&format!("rss add --url {}", s.url("/x/404"))), "HttpError");
+    assert_eq!(ok(&d.exec("rss list"))["count_total"], 1);
+}
+
+#[test]
+fn news_digest_uses_the_cache_within_the_ttl() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    let o = d.exec("rss news");
+    assert_eq!(o["exit_code"], 0);
+    assert_eq!(
+        o["stdout"],
+        "You have no RSS subscriptions yet; tell me a site or feed URL to subscribe to.\n"
+    );
+    assert_eq!(o["result"]["items"], json!([]));
+
+    s.set("a", &rss_feed("Alpha", "alpha", 4, 10));
+    s.set("b", &rss_feed("Beta", "beta", 4, 12));
+    ok(&d.exec(&format!("rss add --name a --url {} --no-verify", s.url("/dyn/a"))));
+    ok(&d.exec(&format!("rss add --name b --url {} --no-verify", s.url("/dyn/b"))));
+    // Cold: both fetched.
+    let r = ok(&d.exec("rss news --limit 3")).clone();
+    assert_eq!(s.hits("/dyn/a") + s.hits("/dyn/b"), 2);
+    assert_eq!(r["refreshed"], 2);
+    let items = r["items"].as_array().expect("items");
+    assert_eq!(items.len(), 3);
+    // Newest first: Beta's items are two days newer.
+    assert_eq!(items[0]["source"], "b");
+    assert_eq!(items[0]["title"], "beta 3");
+    assert_eq!(items[0]["summary"], "About beta 3");
+    assert_eq!(
+        items[0].as_object().map(|o| o.keys().cloned().collect::<Vec<_>>()),
+        Some(vec!["link".into(), "published_at".into(), "source".into(), "summary".into(), "title".into()])
+    );
+    // Warm: served from the cache, no request.
+    let r = ok(&d.exec("rss news --keyword ALPHA")).clone();
+    assert_eq!(s.hits("/dyn/a") + s.hits("/dyn/b"), 2);
+    assert_eq!(r["from_cache"], 2);
+    assert!(r["items"].as_array().expect("items").iter().all(|i| i["source"] == "a"));
+    // --source picks one feed (by name or title); --refresh goes to the network.
+    let r = ok(&d.exec("rss news --source Beta --refresh")).clone();
+    assert_eq!(s.hits("/dyn/b"), 2);
+    assert_eq!(s.hits("/dyn/a"), 1);
+    assert!(r["items"].as_array().expect("items").iter().all(|i| i["source"] == "b"));
+    failed(&d.exec("rss news --source nope"), "NotFound");
+}
+
+#[test]
+fn a_ttl_of_zero_refetches_and_a_failing_feed_serves_its_cache() {
+    let s = FeedServer::start();
+    let d = Daemon::with_config(&format!("{}\n[tools.rss]\ncache_ttl = 0\n", s.config()));
+    s.set("a", &rss_feed("Alpha", "alpha", 2, 10));
+    ok(&d.exec(&format!("rss add --name a --url {} --no-verify", s.url("/dyn/a"))));
+    ok(&d.exec(&format!("rss add --name broken --url {} --no-verify", s.url("/x/500"))));
+    let r = ok(&d.exec("rss news")).clone();
+    assert_eq!(r["items"].as_array().map(Vec::len), Some(2));
+    let errs = r["errors"].as_array().expect("errors");
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0]["name"], "broken");
+    assert_eq!(errs[0]["error_code"], "HttpError");
+    // The feed now fails; its cached items are still served.
+    s.set("a", "<rss version=\"2.0\"><channel><title>x</ti");
+    let r = ok(&d.exec("rss news")).clone();
+    assert_eq!(s.hits("/dyn/a"), 2);
+    assert_eq!(r["items"].as_array().map(Vec::len), Some(2), "{r}");
+    assert!(r["errors"].as_array().expect("errors").iter().any(|e| e["name"] == "a" && e["error_code"] == "ParseError"));
+}
+
+#[test]
+fn news_reports_progress_while_refreshing() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    for i in 0..3 {
+        s.set(&format!("p{i}"), &rss_feed("P", &format!("p{i}"), 1, 10));
+        ok(&d.exec(&format!("rss add --name p{i} --url {} --no-verify", s.url(&format!("/dyn/p{i}")))));
+    }
+    let mut c = d.conn();
+    c.result("session.subscribe", json!({"session_id": "default"}));
+    let id = c.send("terminal.exec", json!({"command": "rss news"}));
+    let reply = c.response(id);
+    assert_eq!(reply["result"]["exit_code"], 0);
+    let mut progress = Vec::new();
+    loop {
+        let n = c.notification();
+        let ev = n["params"]["result"].clone();
+        if ev["kind"] == "run.progress" {
+            progress.push(ev["done"].as_u64().unwrap_or(0));
+            if progress.len() == 3 {
+                break;
+            }
+        }
+    }
+    assert_eq!(progress, vec![1, 2, 3]);
+}
+
+#[test]
+fn state_survives_a_restart_and_fifty_adds_race_without_loss() {
+    let s = FeedServer::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let opts = Opts {
+        home: Some(dir.path().to_path_buf()),
+        config: Some(s.config()),
+        ..Opts::default()
+    };
+    let mut d = Daemon::start_with(opts.clone());
+    let mut conns: Vec<_> = (0..5).map(|_| d.conn()).collect();
+    let mut pending = Vec::new();
+    for i in 0..50 {
+        let c = &mut conns[i % 5];
+        let id = c.send(
+            "terminal.exec",
+            json!({"command": format!("rss add --name feed{i} --url {} --no-verify", s.url(&format!("/dyn/f{i}")))}),
+        );
+        pending.push((i % 5, id));
+    }
+    for (c, id) in pending {
+        assert_eq!(conns[c].response(id)["result"]["exit_code"], 0);
+    }
+    assert_eq!(ok(&d.exec("rss list --max 500"))["count_total"], 50);
+    s.set("f0", &rss_feed("Zero", "zero", 2, 10));
+    ok(&d.exec("rss fetch --name feed0"));
+    assert!(d.stop().success());
+    let d = Daemon::start_with(opts);
+    assert_eq!(ok(&d.exec("rss list --max 500"))["count_total"], 50);
+    let before = s.hits("/dyn/f0");
+    let r = ok(&d.exec("rss news --source feed0")).clone();
+    assert_eq!(s.hits("/dyn/f0"), before, "fresh cache after restart: no request");
+    assert_eq!(r["items"][0]["title"], "zero 1");
+}
+
+#[test]
+fn opml_export_and_import() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    ok(&d.exec(&format!("rss add --name one --url {} --no-verify", s.url("/dyn/one"))));
+    ok(&d.exec(&format!("rss add --name two --url {} --no-verify", s.url("/dyn/two"))));
+    let o = d.exec("rss export --out artifacts/feeds.opml");
+    assert_eq!(ok(&o)["count"], 2);
+    let text = std::fs::read_to_string(d.agents().join("artifacts/feeds.opml")).expect("opml");
+    assert!(text.contains("version=\"2.0\"") && text.contains(&s.url("/dyn/one")), "{text}");
+    failed(&d.exec("rss export"), "OutRequired");
+
+    let d2 = daemon_for(&s);
+    std::fs::create_dir_all(d2.agents().join("in")).expect("dir");
+    let nested = format!(
+        "<?xml version=\"1.0\"?><opml version=\"2.0\"><head><title>x</title></head><body><outline text=\"Folder\"><outline text=\"One\" type=\"rss\" xmlUrl=\"{}\"/></outline><outline text=\"Dup\" type=\"rss\" xmlUrl=\"{}\"/><outline text=\"Bad\" type=\"rss\" xmlUrl=\"ftp://x/y\"/></body></opml>",
+        s.url("/dyn/one"),
+        s.url("/dyn/one")
+    );
+    std::fs::write(d2.agents().join("in/feeds.opml"), nested).expect("write");
+    let r = ok(&d2.exec("rss import --in in/feeds.opml")).clone();
+    assert_eq!(r["added"], 1);
+    assert_eq!(r["skipped"], 2);
+    failed(&d2.exec("rss import --in ../outside.opml"), "PathEscapesAgentsRoot");
+    failed(&d2.exec("rss import --in in/missing.opml"), "NotFound");
+}
+
+#[test]
+fn out_paths_stay_inside_agents() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    let u = s.url("/f/simple.xml");
+    failed(&d.exec(&format!("rss fetch --url {u} --out /tmp/x.json")), "InvalidArgs");
+    failed(&d.exec(&format!("rss fetch --url {u} --out ../x.json")), "PathEscapesAgentsRoot");
+    failed(&d.exec(&format!("rss fetch --url {u} --out skills/irc-cli/secrets/.env")), "Forbidden");
+    failed(&d.exec(&format!("rss fetch --url {u} --out workspace/rss/subscriptions.json")), "Forbidden");
+    std::os::unix::fs::symlink("/tmp", d.agents().join("escape")).expect("symlink");
+    failed(&d.exec(&format!("rss fetch --url {u} --out escape/x.json")), "PathEscapesAgentsRoot");
+    failed(&d.exec("rss list --out ../../etc/x"), "PathEscapesAgentsRoot");
+}
+
+#[test]
+fn bad_flags_and_the_switch() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    let o = d.exec("rss fetch --name");
+    failed(&o, "InvalidArgs");
+    failed(&d.exec("rss add --url"), "InvalidArgs");
+    let o = d.exec("rss list --bogus 1");
+    assert_eq!(o["stderr"], "unknown flag: --bogus");
+    failed(&d.exec("rss frobnicate"), "InvalidArgs");
+    failed(&d.exec("rss fetch"), "InvalidArgs");
+    let off = Daemon::with_config("[tools.rss]\nenabled = false\n");
+    assert_eq!(off.exec("rss list")["error_code"], "UnknownCommand");
+}
+
+#[test]
+fn a_corrupt_subscriptions_file_is_moved_aside_and_reported() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rss_dir = dir.path().join(".agents/workspace/rss");
+    std::fs::create_dir_all(&rss_dir).expect("dir");
+    std::fs::write(rss_dir.join("subscriptions.json"), b"[{\"name\": broken").expect("write");
+    let d = Daemon::start_with(Opts {
+        home: Some(dir.path().to_path_buf()),
+        ..Opts::default()
+    });
+    let o = d.exec("rss list");
+    assert_eq!(o["exit_code"], 0);
+    assert!(o["stderr"].as_str().unwrap_or("").contains("did not parse"), "{o}");
+    assert_eq!(o["result"]["warnings"].as_array().map(Vec::len), Some(1));
+    let aside: Vec<_> = std::fs::read_dir(&rss_dir)
+        .expect("ls")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("subscriptions.json.corrupt-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(
+        std::fs::read(rss_dir.join(&aside[0])).expect("read"),
+        b"[{\"name\": broken"
+    );
+    // The next call reports nothing more.
+    assert_eq!(d.exec("rss list")["stderr"], "");
+}
+
+/// Every feed of the corpus goes through `rss fetch` without a crash or a hang.
+#[test]
+fn the_whole_corpus_goes_through_rss_fetch() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    let root = paw_tests::http::fixtures().join("feeds");
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("manifest");
+    let mut c = d.conn();
+    let mut ids = Vec::new();
+    for line in manifest.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if cols.get(4) != Some(&"feed") {
+            continue;
+        }
+        let url = s.url(&format!("/f/feeds/{}", cols[0].replace(' ', "%20")));
+        ids.push((cols[0].to_string(), c.send("terminal.exec", json!({"command": format!("rss fetch --url \"{url}\" --max-items 1")}))));
+    }
+    let (mut parsed, mut errors) = (0, 0);
+    for (path, id) in ids {
+        let r = c.response(id);
+        let o = &r["result"];
+        match o["exit_code"].as_i64() {
+            Some(0) => parsed += 1,
+            Some(2) => {
+                errors += 1;
+                let code = o["error_code"].as_str().unwrap_or("");
+                assert!(["ParseError", "NetworkError", "HttpError"].contains(&code), "{path}: {o}");
+            }
+            _ => panic!("{path}: {r}"),
+        }
+    }
+    assert!(parsed > 1900, "{parsed} parsed, {errors} failed");
+    // The daemon is still fine.
+    assert_eq!(d.exec("hello")["exit_code"], 0);
+}
