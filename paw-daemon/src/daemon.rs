@@ -10,10 +10,10 @@ use tokio_util::task::TaskTracker;
 
 use crate::commands::rss::store::RssStore;
 use crate::commands::{Services, build_registry};
-use crate::net::HttpClient;
 use crate::config::Config;
 use crate::exec::ExecRuntime;
 use crate::home::Home;
+use crate::net::HttpClient;
 use crate::session::Sessions;
 
 /// Everything the daemon owns. Fields are read-only after start except where noted.

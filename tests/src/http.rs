@@ -84,7 +84,12 @@ fn serve_body(headers: &HeaderMap, body: Vec<u8>, content_type: &str) -> Respons
 }
 
 fn log(state: &Arc<Mutex<Shared>>, path: &str, headers: &HeaderMap) {
-    let h = |n: &str| headers.get(n).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let h = |n: &str| {
+        headers
+            .get(n)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
     state.lock().expect("log").log.push(Seen {
         path: path.to_string(),
         if_none_match: h("if-none-match"),
@@ -92,27 +97,48 @@ fn log(state: &Arc<Mutex<Shared>>, path: &str, headers: &HeaderMap) {
     });
 }
 
-async fn fixture(State(s): State<Arc<Mutex<Shared>>>, Path(rest): Path<String>, headers: HeaderMap) -> Response<Body> {
+async fn fixture(
+    State(s): State<Arc<Mutex<Shared>>>,
+    Path(rest): Path<String>,
+    headers: HeaderMap,
+) -> Response<Body> {
     log(&s, &format!("/f/{rest}"), &headers);
     if rest.contains("..") {
-        return Response::builder().status(400).body(Body::empty()).expect("response");
+        return Response::builder()
+            .status(400)
+            .body(Body::empty())
+            .expect("response");
     }
     match std::fs::read(fixtures().join(&rest)) {
         Ok(body) => serve_body(&headers, body, content_type_for(&rest)),
-        Err(_) => Response::builder().status(404).body(Body::from("not found")).expect("response"),
+        Err(_) => Response::builder()
+            .status(404)
+            .body(Body::from("not found"))
+            .expect("response"),
     }
 }
 
-async fn dynamic(State(s): State<Arc<Mutex<Shared>>>, Path(name): Path<String>, headers: HeaderMap) -> Response<Body> {
+async fn dynamic(
+    State(s): State<Arc<Mutex<Shared>>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response<Body> {
     log(&s, &format!("/dyn/{name}"), &headers);
     let body = s.lock().expect("state").dynamic.get(&name).cloned();
     match body {
         Some(b) => serve_body(&headers, b.into_bytes(), "application/rss+xml"),
-        None => Response::builder().status(404).body(Body::empty()).expect("response"),
+        None => Response::builder()
+            .status(404)
+            .body(Body::empty())
+            .expect("response"),
     }
 }
 
-async fn special(State(s): State<Arc<Mutex<Shared>>>, Path(what): Path<String>, headers: HeaderMap) -> Response<Body> {
+async fn special(
+    State(s): State<Arc<Mutex<Shared>>>,
+    Path(what): Path<String>,
+    headers: HeaderMap,
+) -> Response<Body> {
     log(&s, &format!("/x/{what}"), &headers);
     let r = Response::builder();
     match what.as_str() {
@@ -186,8 +212,9 @@ fn httpdate(t: std::time::SystemTime) -> String {
     let mo = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = if mo <= 2 { y + 1 } else { y };
     let wd = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][(days % 7) as usize];
-    let mon = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        [(mo - 1) as usize];
+    let mon = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ][(mo - 1) as usize];
     format!("{wd}, {d:02} {mon} {y} {h:02}:{m:02}:{s:02} GMT")
 }
 
@@ -209,8 +236,11 @@ impl FeedServer {
                     .route("/dyn/{name}", get(dynamic))
                     .route("/x/{what}", get(special))
                     .with_state(state);
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-                tx.send(listener.local_addr().expect("addr")).expect("ready");
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("bind");
+                tx.send(listener.local_addr().expect("addr"))
+                    .expect("ready");
                 axum::serve(listener, app).await.expect("serve");
             });
         });
@@ -229,7 +259,10 @@ impl FeedServer {
 
     /// The config that lets the daemon reach this server (and nothing else private).
     pub fn config(&self) -> String {
-        format!("[net]\nallow_hosts = [\"127.0.0.1:{}\"]\ntimeout_ms = 2000\n", self.addr.port())
+        format!(
+            "[net]\nallow_hosts = [\"127.0.0.1:{}\"]\ntimeout_ms = 2000\n",
+            self.addr.port()
+        )
     }
 
     /// Requests seen so far.
@@ -261,5 +294,7 @@ pub fn rss_feed(title: &str, prefix: &str, n: usize, day: u32) -> String {
             i % 24
         ));
     }
-    format!("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>{title}</title><link>https://example.com/</link>{items}</channel></rss>")
+    format!(
+        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>{title}</title><link>https://example.com/</link>{items}</channel></rss>"
+    )
 }

@@ -280,6 +280,12 @@ impl Conn {
         }
     }
 
+    /// A second handle on the socket for writing from another thread, so a test can pipeline
+    /// more requests than the socket buffers hold while this one reads the replies.
+    pub fn writer(&self) -> UnixStream {
+        self.reader.get_ref().try_clone().expect("clone socket")
+    }
+
     /// Writes raw bytes.
     pub fn send_raw(&mut self, bytes: &[u8]) {
         self.reader.get_mut().write_all(bytes).expect("write");

@@ -52,13 +52,19 @@ pub fn resolve(agents: &Path, rel: &str, write: bool) -> Result<PathBuf, CmdErro
     }
     let full = agents.join(&clean);
     // Follow symlinks on the part that exists: it must stay inside .agents/.
-    let root = agents
-        .canonicalize()
-        .map_err(|e| CmdError::new(ErrorCode::CommandFailed, format!("cannot resolve .agents/: {e}")))?;
+    let root = agents.canonicalize().map_err(|e| {
+        CmdError::new(
+            ErrorCode::CommandFailed,
+            format!("cannot resolve .agents/: {e}"),
+        )
+    })?;
     let mut existing = full.clone();
     let mut rest = Vec::new();
     while !existing.exists() {
-        match (existing.file_name().map(|n| n.to_os_string()), existing.parent()) {
+        match (
+            existing.file_name().map(|n| n.to_os_string()),
+            existing.parent(),
+        ) {
             (Some(name), Some(parent)) => {
                 rest.push(name);
                 existing = parent.to_path_buf();
@@ -109,11 +115,23 @@ mod tests {
         assert_eq!(code("/etc/passwd", true), ErrorCode::InvalidArgs);
         assert_eq!(code("C:\\x", true), ErrorCode::InvalidArgs);
         assert_eq!(code("../x", true), ErrorCode::PathEscapesAgentsRoot);
-        assert_eq!(code("artifacts/../../x", true), ErrorCode::PathEscapesAgentsRoot);
-        assert_eq!(code("skills/irc-cli/secrets/.env", true), ErrorCode::Forbidden);
-        assert_eq!(code("workspace/rss/subscriptions.json", true), ErrorCode::Forbidden);
+        assert_eq!(
+            code("artifacts/../../x", true),
+            ErrorCode::PathEscapesAgentsRoot
+        );
+        assert_eq!(
+            code("skills/irc-cli/secrets/.env", true),
+            ErrorCode::Forbidden
+        );
+        assert_eq!(
+            code("workspace/rss/subscriptions.json", true),
+            ErrorCode::Forbidden
+        );
         assert!(resolve(&agents, "workspace/rss/subscriptions.json", false).is_ok());
         std::os::unix::fs::symlink("/tmp", agents.join("artifacts/out")).expect("symlink");
-        assert_eq!(code("artifacts/out/x.json", true), ErrorCode::PathEscapesAgentsRoot);
+        assert_eq!(
+            code("artifacts/out/x.json", true),
+            ErrorCode::PathEscapesAgentsRoot
+        );
     }
 }

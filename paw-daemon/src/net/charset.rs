@@ -72,10 +72,16 @@ mod tests {
 
     #[test]
     fn header_then_prolog_then_utf8() {
-        assert_eq!(header_charset("text/xml; charset=\"KOI8-R\""), Some("KOI8-R"));
+        assert_eq!(
+            header_charset("text/xml; charset=\"KOI8-R\""),
+            Some("KOI8-R")
+        );
         assert_eq!(header_charset("text/xml"), None);
         let koi8 = b"<?xml version=\"1.0\" encoding=\"koi8-r\"?><rss>\xf0\xd2\xc9</rss>";
-        assert_eq!(decode(koi8, None), "<?xml version=\"1.0\" encoding=\"koi8-r\"?><rss>При</rss>");
+        assert_eq!(
+            decode(koi8, None),
+            "<?xml version=\"1.0\" encoding=\"koi8-r\"?><rss>При</rss>"
+        );
         // The header wins over the prolog.
         let w1252 = b"<?xml version=\"1.0\" encoding=\"utf-8\"?><a>caf\xe9</a>";
         assert!(decode(w1252, Some("text/xml; charset=windows-1252")).contains("café"));
@@ -92,7 +98,10 @@ mod tests {
         for u in "<rss>é</rss>".encode_utf16() {
             utf16.extend_from_slice(&u.to_le_bytes());
         }
-        assert_eq!(decode(&utf16, Some("text/xml; charset=utf-8")), "<rss>é</rss>");
+        assert_eq!(
+            decode(&utf16, Some("text/xml; charset=utf-8")),
+            "<rss>é</rss>"
+        );
         assert_eq!(decode(b"\xef\xbb\xbf<a/>", None), "<a/>");
     }
 }

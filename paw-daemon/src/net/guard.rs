@@ -47,12 +47,7 @@ fn embedded_v4(a: Ipv6Addr) -> Option<Ipv4Addr> {
         return Some(v4);
     }
     let s = a.segments();
-    let tail = Ipv4Addr::new(
-        (s[6] >> 8) as u8,
-        s[6] as u8,
-        (s[7] >> 8) as u8,
-        s[7] as u8,
-    );
+    let tail = Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8);
     if s[..6] == [0, 0, 0, 0, 0, 0] && !a.is_loopback() && !a.is_unspecified() {
         return Some(tail);
     }
@@ -229,9 +224,8 @@ impl Resolve for GuardedResolver {
         let guard = self.guard.clone();
         Box::pin(async move {
             let host = name.as_str().to_string();
-            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await?
-                .collect();
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             // The port is not known here; an allow_hosts entry with a port is enforced on the
             // URL (check_url / check_target) before the request is sent.
             if !guard.exempt(&host, None)
@@ -240,7 +234,8 @@ impl Resolve for GuardedResolver {
                 return Err(Box::new(NetError::Forbidden {
                     host,
                     addr: bad.ip().to_string(),
-                }) as Box<dyn std::error::Error + Send + Sync>);
+                })
+                    as Box<dyn std::error::Error + Send + Sync>);
             }
             let it: Addrs = Box::new(addrs.into_iter());
             Ok(it)
@@ -255,19 +250,52 @@ mod tests {
     #[test]
     fn classifies_addresses() {
         let bad = [
-            "127.0.0.1", "127.1.2.3", "10.0.0.1", "172.16.0.1", "172.31.255.255", "192.168.1.1",
-            "169.254.169.254", "100.64.0.1", "100.127.255.255", "0.0.0.0", "0.1.2.3",
-            "224.0.0.1", "255.255.255.255", "192.0.2.1", "198.51.100.1", "203.0.113.1",
-            "198.18.0.1", "240.0.0.1", "192.0.0.8", "::1", "::", "fc00::1", "fd12::1",
-            "fe80::1", "ff02::1", "2001:db8::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1",
-            "::127.0.0.1", "64:ff9b::a9fe:a9fe", "2002:7f00:1::", "fec0::1",
+            "127.0.0.1",
+            "127.1.2.3",
+            "10.0.0.1",
+            "172.16.0.1",
+            "172.31.255.255",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "100.127.255.255",
+            "0.0.0.0",
+            "0.1.2.3",
+            "224.0.0.1",
+            "255.255.255.255",
+            "192.0.2.1",
+            "198.51.100.1",
+            "203.0.113.1",
+            "198.18.0.1",
+            "240.0.0.1",
+            "192.0.0.8",
+            "::1",
+            "::",
+            "fc00::1",
+            "fd12::1",
+            "fe80::1",
+            "ff02::1",
+            "2001:db8::1",
+            "::ffff:127.0.0.1",
+            "::ffff:10.0.0.1",
+            "::127.0.0.1",
+            "64:ff9b::a9fe:a9fe",
+            "2002:7f00:1::",
+            "fec0::1",
         ];
         for a in bad {
             assert!(is_forbidden(a.parse().expect(a)), "{a} should be forbidden");
         }
         let good = [
-            "93.184.216.34", "1.1.1.1", "8.8.8.8", "100.63.255.255", "100.128.0.1",
-            "172.32.0.1", "2606:4700::1111", "::ffff:93.184.216.34", "2002:5db8:d822::",
+            "93.184.216.34",
+            "1.1.1.1",
+            "8.8.8.8",
+            "100.63.255.255",
+            "100.128.0.1",
+            "172.32.0.1",
+            "2606:4700::1111",
+            "::ffff:93.184.216.34",
+            "2002:5db8:d822::",
         ];
         for a in good {
             assert!(!is_forbidden(a.parse().expect(a)), "{a} should be allowed");
@@ -297,8 +325,14 @@ mod tests {
                 "{u}"
             );
         }
-        assert!(matches!(g.check_url(&url("file:///etc/passwd")), Err(NetError::Scheme(_))));
-        assert!(matches!(g.check_url(&url("ftp://example.com/")), Err(NetError::Scheme(_))));
+        assert!(matches!(
+            g.check_url(&url("file:///etc/passwd")),
+            Err(NetError::Scheme(_))
+        ));
+        assert!(matches!(
+            g.check_url(&url("ftp://example.com/")),
+            Err(NetError::Scheme(_))
+        ));
         assert!(g.check_url(&url("https://example.com/feed")).is_ok());
         assert!(g.check_url(&url("http://93.184.216.34/")).is_ok());
     }

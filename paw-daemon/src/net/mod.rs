@@ -192,7 +192,11 @@ impl HttpClient {
 
     /// GETs `url`, following up to [`MAX_REDIRECTS`] redirects, each hop checked by the guard.
     /// Any status is returned as a response; only transport failures are errors.
-    pub async fn get(&self, url: &str, headers: &[(HeaderName, String)]) -> Result<Response, NetError> {
+    pub async fn get(
+        &self,
+        url: &str,
+        headers: &[(HeaderName, String)],
+    ) -> Result<Response, NetError> {
         let mut url = Url::parse(url.trim()).map_err(|e| NetError::InvalidUrl(e.to_string()))?;
         let deadline = tokio::time::Instant::now() + self.timeout;
         let work = async {
@@ -205,7 +209,10 @@ impl HttpClient {
                         req = req.header(name, v);
                     }
                 }
-                let resp = req.send().await.map_err(|e| map_reqwest(&e, self.timeout))?;
+                let resp = req
+                    .send()
+                    .await
+                    .map_err(|e| map_reqwest(&e, self.timeout))?;
                 let status = resp.status();
                 if status.is_redirection()
                     && let Some(loc) = resp.headers().get(LOCATION).and_then(|v| v.to_str().ok())
@@ -228,11 +235,19 @@ impl HttpClient {
         }
     }
 
-    async fn read(&self, mut resp: reqwest::Response, final_url: Url) -> Result<Response, NetError> {
+    async fn read(
+        &self,
+        mut resp: reqwest::Response,
+        final_url: Url,
+    ) -> Result<Response, NetError> {
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
         let mut body = Vec::new();
-        while let Some(chunk) = resp.chunk().await.map_err(|e| map_reqwest(&e, self.timeout))? {
+        while let Some(chunk) = resp
+            .chunk()
+            .await
+            .map_err(|e| map_reqwest(&e, self.timeout))?
+        {
             if (body.len() + chunk.len()) as u64 > self.max_body {
                 return Err(NetError::TooLarge(self.max_body));
             }

@@ -27,17 +27,33 @@ fn add_then_list_then_remove() {
     assert_eq!(r["name"], "simple-feed");
     assert_eq!(r["title"], "Simple Feed");
     assert_eq!(r["url"], s.url("/f/simple.xml"));
-    failed(&d.exec(&format!("rss add --name mine --url {}", s.url("/dyn/none"))), "HttpError");
+    failed(
+        &d.exec(&format!("rss add --name mine --url {}", s.url("/dyn/none"))),
+        "HttpError",
+    );
     let o = d.exec("rss list");
     let list = ok(&o);
-    assert_eq!(list["count_total"], 1, "the failing add must not be stored: {list}");
+    assert_eq!(
+        list["count_total"], 1,
+        "the failing add must not be stored: {list}"
+    );
     assert_eq!(list["items"][0]["name"], "simple-feed");
     assert!(o["stdout"].as_str().unwrap_or("").contains("Simple Feed"));
 
     // The same URL under another name is refused; the same name updates the URL.
-    failed(&d.exec(&format!("rss add --name other --url {}", s.url("/f/simple.xml"))), "AlreadyExists");
+    failed(
+        &d.exec(&format!(
+            "rss add --name other --url {}",
+            s.url("/f/simple.xml")
+        )),
+        "AlreadyExists",
+    );
     s.set("two", &rss_feed("Two", "two", 2, 10));
-    let r = ok(&d.exec(&format!("rss add --name simple-feed --url {}", s.url("/dyn/two")))).clone();
+    let r = ok(&d.exec(&format!(
+        "rss add --name simple-feed --url {}",
+        s.url("/dyn/two")
+    )))
+    .clone();
     assert_eq!(r["created"], false);
     let subs = paw_tests::read_json(&d.agents().join("workspace/rss/subscriptions.json"));
     assert_eq!(subs[0]["url"], s.url("/dyn/two"));
@@ -47,11 +63,23 @@ fn add_then_list_then_remove() {
     ok(&d.exec("rss fetch --name simple-feed"));
     let has_state = |d: &Daemon| {
         let state = paw_tests::read_json(&d.agents().join("workspace/rss/fetch_state.json"));
-        state.as_array().expect("states").iter().any(|f| f["url"] == s.url("/dyn/two"))
+        state
+            .as_array()
+            .expect("states")
+            .iter()
+            .any(|f| f["url"] == s.url("/dyn/two"))
     };
-    let caches = |d: &Daemon| std::fs::read_dir(d.agents().join("workspace/rss/cache")).map(|r| r.count()).unwrap_or(0);
+    let caches = |d: &Daemon| {
+        std::fs::read_dir(d.agents().join("workspace/rss/cache"))
+            .map(|r| r.count())
+            .unwrap_or(0)
+    };
     assert!(has_state(&d));
-    assert_eq!(caches(&d), 1, "the old URL's cache went with the URL change");
+    assert_eq!(
+        caches(&d),
+        1,
+        "the old URL's cache went with the URL change"
+    );
     ok(&d.exec("rss remove --name Two"));
     assert!(!has_state(&d));
     assert_eq!(caches(&d), 0);
@@ -73,27 +101,40 @@ fn the_seed_tests() {
     failed(&o, "RateLimited");
     assert_eq!(o["result"]["retry_after_ms"], 5000);
     // --out, fetch state, and If-None-Match on the second fetch.
-    ok(&d.exec(&format!("rss add --name simple --url {} --no-verify", s.url("/f/simple.xml"))));
+    ok(&d.exec(&format!(
+        "rss add --name simple --url {} --no-verify",
+        s.url("/f/simple.xml")
+    )));
     let o = d.exec("rss fetch --name simple --max-items 2 --out artifacts/rss/simple.json");
     let r = ok(&o);
     assert_eq!(r["count_total"], 3);
     assert_eq!(r["count_emitted"], 2);
     assert_eq!(r["count_written"], 3);
     assert_eq!(r["http_status"], 200);
-    assert_eq!(o["artifacts"][0]["path"], ".agents/artifacts/rss/simple.json");
+    assert_eq!(
+        o["artifacts"][0]["path"],
+        ".agents/artifacts/rss/simple.json"
+    );
     let written = paw_tests::read_json(&d.agents().join("artifacts/rss/simple.json"));
     assert_eq!(written["items"].as_array().map(Vec::len), Some(3));
     // fetch_state.json is written within a moment of the fetch.
     let read_state = || {
         let all = paw_tests::read_json(&d.agents().join("workspace/rss/fetch_state.json"));
-        all.as_array().expect("states").iter().find(|f| f["name"] == "simple").cloned()
+        all.as_array()
+            .expect("states")
+            .iter()
+            .find(|f| f["name"] == "simple")
+            .cloned()
     };
     let deadline = std::time::Instant::now() + paw_tests::WAIT;
     let state = loop {
         if let Some(st) = read_state() {
             break st;
         }
-        assert!(std::time::Instant::now() < deadline, "no fetch state for simple");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no fetch state for simple"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     assert_eq!(state["last_status"], 200);
@@ -105,16 +146,26 @@ fn the_seed_tests() {
     assert_eq!(r["not_modified"], true);
     assert_eq!(r["count_total"], 3);
     let seen = s.seen();
-    let last = seen.iter().rev().find(|x| x.path == "/f/simple.xml").expect("second fetch");
+    let last = seen
+        .iter()
+        .rev()
+        .find(|x| x.path == "/f/simple.xml")
+        .expect("second fetch");
     assert_eq!(last.if_none_match.as_deref(), state["etag"].as_str());
-    assert_eq!(last.if_modified_since.as_deref(), Some("Wed, 18 Feb 2026 01:30:32 GMT"));
+    assert_eq!(
+        last.if_modified_since.as_deref(),
+        Some("Wed, 18 Feb 2026 01:30:32 GMT")
+    );
 }
 
 #[test]
 fn items_are_normalised() {
     let s = FeedServer::start();
     let d = daemon_for(&s);
-    let o = d.exec(&format!("rss fetch --url {} --out artifacts/full.json", s.url("/f/simple.xml")));
+    let o = d.exec(&format!(
+        "rss fetch --url {} --out artifacts/full.json",
+        s.url("/f/simple.xml")
+    ));
     let items = ok(&o)["items"].clone();
     assert_eq!(
         items[0],
@@ -126,11 +177,18 @@ fn items_are_normalised() {
     assert!(guid.starts_with("paw:"));
     // Derived guids are identical on every fetch (a fresh daemon, an unconditional fetch).
     let d2 = daemon_for(&s);
-    let again = ok(&d2.exec(&format!("rss fetch --url {}", s.url("/f/simple.xml"))))["items"][2]["guid"].clone();
+    let again =
+        ok(&d2.exec(&format!("rss fetch --url {}", s.url("/f/simple.xml"))))["items"][2]["guid"]
+            .clone();
     assert_eq!(again, guid.as_str());
     let full = paw_tests::read_json(&d.agents().join("artifacts/full.json"));
-    let html = full["items"][0]["content_html"].as_str().expect("content_html");
-    assert!(html.contains("<b>world</b>") && !html.contains("script"), "{html}");
+    let html = full["items"][0]["content_html"]
+        .as_str()
+        .expect("content_html");
+    assert!(
+        html.contains("<b>world</b>") && !html.contains("script"),
+        "{html}"
+    );
 }
 
 #[test]
@@ -143,23 +201,50 @@ fn http_failures_have_their_codes() {
     let o = d.exec(&format!("rss fetch --url {}", s.url("/x/500")));
     failed(&o, "HttpError");
     assert_eq!(o["result"]["status"], 500);
-    failed(&d.exec(&format!("rss fetch --url {}", s.url("/x/bad-xml"))), "ParseError");
+    failed(
+        &d.exec(&format!("rss fetch --url {}", s.url("/x/bad-xml"))),
+        "ParseError",
+    );
     let o = d.exec(&format!("rss fetch --url {}", s.url("/x/bomb")));
     failed(&o, "NetworkError");
-    assert!(o["stderr"].as_str().unwrap_or("").starts_with("response too large (> 2097152 bytes)"), "{o}");
+    assert!(
+        o["stderr"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("response too large (> 2097152 bytes)"),
+        "{o}"
+    );
     let o = d.exec(&format!("rss fetch --url {}", s.url("/x/big")));
     failed(&o, "NetworkError");
-    assert!(o["stderr"].as_str().unwrap_or("").starts_with("response too large"), "{o}");
+    assert!(
+        o["stderr"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("response too large"),
+        "{o}"
+    );
     let o = d.exec(&format!("rss fetch --url {}", s.url("/x/hang")));
     failed(&o, "NetworkError");
-    assert!(o["stderr"].as_str().unwrap_or("").contains("timed out"), "{o}");
+    assert!(
+        o["stderr"].as_str().unwrap_or("").contains("timed out"),
+        "{o}"
+    );
     let o = d.exec(&format!("rss fetch --url {}", s.url("/x/redirect")));
     assert_eq!(ok(&o)["count_total"], 3);
     let o = d.exec(&format!("rss fetch --url {}", s.url("/x/redirect-loop")));
     failed(&o, "NetworkError");
-    assert!(o["stderr"].as_str().unwrap_or("").contains("too many redirects"), "{o}");
+    assert!(
+        o["stderr"]
+            .as_str()
+            .unwrap_or("")
+            .contains("too many redirects"),
+        "{o}"
+    );
     for target in ["/x/redirect-private", "/x/redirect-metadata"] {
-        failed(&d.exec(&format!("rss fetch --url {}", s.url(target))), "Forbidden");
+        failed(
+            &d.exec(&format!("rss fetch --url {}", s.url(target))),
+            "Forbidden",
+        );
     }
     let o = d.exec(&format!("rss fetch --url {}", s.url("/x/503")));
     failed(&o, "RateLimited");
@@ -188,11 +273,20 @@ fn the_guard_refuses_private_addresses_by_default() {
     ] {
         let o = d.exec(&format!("rss fetch --url {url}"));
         failed(&o, "Forbidden");
-        assert!(o["stderr"].as_str().unwrap_or("").contains("private or reserved address"), "{url}: {o}");
+        assert!(
+            o["stderr"]
+                .as_str()
+                .unwrap_or("")
+                .contains("private or reserved address"),
+            "{url}: {o}"
+        );
     }
     // The server exists but is still refused: nothing is sent to it.
     let s = FeedServer::start();
-    failed(&d.exec(&format!("rss fetch --url {}", s.url("/f/simple.xml"))), "Forbidden");
+    failed(
+        &d.exec(&format!("rss fetch --url {}", s.url("/f/simple.xml"))),
+        "Forbidden",
+    );
     assert_eq!(s.seen().len(), 0);
     // allow_private_networks opens it.
     let open = Daemon::with_config("[net]\nallow_private_networks = true\n");
@@ -209,8 +303,14 @@ fn retry_after_is_remembered_per_feed_across_restarts() {
         ..Opts::default()
     };
     let mut d = Daemon::start_with(opts.clone());
-    ok(&d.exec(&format!("rss add --name limited --url {} --no-verify", s.url("/x/429-seconds"))));
-    ok(&d.exec(&format!("rss add --name fine --url {} --no-verify", s.url("/f/simple.xml"))));
+    ok(&d.exec(&format!(
+        "rss add --name limited --url {} --no-verify",
+        s.url("/x/429-seconds")
+    )));
+    ok(&d.exec(&format!(
+        "rss add --name fine --url {} --no-verify",
+        s.url("/f/simple.xml")
+    )));
     failed(&d.exec("rss fetch --name limited"), "RateLimited");
     assert_eq!(s.hits("/x/429-seconds"), 1);
     // At once: not contacted again.
@@ -225,8 +325,18 @@ fn retry_after_is_remembered_per_feed_across_restarts() {
     failed(&d.exec("rss fetch --name limited"), "RateLimited");
     let news = d.exec("rss news");
     let r = ok(&news);
-    assert_eq!(s.hits("/x/429-seconds"), 1, "news must not contact a rate-limited feed");
-    assert!(r["errors"].as_array().expect("errors").iter().any(|e| e["name"] == "limited" && e["error_code"] == "RateLimited"));
+    assert_eq!(
+        s.hits("/x/429-seconds"),
+        1,
+        "news must not contact a rate-limited feed"
+    );
+    assert!(
+        r["errors"]
+            .as_array()
+            .expect("errors")
+            .iter()
+            .any(|e| e["name"] == "limited" && e["error_code"] == "RateLimited")
+    );
 }
 
 #[test]
@@ -237,8 +347,17 @@ fn add_finds_the_feed_a_page_advertises() {
     assert_eq!(r["url"], s.url("/f/simple.xml"));
     let o = d.exec(&format!("rss add --url {}", s.url("/x/not-a-feed")));
     failed(&o, "ParseError");
-    assert!(o["stderr"].as_str().unwrap_or("").starts_with("cannot parse this feed URL; check it"), "{o}");
-    failed(&d.exec(&format!("rss add --url {}", s.url("/x/404"))), "HttpError");
+    assert!(
+        o["stderr"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("cannot parse this feed URL; check it"),
+        "{o}"
+    );
+    failed(
+        &d.exec(&format!("rss add --url {}", s.url("/x/404"))),
+        "HttpError",
+    );
     assert_eq!(ok(&d.exec("rss list"))["count_total"], 1);
 }
 
@@ -256,8 +375,14 @@ fn news_digest_uses_the_cache_within_the_ttl() {
 
     s.set("a", &rss_feed("Alpha", "alpha", 4, 10));
     s.set("b", &rss_feed("Beta", "beta", 4, 12));
-    ok(&d.exec(&format!("rss add --name a --url {} --no-verify", s.url("/dyn/a"))));
-    ok(&d.exec(&format!("rss add --name b --url {} --no-verify", s.url("/dyn/b"))));
+    ok(&d.exec(&format!(
+        "rss add --name a --url {} --no-verify",
+        s.url("/dyn/a")
+    )));
+    ok(&d.exec(&format!(
+        "rss add --name b --url {} --no-verify",
+        s.url("/dyn/b")
+    )));
     // Cold: both fetched.
     let r = ok(&d.exec("rss news --limit 3")).clone();
     assert_eq!(s.hits("/dyn/a") + s.hits("/dyn/b"), 2);
@@ -269,19 +394,39 @@ fn news_digest_uses_the_cache_within_the_ttl() {
     assert_eq!(items[0]["title"], "beta 3");
     assert_eq!(items[0]["summary"], "About beta 3");
     assert_eq!(
-        items[0].as_object().map(|o| o.keys().cloned().collect::<Vec<_>>()),
-        Some(vec!["link".into(), "published_at".into(), "source".into(), "summary".into(), "title".into()])
+        items[0]
+            .as_object()
+            .map(|o| o.keys().cloned().collect::<Vec<_>>()),
+        Some(vec![
+            "link".into(),
+            "published_at".into(),
+            "source".into(),
+            "summary".into(),
+            "title".into()
+        ])
     );
     // Warm: served from the cache, no request.
     let r = ok(&d.exec("rss news --keyword ALPHA")).clone();
     assert_eq!(s.hits("/dyn/a") + s.hits("/dyn/b"), 2);
     assert_eq!(r["from_cache"], 2);
-    assert!(r["items"].as_array().expect("items").iter().all(|i| i["source"] == "a"));
+    assert!(
+        r["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .all(|i| i["source"] == "a")
+    );
     // --source picks one feed (by name or title); --refresh goes to the network.
     let r = ok(&d.exec("rss news --source Beta --refresh")).clone();
     assert_eq!(s.hits("/dyn/b"), 2);
     assert_eq!(s.hits("/dyn/a"), 1);
-    assert!(r["items"].as_array().expect("items").iter().all(|i| i["source"] == "b"));
+    assert!(
+        r["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .all(|i| i["source"] == "b")
+    );
     failed(&d.exec("rss news --source nope"), "NotFound");
 }
 
@@ -290,8 +435,14 @@ fn a_ttl_of_zero_refetches_and_a_failing_feed_serves_its_cache() {
     let s = FeedServer::start();
     let d = Daemon::with_config(&format!("{}\n[tools.rss]\ncache_ttl = 0\n", s.config()));
     s.set("a", &rss_feed("Alpha", "alpha", 2, 10));
-    ok(&d.exec(&format!("rss add --name a --url {} --no-verify", s.url("/dyn/a"))));
-    ok(&d.exec(&format!("rss add --name broken --url {} --no-verify", s.url("/x/500"))));
+    ok(&d.exec(&format!(
+        "rss add --name a --url {} --no-verify",
+        s.url("/dyn/a")
+    )));
+    ok(&d.exec(&format!(
+        "rss add --name broken --url {} --no-verify",
+        s.url("/x/500")
+    )));
     let r = ok(&d.exec("rss news")).clone();
     assert_eq!(r["items"].as_array().map(Vec::len), Some(2));
     let errs = r["errors"].as_array().expect("errors");
@@ -303,7 +454,13 @@ fn a_ttl_of_zero_refetches_and_a_failing_feed_serves_its_cache() {
     let r = ok(&d.exec("rss news")).clone();
     assert_eq!(s.hits("/dyn/a"), 2);
     assert_eq!(r["items"].as_array().map(Vec::len), Some(2), "{r}");
-    assert!(r["errors"].as_array().expect("errors").iter().any(|e| e["name"] == "a" && e["error_code"] == "ParseError"));
+    assert!(
+        r["errors"]
+            .as_array()
+            .expect("errors")
+            .iter()
+            .any(|e| e["name"] == "a" && e["error_code"] == "ParseError")
+    );
 }
 
 #[test]
@@ -312,7 +469,10 @@ fn news_reports_progress_while_refreshing() {
     let d = daemon_for(&s);
     for i in 0..3 {
         s.set(&format!("p{i}"), &rss_feed("P", &format!("p{i}"), 1, 10));
-        ok(&d.exec(&format!("rss add --name p{i} --url {} --no-verify", s.url(&format!("/dyn/p{i}")))));
+        ok(&d.exec(&format!(
+            "rss add --name p{i} --url {} --no-verify",
+            s.url(&format!("/dyn/p{i}"))
+        )));
     }
     let mut c = d.conn();
     c.result("session.subscribe", json!({"session_id": "default"}));
@@ -364,7 +524,11 @@ fn state_survives_a_restart_and_fifty_adds_race_without_loss() {
     assert_eq!(ok(&d.exec("rss list --max 500"))["count_total"], 50);
     let before = s.hits("/dyn/f0");
     let r = ok(&d.exec("rss news --source feed0")).clone();
-    assert_eq!(s.hits("/dyn/f0"), before, "fresh cache after restart: no request");
+    assert_eq!(
+        s.hits("/dyn/f0"),
+        before,
+        "fresh cache after restart: no request"
+    );
     assert_eq!(r["items"][0]["title"], "zero 1");
 }
 
@@ -372,12 +536,21 @@ fn state_survives_a_restart_and_fifty_adds_race_without_loss() {
 fn opml_export_and_import() {
     let s = FeedServer::start();
     let d = daemon_for(&s);
-    ok(&d.exec(&format!("rss add --name one --url {} --no-verify", s.url("/dyn/one"))));
-    ok(&d.exec(&format!("rss add --name two --url {} --no-verify", s.url("/dyn/two"))));
+    ok(&d.exec(&format!(
+        "rss add --name one --url {} --no-verify",
+        s.url("/dyn/one")
+    )));
+    ok(&d.exec(&format!(
+        "rss add --name two --url {} --no-verify",
+        s.url("/dyn/two")
+    )));
     let o = d.exec("rss export --out artifacts/feeds.opml");
     assert_eq!(ok(&o)["count"], 2);
     let text = std::fs::read_to_string(d.agents().join("artifacts/feeds.opml")).expect("opml");
-    assert!(text.contains("version=\"2.0\"") && text.contains(&s.url("/dyn/one")), "{text}");
+    assert!(
+        text.contains("version=\"2.0\"") && text.contains(&s.url("/dyn/one")),
+        "{text}"
+    );
     failed(&d.exec("rss export"), "OutRequired");
 
     let d2 = daemon_for(&s);
@@ -391,7 +564,10 @@ fn opml_export_and_import() {
     let r = ok(&d2.exec("rss import --in in/feeds.opml")).clone();
     assert_eq!(r["added"], 1);
     assert_eq!(r["skipped"], 2);
-    failed(&d2.exec("rss import --in ../outside.opml"), "PathEscapesAgentsRoot");
+    failed(
+        &d2.exec("rss import --in ../outside.opml"),
+        "PathEscapesAgentsRoot",
+    );
     failed(&d2.exec("rss import --in in/missing.opml"), "NotFound");
 }
 
@@ -400,13 +576,35 @@ fn out_paths_stay_inside_agents() {
     let s = FeedServer::start();
     let d = daemon_for(&s);
     let u = s.url("/f/simple.xml");
-    failed(&d.exec(&format!("rss fetch --url {u} --out /tmp/x.json")), "InvalidArgs");
-    failed(&d.exec(&format!("rss fetch --url {u} --out ../x.json")), "PathEscapesAgentsRoot");
-    failed(&d.exec(&format!("rss fetch --url {u} --out skills/irc-cli/secrets/.env")), "Forbidden");
-    failed(&d.exec(&format!("rss fetch --url {u} --out workspace/rss/subscriptions.json")), "Forbidden");
+    failed(
+        &d.exec(&format!("rss fetch --url {u} --out /tmp/x.json")),
+        "InvalidArgs",
+    );
+    failed(
+        &d.exec(&format!("rss fetch --url {u} --out ../x.json")),
+        "PathEscapesAgentsRoot",
+    );
+    failed(
+        &d.exec(&format!(
+            "rss fetch --url {u} --out skills/irc-cli/secrets/.env"
+        )),
+        "Forbidden",
+    );
+    failed(
+        &d.exec(&format!(
+            "rss fetch --url {u} --out workspace/rss/subscriptions.json"
+        )),
+        "Forbidden",
+    );
     std::os::unix::fs::symlink("/tmp", d.agents().join("escape")).expect("symlink");
-    failed(&d.exec(&format!("rss fetch --url {u} --out escape/x.json")), "PathEscapesAgentsRoot");
-    failed(&d.exec("rss list --out ../../etc/x"), "PathEscapesAgentsRoot");
+    failed(
+        &d.exec(&format!("rss fetch --url {u} --out escape/x.json")),
+        "PathEscapesAgentsRoot",
+    );
+    failed(
+        &d.exec("rss list --out ../../etc/x"),
+        "PathEscapesAgentsRoot",
+    );
 }
 
 #[test]
@@ -436,7 +634,10 @@ fn a_corrupt_subscriptions_file_is_moved_aside_and_reported() {
     });
     let o = d.exec("rss list");
     assert_eq!(o["exit_code"], 0);
-    assert!(o["stderr"].as_str().unwrap_or("").contains("did not parse"), "{o}");
+    assert!(
+        o["stderr"].as_str().unwrap_or("").contains("did not parse"),
+        "{o}"
+    );
     assert_eq!(o["result"]["warnings"].as_array().map(Vec::len), Some(1));
     let aside: Vec<_> = std::fs::read_dir(&rss_dir)
         .expect("ls")
@@ -460,15 +661,40 @@ fn the_whole_corpus_goes_through_rss_fetch() {
     let root = paw_tests::http::fixtures().join("feeds");
     let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("manifest");
     let mut c = d.conn();
-    let mut ids = Vec::new();
+    let mut requests = Vec::new();
     for line in manifest.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
         if cols.get(4) != Some(&"feed") {
             continue;
         }
         let url = s.url(&format!("/f/feeds/{}", cols[0].replace(' ', "%20")));
-        ids.push((cols[0].to_string(), c.send("terminal.exec", json!({"command": format!("rss fetch --url \"{url}\" --max-items 1")}))));
+        requests.push((
+            cols[0].to_string(),
+            format!("rss fetch --url \"{url}\" --max-items 1"),
+        ));
     }
+    // Write from another thread while this one reads: thousands of pipelined requests do not
+    // fit in the socket buffers.
+    let mut w = c.writer();
+    let lines: Vec<String> = requests
+        .iter()
+        .enumerate()
+        .map(|(i, (_, cmd))| {
+            json!({"jsonrpc": "2.0", "id": i, "method": "terminal.exec", "params": {"command": cmd}}).to_string()
+        })
+        .collect();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        for l in lines {
+            w.write_all(l.as_bytes()).expect("write");
+            w.write_all(b"\n").expect("write");
+        }
+    });
+    let ids: Vec<(String, u64)> = requests
+        .into_iter()
+        .enumerate()
+        .map(|(i, (p, _))| (p, i as u64))
+        .collect();
     let (mut parsed, mut errors) = (0, 0);
     for (path, id) in ids {
         let r = c.response(id);
@@ -478,11 +704,15 @@ fn the_whole_corpus_goes_through_rss_fetch() {
             Some(2) => {
                 errors += 1;
                 let code = o["error_code"].as_str().unwrap_or("");
-                assert!(["ParseError", "NetworkError", "HttpError"].contains(&code), "{path}: {o}");
+                assert!(
+                    ["ParseError", "NetworkError", "HttpError"].contains(&code),
+                    "{path}: {o}"
+                );
             }
             _ => panic!("{path}: {r}"),
         }
     }
+    writer.join().expect("writer");
     assert!(parsed > 1900, "{parsed} parsed, {errors} failed");
     // The daemon is still fine.
     assert_eq!(d.exec("hello")["exit_code"], 0);

@@ -10,7 +10,11 @@ use crate::clock::now_ms;
 use crate::commands::args::{Flag, parse};
 use crate::commands::{CmdError, CmdResult, Ctx};
 
-const FLAGS: &[Flag] = &[Flag::value("name"), Flag::value("url"), Flag::switch("no-verify")];
+const FLAGS: &[Flag] = &[
+    Flag::value("name"),
+    Flag::value("url"),
+    Flag::switch("no-verify"),
+];
 
 /// Checks that `url` is an http(s) URL and returns it normalised.
 pub fn check_url(url: &str) -> Result<String, CmdError> {
@@ -18,7 +22,9 @@ pub fn check_url(url: &str) -> Result<String, CmdError> {
         .map_err(|e| CmdError::invalid_args(format!("invalid url: {e}")))?;
     match parsed.scheme() {
         "http" | "https" => Ok(parsed.to_string()),
-        other => Err(CmdError::invalid_args(format!("unsupported url scheme: {other}"))),
+        other => Err(CmdError::invalid_args(format!(
+            "unsupported url scheme: {other}"
+        ))),
     }
 }
 
@@ -47,11 +53,16 @@ pub fn discover_feed(html: &str, base: &url::Url) -> Option<String> {
         let rel = v.attr("rel")?.to_ascii_lowercase();
         let ty = v.attr("type").unwrap_or("").to_ascii_lowercase();
         let is_feed = rel.split_whitespace().any(|r| r == "alternate")
-            && (ty.contains("rss") || ty.contains("atom") || ty.contains("feed+json") || ty == "application/json");
+            && (ty.contains("rss")
+                || ty.contains("atom")
+                || ty.contains("feed+json")
+                || ty == "application/json");
         if !is_feed {
             return None;
         }
-        base.join(v.attr("href")?.trim()).ok().map(|u| u.to_string())
+        base.join(v.attr("href")?.trim())
+            .ok()
+            .map(|u| u.to_string())
     })
 }
 
@@ -70,8 +81,12 @@ async fn verify(ctx: &Ctx, url: &str, name: &str) -> Result<Fetched, CmdError> {
             let found = discover_feed(&resp.text(), &resp.final_url);
             match found {
                 Some(feed_url) if feed_url != url => {
-                    crate::net::guard::Guard::check_url(ctx.services.http.guard(), &url::Url::parse(&feed_url).map_err(|e| CmdError::invalid_args(e.to_string()))?)
-                        .map_err(|n| CmdError::new(n.code(), n.to_string()))?;
+                    crate::net::guard::Guard::check_url(
+                        ctx.services.http.guard(),
+                        &url::Url::parse(&feed_url)
+                            .map_err(|e| CmdError::invalid_args(e.to_string()))?,
+                    )
+                    .map_err(|n| CmdError::new(n.code(), n.to_string()))?;
                     fetch_feed(&ctx.services, &feed_url, name).await
                 }
                 _ => Err(e),
@@ -89,7 +104,9 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     if let Some(n) = given_name
         && (n.chars().count() > 64 || n.chars().any(char::is_control))
     {
-        return Err(CmdError::invalid_args("--name must be 1-64 printable characters"));
+        return Err(CmdError::invalid_args(
+            "--name must be 1-64 printable characters",
+        ));
     }
     let (feed_url, title, items) = if flags.switch("no-verify") {
         (url.clone(), None, None)
@@ -101,9 +118,11 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let mut store = ctx.services.rss.lock().await;
     let now = now_ms();
     let state = store.state();
-    if let Some(other) = state.subs.iter().find(|s| {
-        s.url == feed_url && given_name.is_none_or(|n| !s.name.eq_ignore_ascii_case(n))
-    }) {
+    if let Some(other) = state
+        .subs
+        .iter()
+        .find(|s| s.url == feed_url && given_name.is_none_or(|n| !s.name.eq_ignore_ascii_case(n)))
+    {
         return Err(CmdError::new(
             ErrorCode::AlreadyExists,
             format!("{feed_url} is already subscribed as {}", other.name),
@@ -111,7 +130,11 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .with_result(json!({"name": other.name, "url": feed_url})));
     }
     let (name, created) = match given_name {
-        Some(n) => match state.subs.iter_mut().find(|s| s.name.eq_ignore_ascii_case(n)) {
+        Some(n) => match state
+            .subs
+            .iter_mut()
+            .find(|s| s.name.eq_ignore_ascii_case(n))
+        {
             Some(existing) => {
                 let old = std::mem::replace(&mut existing.url, feed_url.clone());
                 if old != feed_url {
@@ -138,11 +161,21 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         None => {
             let base = match &title {
                 Some(t) => slug(t),
-                None => slug(url::Url::parse(&feed_url).ok().and_then(|u| u.host_str().map(str::to_string)).as_deref().unwrap_or("feed")),
+                None => slug(
+                    url::Url::parse(&feed_url)
+                        .ok()
+                        .and_then(|u| u.host_str().map(str::to_string))
+                        .as_deref()
+                        .unwrap_or("feed"),
+                ),
             };
             let mut name = base.clone();
             let mut n = 2;
-            while state.subs.iter().any(|s| s.name.eq_ignore_ascii_case(&name)) {
+            while state
+                .subs
+                .iter()
+                .any(|s| s.name.eq_ignore_ascii_case(&name))
+            {
                 name = format!("{base}-{n}");
                 n += 1;
             }

@@ -60,7 +60,11 @@ fn net_error(e: crate::net::NetError, url: &str) -> CmdError {
 
 /// Fetches and parses `url` (recording state under `name`), honouring the remembered
 /// `Retry-After` and sending conditional headers when a previous state and cache exist.
-pub async fn fetch_feed(services: &Arc<Services>, url: &str, name: &str) -> Result<Fetched, CmdError> {
+pub async fn fetch_feed(
+    services: &Arc<Services>,
+    url: &str,
+    name: &str,
+) -> Result<Fetched, CmdError> {
     let now = now_ms();
     let (etag, last_modified) = {
         let mut store = services.rss.lock().await;
@@ -119,21 +123,25 @@ pub async fn fetch_feed(services: &Arc<Services>, url: &str, name: &str) -> Resu
     }
     if !(200..300).contains(&status) {
         record(services, url, name, &resp, None).await;
-        return Err(CmdError::new(ErrorCode::HttpError, format!("HTTP {status} from {url}"))
-            .with_result(json!({"url": url, "status": status})));
+        return Err(
+            CmdError::new(ErrorCode::HttpError, format!("HTTP {status} from {url}"))
+                .with_result(json!({"url": url, "status": status})),
+        );
     }
     let body = resp.body.clone();
     let content_type = resp.header("content-type").map(str::to_string);
     let base = resp.final_url.clone();
-    let parsed = tokio::task::spawn_blocking(move || parse_feed(&body, content_type.as_deref(), Some(&base)))
-        .await
-        .map_err(|e| CmdError::new(ErrorCode::CommandFailed, format!("parser task failed: {e}")))?
-        .map_err(|e| {
-            CmdError::new(
-                ErrorCode::ParseError,
-                format!("cannot parse this feed URL; check it ({url}): {e}"),
-            )
-        })?;
+    let parsed = tokio::task::spawn_blocking(move || {
+        parse_feed(&body, content_type.as_deref(), Some(&base))
+    })
+    .await
+    .map_err(|e| CmdError::new(ErrorCode::CommandFailed, format!("parser task failed: {e}")))?
+    .map_err(|e| {
+        CmdError::new(
+            ErrorCode::ParseError,
+            format!("cannot parse this feed URL; check it ({url}): {e}"),
+        )
+    })?;
     let feed = CachedFeed {
         url: url.to_string(),
         title: parsed.title.clone(),
@@ -171,7 +179,13 @@ pub async fn fetch_feed(services: &Arc<Services>, url: &str, name: &str) -> Resu
 
 /// Remembers a response in `fetch_state.json`: at once when it carries a `Retry-After`
 /// (that must survive any restart), else with the next gathered write.
-async fn record(services: &Arc<Services>, url: &str, name: &str, resp: &Response, retry_until: Option<u64>) {
+async fn record(
+    services: &Arc<Services>,
+    url: &str,
+    name: &str,
+    resp: &Response,
+    retry_until: Option<u64>,
+) {
     let mut store = services.rss.lock().await;
     let fs = store.state().fetch_state_mut(url, name);
     fs.last_fetch_ms = Some(now_ms());
@@ -204,7 +218,10 @@ mod tests {
             retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_470_000),
             Some(10_000)
         );
-        assert_eq!(retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_490_000), Some(0));
+        assert_eq!(
+            retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_490_000),
+            Some(0)
+        );
         assert_eq!(retry_after_ms("soon", 0), None);
     }
 }

@@ -53,7 +53,10 @@ pub async fn remove(ctx: &Ctx, args: &[String]) -> CmdResult {
     let mut store = ctx.services.rss.lock().await;
     let state = store.state();
     let Some(sub) = state.find(name).cloned() else {
-        return Err(CmdError::new(ErrorCode::NotFound, format!("no subscription named {name}")));
+        return Err(CmdError::new(
+            ErrorCode::NotFound,
+            format!("no subscription named {name}"),
+        ));
     };
     state.subs.retain(|s| s.name != sub.name);
     state.fetch.retain(|f| f.url != sub.url);
@@ -77,19 +80,26 @@ pub async fn remove(ctx: &Ctx, args: &[String]) -> CmdResult {
 pub async fn fetch(ctx: &Ctx, args: &[String]) -> CmdResult {
     let flags = parse(
         args,
-        &[Flag::value("name"), Flag::value("url"), Flag::value("max-items"), Flag::value("out")],
+        &[
+            Flag::value("name"),
+            Flag::value("url"),
+            Flag::value("max-items"),
+            Flag::value("out"),
+        ],
     )?;
     let max = flags.clamped("max-items", 20, 0, 500)? as usize;
     let (name, url) = match (flags.get("name"), flags.get("url")) {
         (Some(_), Some(_)) => return Err(CmdError::invalid_args("give --name or --url, not both")),
-        (None, None) => return Err(CmdError::invalid_args("missing required flag: --name or --url")),
+        (None, None) => {
+            return Err(CmdError::invalid_args(
+                "missing required flag: --name or --url",
+            ));
+        }
         (Some(n), None) => {
             let mut store = ctx.services.rss.lock().await;
-            let sub = store
-                .state()
-                .find(n)
-                .cloned()
-                .ok_or_else(|| CmdError::new(ErrorCode::NotFound, format!("no subscription named {n}")))?;
+            let sub = store.state().find(n).cloned().ok_or_else(|| {
+                CmdError::new(ErrorCode::NotFound, format!("no subscription named {n}"))
+            })?;
             (Some(sub.name), sub.url)
         }
         (None, Some(u)) => (None, check_url(u)?),
@@ -105,14 +115,24 @@ pub async fn fetch(ctx: &Ctx, args: &[String]) -> CmdResult {
         "{} — {} items{}\n",
         f.title.as_deref().unwrap_or(&url),
         f.items.len(),
-        if f.not_modified { " (not modified)" } else { "" }
+        if f.not_modified {
+            " (not modified)"
+        } else {
+            ""
+        }
     );
     for i in f.items.iter().take(max) {
         stdout.push_str(&format!(
             "- {}{}{}\n",
             i.title.as_deref().unwrap_or("(untitled)"),
-            i.published_at.as_deref().map(|d| format!(" [{d}]")).unwrap_or_default(),
-            i.link.as_deref().map(|l| format!(" {l}")).unwrap_or_default(),
+            i.published_at
+                .as_deref()
+                .map(|d| format!(" [{d}]"))
+                .unwrap_or_default(),
+            i.link
+                .as_deref()
+                .map(|l| format!(" {l}"))
+                .unwrap_or_default(),
         ));
     }
     let mut result = json!({

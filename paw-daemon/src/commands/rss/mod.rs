@@ -87,7 +87,11 @@ impl Command for Rss {
 
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
-            let sub = inv.argv.get(1).map(|s| s.to_lowercase()).unwrap_or_default();
+            let sub = inv
+                .argv
+                .get(1)
+                .map(|s| s.to_lowercase())
+                .unwrap_or_default();
             let args = inv.argv.get(2..).unwrap_or(&[]).to_vec();
             let mut out = match sub.as_str() {
                 "add" => add::run(&ctx, &args).await,
@@ -100,7 +104,9 @@ impl Command for Rss {
                 "" => Err(CmdError::invalid_args(
                     "missing subcommand: add, list, remove, fetch, news, import or export",
                 )),
-                other => Err(CmdError::invalid_args(format!("unknown subcommand: rss {other}"))),
+                other => Err(CmdError::invalid_args(format!(
+                    "unknown subcommand: rss {other}"
+                ))),
             }?;
             // Report store files that had to be moved aside when they were loaded.
             let warnings = ctx.services.rss.lock().await.take_warnings();
@@ -146,7 +152,12 @@ pub(crate) async fn write_out_bytes(
     })
     .await
     .map_err(|e| CmdError::new(paw_proto::ErrorCode::CommandFailed, e.to_string()))?
-    .map_err(|e| CmdError::new(paw_proto::ErrorCode::CommandFailed, format!("cannot write {rel}: {e}")))?;
+    .map_err(|e| {
+        CmdError::new(
+            paw_proto::ErrorCode::CommandFailed,
+            format!("cannot write {rel}: {e}"),
+        )
+    })?;
     Ok(paw_proto::Artifact {
         path: ctx.display_path(&path),
         mime: mime.to_string(),

@@ -25,10 +25,18 @@ struct Digest {
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let flags = parse(
         args,
-        &[Flag::value("source"), Flag::value("keyword"), Flag::value("limit"), Flag::switch("refresh")],
+        &[
+            Flag::value("source"),
+            Flag::value("keyword"),
+            Flag::value("limit"),
+            Flag::switch("refresh"),
+        ],
     )?;
     let limit = flags.clamped("limit", 5, 1, 100)? as usize;
-    let keyword = flags.get("keyword").map(str::to_lowercase).filter(|k| !k.is_empty());
+    let keyword = flags
+        .get("keyword")
+        .map(str::to_lowercase)
+        .filter(|k| !k.is_empty());
     let refresh = flags.switch("refresh");
     let ttl_ms = ctx.config.tools.rss.cache_ttl.saturating_mul(60_000);
 
@@ -41,7 +49,10 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             })?],
             None => state.subs.clone(),
         };
-        let states: Vec<_> = subs.iter().map(|s| state.fetch_state(&s.url).cloned()).collect();
+        let states: Vec<_> = subs
+            .iter()
+            .map(|s| state.fetch_state(&s.url).cloned())
+            .collect();
         (subs, states)
     };
     if subs.is_empty() {
@@ -102,21 +113,37 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         match r {
             Ok(f) => {
                 refreshed += 1;
-                digests.extend(f.items.into_iter().map(|item| Digest { source: sub.name.clone(), item }));
+                digests.extend(f.items.into_iter().map(|item| Digest {
+                    source: sub.name.clone(),
+                    item,
+                }));
             }
             Err(e) => {
-                errors.push(json!({"name": sub.name, "error_code": e.code.as_str(), "message": e.message}));
+                errors.push(
+                    json!({"name": sub.name, "error_code": e.code.as_str(), "message": e.message}),
+                );
                 if let Some(c) = ctx.services.rss.cached(&sub.url).await {
-                    digests.extend(c.items.iter().cloned().map(|item| Digest { source: sub.name.clone(), item }));
+                    digests.extend(c.items.iter().cloned().map(|item| Digest {
+                        source: sub.name.clone(),
+                        item,
+                    }));
                 }
             }
         }
     }
     for (i, c) in &fresh {
-        digests.extend(c.items.iter().map(|item| Digest { source: subs[*i].name.clone(), item: item.clone() }));
+        digests.extend(c.items.iter().map(|item| Digest {
+            source: subs[*i].name.clone(),
+            item: item.clone(),
+        }));
     }
     if let Some(k) = &keyword {
-        digests.retain(|d| d.item.title.as_deref().is_some_and(|t| t.to_lowercase().contains(k.as_str())));
+        digests.retain(|d| {
+            d.item
+                .title
+                .as_deref()
+                .is_some_and(|t| t.to_lowercase().contains(k.as_str()))
+        });
     }
     // Newest first; undated items after dated ones, in feed order.
     digests.sort_by_cached_key(|d| std::cmp::Reverse(d.item.sort_key()));
@@ -132,7 +159,11 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             n + 1,
             d.source,
             d.item.title.as_deref().unwrap_or("(untitled)"),
-            d.item.published_at.as_deref().map(|p| format!(" ({p})")).unwrap_or_default()
+            d.item
+                .published_at
+                .as_deref()
+                .map(|p| format!(" ({p})"))
+                .unwrap_or_default()
         ));
         if let Some(s) = &d.item.summary {
             stdout.push_str(&format!("   {s}\n"));
@@ -143,8 +174,10 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     }
     let items: Vec<Value> = digests
         .iter()
-        .map(|d| json!({"source": d.source, "title": d.item.title, "published_at": d.item.published_at,
-            "link": d.item.link, "summary": d.item.summary}))
+        .map(|d| {
+            json!({"source": d.source, "title": d.item.title, "published_at": d.item.published_at,
+            "link": d.item.link, "summary": d.item.summary})
+        })
         .collect();
     Ok(output(
         stdout,

@@ -54,7 +54,11 @@ pub async fn import(ctx: &Ctx, args: &[String]) -> CmdResult {
         let base = slug(if title.is_empty() { &url } else { &title });
         let mut name = base.clone();
         let mut n = 2;
-        while state.subs.iter().any(|s| s.name.eq_ignore_ascii_case(&name)) {
+        while state
+            .subs
+            .iter()
+            .any(|s| s.name.eq_ignore_ascii_case(&name))
+        {
             name = format!("{base}-{n}");
             n += 1;
         }
@@ -74,7 +78,11 @@ pub async fn import(ctx: &Ctx, args: &[String]) -> CmdResult {
             .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     }
     Ok(output(
-        format!("Imported {} feeds, skipped {}\n", added.len(), skipped.len()),
+        format!(
+            "Imported {} feeds, skipped {}\n",
+            added.len(),
+            skipped.len()
+        ),
         json!({"ok": true, "command": "rss import", "added": added.len(), "skipped": skipped.len(),
             "added_feeds": added, "skipped_feeds": skipped}),
     ))
@@ -107,7 +115,14 @@ pub async fn export(ctx: &Ctx, args: &[String]) -> CmdResult {
     let xml = doc
         .to_string()
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, format!("cannot write OPML: {e}")))?;
-    let artifact = write_out_bytes(ctx, rel, xml.into_bytes(), "text/x-opml", "subscriptions as OPML 2.0").await?;
+    let artifact = write_out_bytes(
+        ctx,
+        rel,
+        xml.into_bytes(),
+        "text/x-opml",
+        "subscriptions as OPML 2.0",
+    )
+    .await?;
     let path = artifact.path.clone();
     let mut o = output(
         format!("Exported {} feeds to {path}\n", subs.len()),

@@ -134,8 +134,18 @@ pub fn parse_date(text: &str) -> Option<DateTime<FixedOffset>> {
     }
     // Common deviations: a named zone ("GMT", "UTC", "EST"), no seconds, a lower-case "t".
     let zones = [
-        ("UT", 0), ("UTC", 0), ("GMT", 0), ("Z", 0), ("EST", -5), ("EDT", -4), ("CST", -6),
-        ("CDT", -5), ("MST", -7), ("MDT", -6), ("PST", -8), ("PDT", -7),
+        ("UT", 0),
+        ("UTC", 0),
+        ("GMT", 0),
+        ("Z", 0),
+        ("EST", -5),
+        ("EDT", -4),
+        ("CST", -6),
+        ("CDT", -5),
+        ("MST", -7),
+        ("MDT", -6),
+        ("PST", -8),
+        ("PDT", -7),
     ];
     for (name, hours) in zones {
         if let Some(rest) = t.strip_suffix(name) {
@@ -145,7 +155,11 @@ pub fn parse_date(text: &str) -> Option<DateTime<FixedOffset>> {
             }
         }
     }
-    for fmt in ["%Y-%m-%dT%H:%M%:z", "%Y-%m-%d %H:%M:%S%:z", "%Y-%m-%d %H:%M:%S %z"] {
+    for fmt in [
+        "%Y-%m-%dT%H:%M%:z",
+        "%Y-%m-%d %H:%M:%S%:z",
+        "%Y-%m-%d %H:%M:%S %z",
+    ] {
         if let Ok(d) = DateTime::parse_from_str(t, fmt) {
             return Some(d);
         }
@@ -179,7 +193,9 @@ fn capture_timestamp(text: &str) -> Option<DateTime<Utc>> {
                 Utc.timestamp_opt(SENTINEL_BASE + n, 0).single()?
             }
         };
-        d.raw.entry(instant.timestamp_millis()).or_insert_with(|| t.to_string());
+        d.raw
+            .entry(instant.timestamp_millis())
+            .or_insert_with(|| t.to_string());
         Some(instant)
     })
 }
@@ -227,10 +243,17 @@ pub fn repair(xml: &str) -> String {
         let end = s[pos..].find('>').map(|e| pos + e).unwrap_or(s.len());
         let tag = s[pos..end].to_string();
         let version = attr_value(&tag, "version");
-        let ok = matches!(version.as_deref(), Some("2.0") | Some("0.91") | Some("0.92"));
+        let ok = matches!(
+            version.as_deref(),
+            Some("2.0") | Some("0.91") | Some("0.92")
+        );
         if !ok {
             let fixed = match version {
-                Some(v) => tag.replacen(&format!("\"{v}\""), "\"2.0\"", 1).replacen(&format!("'{v}'"), "'2.0'", 1),
+                Some(v) => tag.replacen(&format!("\"{v}\""), "\"2.0\"", 1).replacen(
+                    &format!("'{v}'"),
+                    "'2.0'",
+                    1,
+                ),
                 None => tag.replacen("<rss", "<rss version=\"2.0\"", 1),
             };
             s.replace_range(pos..end, &fixed);
@@ -329,7 +352,11 @@ fn stable_guid(link: Option<&str>, title: Option<&str>, date: Option<&str>) -> S
 }
 
 /// Parses a feed body. `content_type` picks the charset; `base` resolves relative links.
-pub fn parse_feed(body: &[u8], content_type: Option<&str>, base: Option<&url::Url>) -> Result<ParsedFeed, ParseError> {
+pub fn parse_feed(
+    body: &[u8],
+    content_type: Option<&str>,
+    base: Option<&url::Url>,
+) -> Result<ParsedFeed, ParseError> {
     let text = crate::net::charset::decode(body, content_type);
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     let input = if trimmed.starts_with('{') {
@@ -348,7 +375,11 @@ pub fn parse_feed(body: &[u8], content_type: Option<&str>, base: Option<&url::Ur
     let feed = match parsed {
         Ok(Ok(f)) => f,
         Ok(Err(e)) => return Err(ParseError(format!("cannot parse this feed: {e}"))),
-        Err(_) => return Err(ParseError("cannot parse this feed: the parser crashed on it".into())),
+        Err(_) => {
+            return Err(ParseError(
+                "cannot parse this feed: the parser crashed on it".into(),
+            ));
+        }
     };
     let title = feed.title.as_ref().map(text_of).filter(|t| !t.is_empty());
     let items = feed
@@ -359,7 +390,11 @@ pub fn parse_feed(body: &[u8], content_type: Option<&str>, base: Option<&url::Ur
     Ok(ParsedFeed { title, items })
 }
 
-fn normalise(e: &feed_rs::model::Entry, raw: &HashMap<i64, String>, base: Option<&url::Url>) -> Item {
+fn normalise(
+    e: &feed_rs::model::Entry,
+    raw: &HashMap<i64, String>,
+    base: Option<&url::Url>,
+) -> Item {
     let title = e.title.as_ref().map(text_of).filter(|t| !t.is_empty());
     let link = e
         .links

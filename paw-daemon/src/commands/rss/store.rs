@@ -140,7 +140,10 @@ pub struct Locked<'a> {
 /// A store file could not be written.
 pub struct StoreError(pub String);
 
-fn load_json<T: serde::de::DeserializeOwned + Default>(path: &Path, warnings: &mut Vec<String>) -> T {
+fn load_json<T: serde::de::DeserializeOwned + Default>(
+    path: &Path,
+    warnings: &mut Vec<String>,
+) -> T {
     match std::fs::read(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => T::default(),
         Err(e) => {
@@ -156,7 +159,10 @@ fn load_json<T: serde::de::DeserializeOwned + Default>(path: &Path, warnings: &m
                         path.display(),
                         aside.display()
                     ),
-                    Err(m) => format!("{} did not parse ({e}) and could not be moved aside: {m}", path.display()),
+                    Err(m) => format!(
+                        "{} did not parse ({e}) and could not be moved aside: {m}",
+                        path.display()
+                    ),
                 };
                 tracing::error!("{msg}");
                 warnings.push(msg);
@@ -189,7 +195,12 @@ impl RssStore {
                 (State { subs, fetch }, warnings)
             })
             .await
-            .unwrap_or_else(|_| (State::default(), vec!["loading the rss store failed".into()]));
+            .unwrap_or_else(|_| {
+                (
+                    State::default(),
+                    vec!["loading the rss store failed".into()],
+                )
+            });
             *guard = Some(loaded);
         }
         Locked {
@@ -203,7 +214,10 @@ impl RssStore {
         cache_path(&self.dir, url)
     }
 
-    fn memory(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, std::sync::Arc<CachedFeed>>> {
+    fn memory(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, std::sync::Arc<CachedFeed>>>
+    {
         self.memory.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -276,7 +290,11 @@ fn cache_path(dir: &Path, url: &str) -> PathBuf {
     dir.join("cache").join(format!("{hex}.json"))
 }
 
-async fn write_blocking(path: PathBuf, bytes: Vec<u8>, durability: Durability) -> Result<(), StoreError> {
+async fn write_blocking(
+    path: PathBuf,
+    bytes: Vec<u8>,
+    durability: Durability,
+) -> Result<(), StoreError> {
     tokio::task::spawn_blocking(move || {
         write_atomic(&path, &bytes, durability)
             .map_err(|e| StoreError(format!("cannot write {}: {e}", path.display())))
@@ -298,13 +316,15 @@ impl Locked<'_> {
 
     /// Writes `subscriptions.json`.
     pub async fn save_subs(&mut self) -> Result<(), StoreError> {
-        let bytes = serde_json::to_vec_pretty(&self.state().subs).map_err(|e| StoreError(e.to_string()))?;
+        let bytes =
+            serde_json::to_vec_pretty(&self.state().subs).map_err(|e| StoreError(e.to_string()))?;
         write_blocking(self.dir.join("subscriptions.json"), bytes, Durability::Sync).await
     }
 
     /// Writes `fetch_state.json`.
     pub async fn save_fetch(&mut self) -> Result<(), StoreError> {
-        let bytes = serde_json::to_vec_pretty(&self.state().fetch).map_err(|e| StoreError(e.to_string()))?;
+        let bytes = serde_json::to_vec_pretty(&self.state().fetch)
+            .map_err(|e| StoreError(e.to_string()))?;
         write_blocking(self.dir.join("fetch_state.json"), bytes, Durability::Sync).await
     }
 }

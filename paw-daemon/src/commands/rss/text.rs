@@ -68,7 +68,10 @@ mod tests {
 
     #[test]
     fn plain_text_and_summaries() {
-        assert_eq!(html_to_text("<p>Hello <b>world</b> &amp; more</p>\n\n<p>x</p>"), "Hello world & more x");
+        assert_eq!(
+            html_to_text("<p>Hello <b>world</b> &amp; more</p>\n\n<p>x</p>"),
+            "Hello world & more x"
+        );
         assert_eq!(html_to_text("a &lt;tag&gt; &#233;"), "a <tag> é");
         assert_eq!(html_to_text("  plain\n text "), "plain text");
         let long = "word ".repeat(100);
@@ -84,7 +87,15 @@ mod tests {
         let base = url::Url::parse("https://example.com/a/b.html").expect("url");
         let dirty = r#"<p onclick="x()">hi<script>alert(1)</script><a href="javascript:alert(1)">j</a><a href="/rel">r</a><img src="i.png"><iframe src="https://e.vil"></iframe><style>p{}</style><form><input></form></p>"#;
         let clean = sanitize(dirty, Some(&base));
-        for bad in ["script", "onclick", "javascript:", "iframe", "style", "form", "input"] {
+        for bad in [
+            "script",
+            "onclick",
+            "javascript:",
+            "iframe",
+            "style",
+            "form",
+            "input",
+        ] {
             assert!(!clean.contains(bad), "{bad} survived: {clean}");
         }
         assert!(clean.contains("https://example.com/rel"), "{clean}");
