@@ -52,11 +52,17 @@ pub fn detect(body: &[u8], content_type: Option<&str>) -> &'static Encoding {
     if let Some(enc) = from_header {
         return enc;
     }
-    declared_charset(body)
+    match declared_charset(body)
         .and_then(|l| Encoding::for_label(l.as_bytes()))
         // A prolog cannot truthfully claim UTF-16 for a body that reached here without a BOM.
         .filter(|e| *e != encoding_rs::UTF_16LE && *e != encoding_rs::UTF_16BE)
-        .unwrap_or(UTF_8)
+    {
+        Some(enc) => enc,
+        // Nothing declared and not valid UTF-8: the web's legacy default, as browsers and
+        // feedparser do, rather than a text full of U+FFFD.
+        None if std::str::from_utf8(body).is_err() => encoding_rs::WINDOWS_1252,
+        None => UTF_8,
+    }
 }
 
 /// Decodes `body` to text (malformed sequences become U+FFFD; a BOM is removed).

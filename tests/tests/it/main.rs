@@ -8,6 +8,7 @@ mod hello;
 mod output;
 mod protocol;
 mod rss;
+mod rss_corpus;
 mod sessions;
 mod socket;
 mod startup;

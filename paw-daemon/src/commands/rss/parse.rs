@@ -270,6 +270,23 @@ pub fn repair(xml: &str) -> String {
         s.insert_str(close, "</channel>");
         s.insert_str(open_end, "<channel>");
     }
+    // Atom 0.3 (and sloppy 1.0) put MIME types in `type`; feed-rs accepts only Atom 1.0's
+    // text, html and xhtml and rejects the whole feed otherwise.
+    if find_root(&s, "feed").is_some() {
+        for (mime, atom) in [
+            ("text/plain", "text"),
+            ("text/html", "html"),
+            ("application/xhtml+xml", "xhtml"),
+        ] {
+            for q in ['"', '\''] {
+                s = s.replace(&format!("type={q}{mime}{q}"), &format!("type={q}{atom}{q}"));
+            }
+        }
+    }
+    // RSS 0.90 is RDF with Netscape's namespace; feed-rs reads RDF feeds in RSS 1.0's.
+    if s.contains("http://my.netscape.com/rdf/simple/0.9/") {
+        s = s.replace("http://my.netscape.com/rdf/simple/0.9/", "http://purl.org/rss/1.0/");
+    }
     if s.contains("http://purl.org/atom/ns#") {
         s = s.replace("http://purl.org/atom/ns#", "http://www.w3.org/2005/Atom");
         for (old, new) in [
@@ -400,7 +417,6 @@ fn normalise(
         .links
         .iter()
         .find(|l| l.rel.as_deref().is_none_or(|r| r == "alternate"))
-        .or_else(|| e.links.first())
         .map(|l| l.href.trim().to_string())
         .filter(|l| !l.is_empty());
     let (published_at, published_ms) = match e.published.or(e.updated) {
@@ -410,6 +426,12 @@ fn normalise(
         }
         None => (None, None),
     };
+    // Like feedparser: an item without a link whose id is a web address links to it (RSS
+    // guids are permalinks unless marked otherwise).
+    let link = link.or_else(|| {
+        let id = e.id.trim();
+        (id.starts_with("http://") || id.starts_with("https://")).then(|| id.to_string())
+    });
     let guid = if e.id.is_empty() || e.id == NO_ID {
         stable_guid(link.as_deref(), title.as_deref(), published_at.as_deref())
     } else {

@@ -1,0 +1,95 @@
+//! paw's feed parsing against Python feedparser, the liberal-parsing standard, over the whole
+//! corpus: every file feedparser extracts items from must give the same items in paw (titles
+//! and links), on at least 95 % of items. The oracle file is written by
+//! `scripts/feedparser-oracle.py`; JSON Feed files (which feedparser does not read) are
+//! checked against the expected files shipped beside them.
+
+use std::collections::HashSet;
+
+use paw_daemon::commands::rss::parse::parse_feed;
+use paw_daemon::commands::rss::text::html_to_text;
+use serde_json::Value;
+
+fn norm(s: &str) -> String {
+    html_to_text(s)
+}
+
+/// The same URL written two ways (`http://h` and `http://h/`) is the same link.
+fn norm_link(s: &str) -> String {
+    let s = s.trim();
+    url::Url::parse(s).map(|u| u.to_string()).unwrap_or_else(|_| s.to_string())
+}
+
+#[test]
+fn items_agree_with_feedparser() {
+    let root = paw_tests::http::fixtures();
+    let oracle = paw_tests::read_json(&root.join("feedparser-oracle.json"));
+    let files = oracle["files"].as_object().expect("files");
+    let (mut total, mut matched) = (0usize, 0usize);
+    let mut worst: Vec<(String, usize, usize)> = Vec::new();
+    for (path, items) in files {
+        let body = std::fs::read(root.join("feeds").join(path)).expect("fixture");
+        let ours: HashSet<(String, String)> = match parse_feed(&body, Some("application/xml"), None) {
+            Ok(f) => f
+                .items
+                .iter()
+                .map(|i| (norm(i.title.as_deref().unwrap_or("")), norm_link(i.link.as_deref().unwrap_or(""))))
+                .collect(),
+            Err(_) => HashSet::new(),
+        };
+        let mut here = 0;
+        let theirs = items.as_array().expect("items");
+        // PAW_DEBUG_FEED=<substring> prints both sides for matching paths.
+        if std::env::var("PAW_DEBUG_FEED").is_ok_and(|f| path.contains(&f)) {
+            eprintln!("{path}\n  feedparser: {theirs:?}\n  paw: {ours:?}\n  {:?}", parse_feed(&body, Some("application/xml"), None).err());
+        }
+        for it in theirs {
+            let title = norm(it[0].as_str().unwrap_or(""));
+            let link = norm_link(it[1].as_str().unwrap_or(""));
+            total += 1;
+            if ours.contains(&(title, link)) {
+                matched += 1;
+                here += 1;
+            }
+        }
+        if here < theirs.len() {
+            worst.push((path.clone(), here, theirs.len()));
+        }
+    }
+    let rate = matched as f64 / total as f64;
+    eprintln!("feedparser agreement: {matched}/{total} items = {:.1} %", rate * 100.0);
+    worst.sort_by_key(|(p, h, t)| (std::cmp::Reverse(t - h), p.clone()));
+    for (p, h, t) in worst.iter().take(25) {
+        eprintln!("  {p}: {h}/{t}");
+    }
+    assert!(total > 3000, "{total}");
+    assert!(rate >= 0.95, "agreement {:.1} % < 95 %", rate * 100.0);
+}
+
+#[test]
+fn json_feeds_match_their_expected_files() {
+    let root = paw_tests::http::fixtures().join("feeds");
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("manifest");
+    let mut checked = 0;
+    for line in manifest.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if cols.get(2) != Some(&"json feed") || cols.get(4) != Some(&"feed") {
+            continue;
+        }
+        let expected_path = root.join(cols[0].replace(".json", ".serde.json"));
+        let Ok(text) = std::fs::read_to_string(&expected_path) else { continue };
+        let Ok(expected) = serde_json::from_str::<Value>(&text) else { continue };
+        let body = std::fs::read(root.join(cols[0])).expect("fixture");
+        let ours = parse_feed(&body, None, None).unwrap_or_else(|e| panic!("{}: {e}", cols[0]));
+        let entries = expected["entries"].as_array().cloned().unwrap_or_default();
+        assert_eq!(ours.items.len(), entries.len(), "{}", cols[0]);
+        for (mine, theirs) in ours.items.iter().zip(&entries) {
+            let title = theirs["title"]["content"].as_str().map(norm);
+            assert_eq!(mine.title, title.filter(|t| !t.is_empty()), "{}", cols[0]);
+            let link = theirs["links"][0]["href"].as_str().map(str::to_string);
+            assert_eq!(mine.link, link, "{}", cols[0]);
+        }
+        checked += 1;
+    }
+    assert!(checked > 0, "no JSON Feed with an expected file was found");
+}
