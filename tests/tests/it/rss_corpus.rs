@@ -17,7 +17,9 @@ fn norm(s: &str) -> String {
 /// The same URL written two ways (`http://h` and `http://h/`) is the same link.
 fn norm_link(s: &str) -> String {
     let s = s.trim();
-    url::Url::parse(s).map(|u| u.to_string()).unwrap_or_else(|_| s.to_string())
+    url::Url::parse(s)
+        .map(|u| u.to_string())
+        .unwrap_or_else(|_| s.to_string())
 }
 
 #[test]
@@ -29,11 +31,17 @@ fn items_agree_with_feedparser() {
     let mut worst: Vec<(String, usize, usize)> = Vec::new();
     for (path, items) in files {
         let body = std::fs::read(root.join("feeds").join(path)).expect("fixture");
-        let ours: HashSet<(String, String)> = match parse_feed(&body, Some("application/xml"), None) {
+        let ours: HashSet<(String, String)> = match parse_feed(&body, Some("application/xml"), None)
+        {
             Ok(f) => f
                 .items
                 .iter()
-                .map(|i| (norm(i.title.as_deref().unwrap_or("")), norm_link(i.link.as_deref().unwrap_or(""))))
+                .map(|i| {
+                    (
+                        norm(i.title.as_deref().unwrap_or("")),
+                        norm_link(i.link.as_deref().unwrap_or("")),
+                    )
+                })
                 .collect(),
             Err(_) => HashSet::new(),
         };
@@ -41,7 +49,10 @@ fn items_agree_with_feedparser() {
         let theirs = items.as_array().expect("items");
         // PAW_DEBUG_FEED=<substring> prints both sides for matching paths.
         if std::env::var("PAW_DEBUG_FEED").is_ok_and(|f| path.contains(&f)) {
-            eprintln!("{path}\n  feedparser: {theirs:?}\n  paw: {ours:?}\n  {:?}", parse_feed(&body, Some("application/xml"), None).err());
+            eprintln!(
+                "{path}\n  feedparser: {theirs:?}\n  paw: {ours:?}\n  {:?}",
+                parse_feed(&body, Some("application/xml"), None).err()
+            );
         }
         for it in theirs {
             let title = norm(it[0].as_str().unwrap_or(""));
@@ -57,7 +68,10 @@ fn items_agree_with_feedparser() {
         }
     }
     let rate = matched as f64 / total as f64;
-    eprintln!("feedparser agreement: {matched}/{total} items = {:.1} %", rate * 100.0);
+    eprintln!(
+        "feedparser agreement: {matched}/{total} items = {:.1} %",
+        rate * 100.0
+    );
     worst.sort_by_key(|(p, h, t)| (std::cmp::Reverse(t - h), p.clone()));
     for (p, h, t) in worst.iter().take(25) {
         eprintln!("  {p}: {h}/{t}");
@@ -77,8 +91,12 @@ fn json_feeds_match_their_expected_files() {
             continue;
         }
         let expected_path = root.join(cols[0].replace(".json", ".serde.json"));
-        let Ok(text) = std::fs::read_to_string(&expected_path) else { continue };
-        let Ok(expected) = serde_json::from_str::<Value>(&text) else { continue };
+        let Ok(text) = std::fs::read_to_string(&expected_path) else {
+            continue;
+        };
+        let Ok(expected) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
         let body = std::fs::read(root.join(cols[0])).expect("fixture");
         let ours = parse_feed(&body, None, None).unwrap_or_else(|e| panic!("{}: {e}", cols[0]));
         let entries = expected["entries"].as_array().cloned().unwrap_or_default();

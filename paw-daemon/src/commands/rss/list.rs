@@ -142,7 +142,8 @@ pub async fn fetch(ctx: &Ctx, args: &[String]) -> CmdResult {
     });
     let mut artifacts = Vec::new();
     if let Some(out) = flags.get("out") {
-        let full = json!({"url": url, "name": name, "title": f.title, "items": f.items});
+        let items: Vec<_> = f.items.iter().map(|i| i.full()).collect();
+        let full = json!({"url": url, "name": name, "title": f.title, "items": items});
         artifacts.push(write_out(ctx, out, &full, "all items of the feed").await?);
         result["out"] = artifacts[0].path.clone().into();
         result["count_written"] = f.items.len().into();

@@ -148,6 +148,9 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     // Newest first; undated items after dated ones, in feed order.
     digests.sort_by_cached_key(|d| std::cmp::Reverse(d.item.sort_key()));
     digests.truncate(limit);
+    for d in &mut digests {
+        d.item = d.item.brief();
+    }
 
     let mut stdout = String::new();
     if digests.is_empty() {

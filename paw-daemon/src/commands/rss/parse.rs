@@ -48,12 +48,23 @@ pub struct Item {
     /// RFC 3339 with the source offset, or the raw string when it does not parse.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub published_at: Option<String>,
-    /// Plain text, at most 200 characters and `…`.
+    /// Plain text, at most 200 characters and `…` (made by [`Item::brief`]/[`Item::full`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
-    /// The item's HTML, sanitised (full form only).
+    /// The text the summary is made from, as the feed gave it (kept in paw's cache; the
+    /// summary is rendered only for items handed out, not for every parsed item).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_source: Option<String>,
+    /// The item's HTML, sanitised (full form only; see [`Item::full`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_html: Option<String>,
+    /// The item's HTML as the feed gave it, kept in paw's own cache and sanitised only when
+    /// an item is handed out (sanitising every item of every fetch would triple parse time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_raw: Option<String>,
+    /// The URL relative links in `content_raw` resolve against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_base: Option<String>,
     /// Category terms (full form only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub categories: Vec<String>,
@@ -76,12 +87,50 @@ impl Item {
         })
     }
 
+    fn rendered_summary(&self) -> Option<String> {
+        self.summary.clone().or_else(|| {
+            self.summary_source
+                .as_deref()
+                .map(text::summary)
+                .filter(|s| !s.is_empty())
+        })
+    }
+
     /// The seed's six fields only.
     pub fn brief(&self) -> Item {
         Item {
+            summary: self.rendered_summary(),
+            summary_source: None,
             content_html: None,
+            content_raw: None,
+            content_base: None,
             categories: Vec::new(),
             enclosures: Vec::new(),
+            ..self.clone()
+        }
+    }
+
+    /// The full form handed to users: `content_html` sanitised, the raw body dropped.
+    pub fn full(&self) -> Item {
+        let base = self
+            .content_base
+            .as_deref()
+            .and_then(|b| url::Url::parse(b).ok());
+        let content_html = self
+            .content_html
+            .clone()
+            .or_else(|| {
+                self.content_raw
+                    .as_deref()
+                    .map(|h| text::sanitize(h, base.as_ref()))
+            })
+            .filter(|h| !h.trim().is_empty());
+        Item {
+            summary: self.rendered_summary(),
+            summary_source: None,
+            content_html,
+            content_raw: None,
+            content_base: None,
             ..self.clone()
         }
     }
@@ -285,7 +334,10 @@ pub fn repair(xml: &str) -> String {
     }
     // RSS 0.90 is RDF with Netscape's namespace; feed-rs reads RDF feeds in RSS 1.0's.
     if s.contains("http://my.netscape.com/rdf/simple/0.9/") {
-        s = s.replace("http://my.netscape.com/rdf/simple/0.9/", "http://purl.org/rss/1.0/");
+        s = s.replace(
+            "http://my.netscape.com/rdf/simple/0.9/",
+            "http://purl.org/rss/1.0/",
+        );
     }
     if s.contains("http://purl.org/atom/ns#") {
         s = s.replace("http://purl.org/atom/ns#", "http://www.w3.org/2005/Atom");
@@ -447,9 +499,7 @@ fn normalise(
         .as_ref()
         .map(|s| s.content.clone())
         .or_else(|| body_html.clone());
-    let summary = summary_source
-        .map(|s| text::summary(&s))
-        .filter(|s| !s.is_empty());
+    let summary_source = summary_source.filter(|s| !s.trim().is_empty());
     let item_base = link
         .as_deref()
         .and_then(|l| match base {
@@ -457,9 +507,7 @@ fn normalise(
             None => url::Url::parse(l).ok(),
         })
         .or_else(|| base.cloned());
-    let content_html = body_html
-        .map(|h| text::sanitize(&h, item_base.as_ref()))
-        .filter(|h| !h.trim().is_empty());
+    let content_raw = body_html.filter(|h| !h.trim().is_empty());
     let author = e
         .authors
         .iter()
@@ -490,8 +538,11 @@ fn normalise(
         guid,
         author,
         published_at,
-        summary,
-        content_html,
+        summary: None,
+        summary_source,
+        content_html: None,
+        content_base: content_raw.as_ref().and(item_base.map(|u| u.to_string())),
+        content_raw,
         categories,
         enclosures,
         published_ms,

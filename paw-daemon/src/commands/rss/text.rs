@@ -41,7 +41,23 @@ pub fn truncate_chars(text: &str, max: usize) -> String {
 }
 
 /// A plain-text summary of HTML, cut to [`SUMMARY_CHARS`].
+///
+/// Only the start of a long body is rendered (the summary needs 200 characters, not the
+/// whole article); if that start holds too little text, the whole body is.
 pub fn summary(html: &str) -> String {
+    const PREFIX: usize = 4096;
+    if html.len() > PREFIX {
+        let mut cut = PREFIX;
+        while !html.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let text = html_to_text(&html[..cut]);
+        // More than the summary needs, and the cut cannot have dropped a trailing word
+        // that would be within the first 200 characters.
+        if text.chars().count() > SUMMARY_CHARS + 40 {
+            return truncate_chars(&text, SUMMARY_CHARS);
+        }
+    }
     truncate_chars(&html_to_text(html), SUMMARY_CHARS)
 }
 

@@ -18,7 +18,7 @@ fn rss2_items_are_normalised() {
         </channel></rss>"#,
     );
     assert_eq!(f.title.as_deref(), Some("T & Co"));
-    let i = &f.items[0];
+    let i = &f.items[0].full();
     assert_eq!(i.title.as_deref(), Some("One"));
     assert_eq!(i.link.as_deref(), Some("https://e.com/1"));
     assert_eq!(i.guid, "g1");

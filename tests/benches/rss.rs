@@ -1,0 +1,164 @@
+//! rss benchmark: prints
+//! 1. parse + normalise throughput over the whole feed corpus, next to Python feedparser's
+//!    time over the same files measured in the same run;
+//! 2. `rss news` over 200 subscriptions served from loopback: cold (all stale) and warm
+//!    (all fresh) wall time, and the requests the warm runs made;
+//! 3. the daemon's peak RSS (VmHWM) after the cold run.
+//!
+//! Run: `cargo bench -p paw-tests --bench rss`. feedparser is taken from `target/py`
+//! (made by scripts/test) or the system python3; without it that line says so.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use paw_daemon::commands::rss::parse::parse_feed;
+use paw_tests::Daemon;
+use paw_tests::http::{FeedServer, fixtures, rss_feed};
+
+fn corpus() -> Vec<Vec<u8>> {
+    let root = fixtures().join("feeds");
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).expect("manifest");
+    manifest
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (c.get(4) == Some(&"feed")).then(|| std::fs::read(root.join(c[0])).expect("fixture"))
+        })
+        .collect()
+}
+
+fn feedparser_seconds() -> Option<(f64, String)> {
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/feedparser-oracle.py");
+    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/py/bin/python");
+    let python = if venv.exists() {
+        venv
+    } else {
+        "python3".into()
+    };
+    let out = Command::new(python)
+        .arg(script)
+        .arg("--bench")
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    Some((
+        v["seconds"].as_f64()?,
+        v["feedparser"].as_str()?.to_string(),
+    ))
+}
+
+fn vm_hwm_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+fn main() {
+    // 1. Parse throughput.
+    let files = corpus();
+    let bytes: usize = files.iter().map(Vec::len).sum();
+    let mut runs = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let mut items = 0;
+        for f in &files {
+            if let Ok(p) = parse_feed(f, Some("application/xml"), None) {
+                items += p.items.len();
+            }
+        }
+        runs.push(t.elapsed());
+        assert!(items > 3000);
+    }
+    let paw = median(runs).as_secs_f64();
+    let mb = bytes as f64 / 1e6;
+    println!("rss benchmark (2 cores)");
+    println!();
+    println!(
+        "parse + normalise, {} files, {:.1} MB (median of 5)",
+        files.len(),
+        mb
+    );
+    println!("  paw         {:>8.3} s   {:>7.1} MB/s", paw, mb / paw);
+    match feedparser_seconds() {
+        Some((fp, version)) => {
+            println!(
+                "  feedparser  {:>8.3} s   {:>7.1} MB/s   (Python feedparser {version})",
+                fp,
+                mb / fp
+            );
+            println!("  paw / feedparser = {:.1}x   (target >= 30x)", fp / paw);
+        }
+        None => println!("  feedparser: not available (pip install feedparser to compare)"),
+    }
+    println!();
+
+    // 2. News over 200 subscriptions.
+    let server = FeedServer::start();
+    for i in 0..200 {
+        server.set(
+            &format!("n{i}"),
+            &rss_feed(
+                &format!("Feed {i}"),
+                &format!("n{i}"),
+                20,
+                1 + (i % 28) as u32,
+            ),
+        );
+    }
+    let d = Daemon::with_config(&server.config());
+    let mut c = d.conn();
+    for i in 0..200 {
+        let o = c.exec(serde_json::json!({"command": format!("rss add --name n{i} --url {} --no-verify", server.url(&format!("/dyn/n{i}")))}));
+        assert_eq!(o["exit_code"], 0);
+    }
+    let before = server.seen().len();
+    let t = Instant::now();
+    let o = c.exec(serde_json::json!({"command": "rss news --limit 10", "timeout_ms": 60000}));
+    let cold = t.elapsed();
+    assert_eq!(o["exit_code"], 0, "{o}");
+    assert_eq!(o["result"]["refreshed"], 200, "{}", o["result"]["errors"]);
+    let cold_requests = server.seen().len() - before;
+    let hwm = vm_hwm_kib(d.pid());
+    let before = server.seen().len();
+    let mut warm = Vec::new();
+    for _ in 0..50 {
+        let t = Instant::now();
+        let o = c.exec(serde_json::json!({"command": "rss news --limit 10"}));
+        warm.push(t.elapsed());
+        assert_eq!(o["result"]["from_cache"], 200);
+    }
+    let warm_requests = server.seen().len() - before;
+    println!("rss news over 200 subscriptions (20 items each) on loopback");
+    println!(
+        "  cold (all stale): {:>8.1} ms   {} requests   (target <= 2000 ms)",
+        cold.as_secs_f64() * 1e3,
+        cold_requests
+    );
+    println!(
+        "  warm (all fresh): {:>8.2} ms median of 50   {} requests   (target <= 5 ms, 0 requests)",
+        median(warm).as_secs_f64() * 1e3,
+        warm_requests
+    );
+    match hwm {
+        Some(k) => println!(
+            "  daemon peak RSS after the cold run: {:.1} MiB",
+            k as f64 / 1024.0
+        ),
+        None => println!("  daemon peak RSS: /proc not available"),
+    }
+}
