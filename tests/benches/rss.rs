@@ -104,7 +104,11 @@ fn main() {
         mb
     );
     println!("  paw         {:>8.3} s   {:>7.1} MB/s", paw, mb / paw);
-    println!("  feed-rs raw {:>8.3} s   {:>7.1} MB/s   (no repairs, no normalisation; panics caught)", raw, mb / raw);
+    println!(
+        "  feed-rs raw {:>8.3} s   {:>7.1} MB/s   (no repairs, no normalisation; panics caught)",
+        raw,
+        mb / raw
+    );
     match feedparser_seconds() {
         Some((fp, version)) => {
             println!(
@@ -112,7 +116,11 @@ fn main() {
                 fp,
                 mb / fp
             );
-            println!("  paw / feedparser = {:.1}x   (target >= 30x); feed-rs raw / feedparser = {:.1}x", fp / paw, fp / raw);
+            println!(
+                "  paw / feedparser = {:.1}x   (target >= 30x); feed-rs raw / feedparser = {:.1}x",
+                fp / paw,
+                fp / raw
+            );
         }
         None => println!("  feedparser: not available (pip install feedparser to compare)"),
     }

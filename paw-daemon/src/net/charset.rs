@@ -67,9 +67,14 @@ pub fn detect(body: &[u8], content_type: Option<&str>) -> &'static Encoding {
 
 /// Decodes `body` to text (malformed sequences become U+FFFD; a BOM is removed).
 pub fn decode(body: &[u8], content_type: Option<&str>) -> String {
+    decode_cow(body, content_type).into_owned()
+}
+
+/// [`decode`] without a copy when the body is already valid UTF-8.
+pub fn decode_cow<'a>(body: &'a [u8], content_type: Option<&str>) -> std::borrow::Cow<'a, str> {
     let enc = detect(body, content_type);
     let (text, _, _) = enc.decode(body);
-    text.into_owned()
+    text
 }
 
 #[cfg(test)]

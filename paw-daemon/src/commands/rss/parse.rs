@@ -8,6 +8,7 @@
 //! offset (feed-rs only gives UTC) and unparseable ones pass through raw; and a panic inside
 //! the parser is a parse error, never a dead daemon.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -157,8 +158,8 @@ const SENTINEL_BASE: i64 = -62_135_596_800;
 
 #[derive(Default)]
 struct DateCapture {
-    /// UTC instant → the source text that produced it.
-    raw: HashMap<i64, String>,
+    /// UTC instant → the source text that produced it, and its parse (with the offset).
+    raw: HashMap<i64, (String, Option<DateTime<FixedOffset>>)>,
     next_sentinel: i64,
 }
 
@@ -234,7 +235,8 @@ fn capture_timestamp(text: &str) -> Option<DateTime<Utc>> {
     }
     DATES.with(|d| {
         let mut d = d.borrow_mut();
-        let instant = match parse_date(t) {
+        let parsed = parse_date(t);
+        let instant = match parsed {
             Some(dt) => dt.with_timezone(&Utc),
             None => {
                 let n = d.next_sentinel;
@@ -244,20 +246,23 @@ fn capture_timestamp(text: &str) -> Option<DateTime<Utc>> {
         };
         d.raw
             .entry(instant.timestamp_millis())
-            .or_insert_with(|| t.to_string());
+            .or_insert_with(|| (t.to_string(), parsed));
         Some(instant)
     })
 }
 
 /// RFC 3339 keeping the source offset (`Z` for zero), or the raw text.
-fn render_date(instant: DateTime<Utc>, raw: &HashMap<i64, String>) -> (String, Option<i64>) {
+fn render_date(
+    instant: DateTime<Utc>,
+    raw: &HashMap<i64, (String, Option<DateTime<FixedOffset>>)>,
+) -> (String, Option<i64>) {
     let ms = instant.timestamp_millis();
     let source = raw.get(&ms);
     if instant.timestamp() < SENTINEL_BASE + 1_000_000 {
-        return (source.cloned().unwrap_or_default(), None);
+        return (source.map(|s| s.0.clone()).unwrap_or_default(), None);
     }
     let dt = source
-        .and_then(|s| parse_date(s))
+        .and_then(|s| s.1)
         .unwrap_or_else(|| instant.fixed_offset());
     let s = if dt.offset().local_minus_utc() == 0 {
         dt.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
@@ -269,9 +274,9 @@ fn render_date(instant: DateTime<Utc>, raw: &HashMap<i64, String>) -> (String, O
 
 /// Rewrites what feed-rs cannot read: the encoding declaration (the text is UTF-8 now), an
 /// `<rss>` root without a version it knows, and Atom 0.3.
-pub fn repair(xml: &str) -> String {
+pub fn repair(xml: &str) -> Cow<'_, str> {
     // Nothing may precede the prolog (quick-xml panics on a declaration it meets late).
-    let mut s = xml.trim_start_matches('\u{feff}').trim_start().to_string();
+    let mut s: Cow<'_, str> = Cow::Borrowed(xml.trim_start_matches('\u{feff}').trim_start());
     // The prolog's encoding no longer applies: the text has been decoded.
     if s.trim_start().starts_with("<?xml")
         && let Some(end) = s.find("?>")
@@ -283,7 +288,12 @@ pub fn repair(xml: &str) -> String {
                 let quote = rest.as_bytes()[q1] as char;
                 if let Some(q2) = rest[q1 + 1..].find(quote) {
                     let start = at + q1 + 1;
-                    s.replace_range(start..start + q2, "utf-8");
+                    let declared = &rest[q1 + 1..q1 + 1 + q2];
+                    if !declared.eq_ignore_ascii_case("utf-8")
+                        && !declared.eq_ignore_ascii_case("utf8")
+                    {
+                        s.to_mut().replace_range(start..start + q2, "utf-8");
+                    }
                 }
             }
         }
@@ -305,7 +315,7 @@ pub fn repair(xml: &str) -> String {
                 ),
                 None => tag.replacen("<rss", "<rss version=\"2.0\"", 1),
             };
-            s.replace_range(pos..end, &fixed);
+            s.to_mut().replace_range(pos..end, &fixed);
         }
     }
     // An <rss> with no <channel>: its children are the channel's.
@@ -316,8 +326,9 @@ pub fn repair(xml: &str) -> String {
         && let Some(close) = s.rfind("</rss")
         && close >= open_end
     {
-        s.insert_str(close, "</channel>");
-        s.insert_str(open_end, "<channel>");
+        let m = s.to_mut();
+        m.insert_str(close, "</channel>");
+        m.insert_str(open_end, "<channel>");
     }
     // Atom 0.3 (and sloppy 1.0) put MIME types in `type`; feed-rs accepts only Atom 1.0's
     // text, html and xhtml and rejects the whole feed otherwise.
@@ -328,19 +339,22 @@ pub fn repair(xml: &str) -> String {
             ("application/xhtml+xml", "xhtml"),
         ] {
             for q in ['"', '\''] {
-                s = s.replace(&format!("type={q}{mime}{q}"), &format!("type={q}{atom}{q}"));
+                let from = format!("type={q}{mime}{q}");
+                if s.contains(&from) {
+                    s = Cow::Owned(s.replace(&from, &format!("type={q}{atom}{q}")));
+                }
             }
         }
     }
     // RSS 0.90 is RDF with Netscape's namespace; feed-rs reads RDF feeds in RSS 1.0's.
     if s.contains("http://my.netscape.com/rdf/simple/0.9/") {
-        s = s.replace(
+        s = Cow::Owned(s.replace(
             "http://my.netscape.com/rdf/simple/0.9/",
             "http://purl.org/rss/1.0/",
-        );
+        ));
     }
     if s.contains("http://purl.org/atom/ns#") {
-        s = s.replace("http://purl.org/atom/ns#", "http://www.w3.org/2005/Atom");
+        let mut t = s.replace("http://purl.org/atom/ns#", "http://www.w3.org/2005/Atom");
         for (old, new) in [
             ("issued>", "published>"),
             ("modified>", "updated>"),
@@ -348,9 +362,10 @@ pub fn repair(xml: &str) -> String {
             ("tagline ", "subtitle "),
             ("copyright>", "rights>"),
         ] {
-            s = s.replace(&format!("<{old}"), &format!("<{new}"));
-            s = s.replace(&format!("</{old}"), &format!("</{new}"));
+            t = t.replace(&format!("<{old}"), &format!("<{new}"));
+            t = t.replace(&format!("</{old}"), &format!("</{new}"));
         }
+        s = Cow::Owned(t);
     }
     s
 }
@@ -389,12 +404,8 @@ fn attr_value(tag: &str, name: &str) -> Option<String> {
 }
 
 fn text_of(t: &feed_rs::model::Text) -> String {
-    let kind = t.content_type.subty().as_str();
-    if kind == "html" || kind == "xhtml" || t.content.contains('<') || t.content.contains('&') {
-        text::html_to_text(&t.content)
-    } else {
-        text::collapse(&t.content)
-    }
+    // html_to_text renders only when there is markup or an entity to decode.
+    text::html_to_text(&t.content)
 }
 
 /// RSS puts `email (Name)` in `<author>`; feed-rs leaves `(Name)` or the whole string.
@@ -426,10 +437,10 @@ pub fn parse_feed(
     content_type: Option<&str>,
     base: Option<&url::Url>,
 ) -> Result<ParsedFeed, ParseError> {
-    let text = crate::net::charset::decode(body, content_type);
+    let text = crate::net::charset::decode_cow(body, content_type);
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-    let input = if trimmed.starts_with('{') {
-        trimmed.to_string()
+    let input: Cow<'_, str> = if trimmed.starts_with('{') {
+        Cow::Borrowed(trimmed)
     } else {
         repair(&text)
     };
@@ -461,7 +472,7 @@ pub fn parse_feed(
 
 fn normalise(
     e: &feed_rs::model::Entry,
-    raw: &HashMap<i64, String>,
+    raw: &HashMap<i64, (String, Option<DateTime<FixedOffset>>)>,
     base: Option<&url::Url>,
 ) -> Item {
     let title = e.title.as_ref().map(text_of).filter(|t| !t.is_empty());

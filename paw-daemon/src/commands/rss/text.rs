@@ -7,13 +7,27 @@ pub const SUMMARY_CHARS: usize = 200;
 
 /// Plain text of an HTML fragment: tags stripped, entities decoded, whitespace collapsed.
 pub fn html_to_text(html: &str) -> String {
-    if !html.contains(['<', '&']) {
+    if !html.contains('<') && !has_entity(html) {
         return collapse(html);
     }
     let rendered = html2text::config::plain_no_decorate()
         .string_from_read(html.as_bytes(), 100_000)
         .unwrap_or_else(|_| html.to_string());
     collapse(&rendered)
+}
+
+/// Whether `s` holds something that looks like a character reference (`&amp;`, `&#233;`):
+/// a bare `&` ("Q&A") needs no HTML rendering.
+fn has_entity(s: &str) -> bool {
+    s.match_indices('&').any(|(i, _)| {
+        let rest = &s.as_bytes()[i + 1..];
+        let name_len = rest
+            .iter()
+            .take(32)
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'#')
+            .count();
+        name_len > 0 && rest.get(name_len) == Some(&b';')
+    })
 }
 
 /// Collapses every run of whitespace to one space and trims.
