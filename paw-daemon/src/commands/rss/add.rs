@@ -169,23 +169,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
                         .unwrap_or("feed"),
                 ),
             };
-            let mut name = base.clone();
-            let mut n = 2;
-            while state
-                .subs
-                .iter()
-                .any(|s| s.name.eq_ignore_ascii_case(&name))
-            {
-                name = format!("{base}-{n}");
-                n += 1;
-            }
-            state.subs.push(Subscription {
-                name: name.clone(),
-                url: feed_url.clone(),
-                title: title.clone(),
-                created_at_ms: now,
-                updated_at_ms: now,
-            });
+            let name = state.add_unique(&base, &feed_url, title.clone(), now);
             (name, true)
         }
     };

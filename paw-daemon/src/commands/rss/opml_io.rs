@@ -4,7 +4,6 @@ use paw_proto::ErrorCode;
 use serde_json::json;
 
 use super::add::{check_url, slug};
-use super::store::Subscription;
 use super::{output, write_out_bytes};
 use crate::clock::now_ms;
 use crate::commands::args::{Flag, parse};
@@ -52,23 +51,7 @@ pub async fn import(ctx: &Ctx, args: &[String]) -> CmdResult {
             continue;
         }
         let base = slug(if title.is_empty() { &url } else { &title });
-        let mut name = base.clone();
-        let mut n = 2;
-        while state
-            .subs
-            .iter()
-            .any(|s| s.name.eq_ignore_ascii_case(&name))
-        {
-            name = format!("{base}-{n}");
-            n += 1;
-        }
-        state.subs.push(Subscription {
-            name: name.clone(),
-            url: url.clone(),
-            title: (!title.is_empty()).then(|| title.clone()),
-            created_at_ms: now,
-            updated_at_ms: now,
-        });
+        let name = state.add_unique(&base, &url, (!title.is_empty()).then(|| title.clone()), now);
         added.push(json!({"name": name, "url": url}));
     }
     if !added.is_empty() {

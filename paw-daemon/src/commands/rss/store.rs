@@ -93,6 +93,31 @@ impl State {
             })
     }
 
+    /// Adds a subscription under `base`, or `base-2`, `base-3`… when that name is taken;
+    /// returns the name used.
+    pub fn add_unique(
+        &mut self,
+        base: &str,
+        url: &str,
+        title: Option<String>,
+        now_ms: u64,
+    ) -> String {
+        let mut name = base.to_string();
+        let mut n = 2;
+        while self.subs.iter().any(|s| s.name.eq_ignore_ascii_case(&name)) {
+            name = format!("{base}-{n}");
+            n += 1;
+        }
+        self.subs.push(Subscription {
+            name: name.clone(),
+            url: url.to_string(),
+            title,
+            created_at_ms: now_ms,
+            updated_at_ms: now_ms,
+        });
+        name
+    }
+
     /// The fetch state of `url`.
     pub fn fetch_state(&self, url: &str) -> Option<&FetchState> {
         self.fetch.iter().find(|f| f.url == url)
