@@ -8,8 +8,6 @@ use std::str::FromStr;
 pub const RPC_UNKNOWN_SESSION: i32 = 1001;
 /// JSON-RPC error code: the daemon is shutting down and takes no new work.
 pub const RPC_SHUTTING_DOWN: i32 = 1002;
-/// JSON-RPC error code: the connection has too many requests in flight.
-pub const RPC_TOO_MANY_IN_FLIGHT: i32 = 1003;
 /// JSON-RPC error code: a request line exceeded the per-connection line limit.
 pub const RPC_LINE_TOO_LONG: i32 = 1004;
 
@@ -164,7 +162,6 @@ mod tests {
         for c in [
             RPC_UNKNOWN_SESSION,
             RPC_SHUTTING_DOWN,
-            RPC_TOO_MANY_IN_FLIGHT,
             RPC_LINE_TOO_LONG,
         ] {
             assert!(!(-32768..=-32000).contains(&c));
