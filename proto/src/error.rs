@@ -159,11 +159,7 @@ mod tests {
 
     #[test]
     fn rpc_codes_stay_outside_the_reserved_range() {
-        for c in [
-            RPC_UNKNOWN_SESSION,
-            RPC_SHUTTING_DOWN,
-            RPC_LINE_TOO_LONG,
-        ] {
+        for c in [RPC_UNKNOWN_SESSION, RPC_SHUTTING_DOWN, RPC_LINE_TOO_LONG] {
             assert!(!(-32768..=-32000).contains(&c));
         }
     }

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::fetch::fetch_feed;
 use super::output;
 use super::parse::Item;
-use super::store::Subscription;
+use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
 use crate::commands::args::{Flag, parse};
 use crate::commands::{CmdError, CmdResult, Ctx};
@@ -19,6 +19,18 @@ pub const NO_SUBSCRIPTIONS: &str =
 struct Digest {
     source: String,
     item: Item,
+}
+
+/// Whether a feed is rate-limited (until when) and whether its last fetch is younger than
+/// the TTL, at `now`. Pure, so the TTL rules are tested with any clock.
+pub fn freshness(state: Option<&FetchState>, now: u64, ttl_ms: u64) -> (Option<u64>, bool) {
+    let limited = state
+        .and_then(|s| s.retry_after_until_ms)
+        .filter(|u| *u > now);
+    let young = state
+        .and_then(|s| s.last_fetch_ms)
+        .is_some_and(|t| now.saturating_sub(t) < ttl_ms);
+    (limited, young)
 }
 
 /// Runs `rss news`.
@@ -69,14 +81,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     for (i, sub) in subs.iter().enumerate() {
         let st = &states[i];
         let cached = ctx.services.rss.cached(&sub.url).await;
-        let limited = st
-            .as_ref()
-            .and_then(|s| s.retry_after_until_ms)
-            .filter(|u| *u > now);
-        let young = st
-            .as_ref()
-            .and_then(|s| s.last_fetch_ms)
-            .is_some_and(|t| now.saturating_sub(t) < ttl_ms);
+        let (limited, young) = freshness(st.as_ref(), now, ttl_ms);
         match (cached, limited) {
             (Some(c), Some(until)) => {
                 errors.push(json!({"name": sub.name, "error_code": "RateLimited",
@@ -187,4 +192,34 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         json!({"ok": true, "command": "rss news", "count": items.len(), "items": items,
             "errors": errors, "refreshed": refreshed, "from_cache": fresh.len()}),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_feed_is_fresh_until_its_ttl_has_passed() {
+        let ttl = 30 * 60_000;
+        let st = FetchState {
+            last_fetch_ms: Some(1_000_000),
+            ..FetchState::default()
+        };
+        assert_eq!(freshness(Some(&st), 1_000_000, ttl), (None, true));
+        assert_eq!(freshness(Some(&st), 1_000_000 + ttl - 1, ttl), (None, true));
+        assert_eq!(freshness(Some(&st), 1_000_000 + ttl, ttl), (None, false));
+        assert_eq!(freshness(None, 5, ttl), (None, false));
+        // A TTL of zero is never fresh.
+        assert_eq!(freshness(Some(&st), 1_000_000, 0), (None, false));
+    }
+
+    #[test]
+    fn a_retry_after_holds_until_its_time() {
+        let st = FetchState {
+            retry_after_until_ms: Some(2_000),
+            ..FetchState::default()
+        };
+        assert_eq!(freshness(Some(&st), 1_999, 60_000).0, Some(2_000));
+        assert_eq!(freshness(Some(&st), 2_000, 60_000).0, None);
+    }
 }
