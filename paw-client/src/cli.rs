@@ -70,6 +70,19 @@ enum Cmd {
         #[command(subcommand)]
         action: SessionCmd,
     },
+    /// Print the `terminal_exec` tool definition for an agent runtime.
+    Schema {
+        /// The runtime's format.
+        #[arg(long, value_parser = ["openai", "anthropic", "mcp"], default_value = "openai")]
+        format: String,
+    },
+    /// Print a shell completion script.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    Man,
     /// List the registered commands.
     Commands {
         /// Include each command's usage and skill text.
@@ -195,6 +208,35 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         Cmd::Session { action } => {
             let mut client = connect(&cli, matches!(action, SessionCmd::Open { .. }))?;
             session_cmd(&mut client, action)
+        }
+        Cmd::Schema { format } => {
+            let mut client = connect(&cli, true)?;
+            let r: CommandsResult = client.call(methods::TERMINAL_COMMANDS, json!({}))?;
+            let def = paw_proto::tool::definition(format, &r.commands)
+                .ok_or_else(|| Failure(2, format!("unknown format {format}")))?;
+            let mut text = serde_json::to_string_pretty(&def).unwrap_or_default();
+            text.push('\n');
+            out(text.as_bytes());
+            Ok(0)
+        }
+        Cmd::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(
+                *shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "paw-client",
+                &mut buf,
+            );
+            out(&buf);
+            Ok(0)
+        }
+        Cmd::Man => {
+            let mut buf = Vec::new();
+            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
+                .render(&mut buf)
+                .map_err(|e| Failure(1, format!("cannot render the man page: {e}")))?;
+            out(&buf);
+            Ok(0)
         }
         Cmd::Commands { long, json } => {
             let mut client = connect(&cli, true)?;

@@ -6,6 +6,7 @@
 
 mod error;
 pub mod paths;
+pub mod tool;
 mod types;
 
 pub use error::*;

@@ -9,6 +9,7 @@ mod output;
 mod protocol;
 mod rss;
 mod rss_corpus;
+mod schema;
 mod sessions;
 mod socket;
 mod startup;
