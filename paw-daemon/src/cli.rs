@@ -99,7 +99,14 @@ async fn serve(config: Config, home: Home, socket: &Path) -> anyhow::Result<()> 
     // Listen for signals before anything can answer a client, so a SIGTERM sent by a
     // client that saw the daemon ready always takes the clean path.
     let signals = Signals::install()?;
-    let (listening, lock) = server::bind(socket)?.split();
+    let bound = match server::from_systemd(socket)? {
+        Some(b) => {
+            tracing::info!("using the socket passed by systemd");
+            b
+        }
+        None => server::bind(socket)?,
+    };
+    let (listening, lock) = bound.split();
     let daemon = Daemon::new(config, home, socket.to_path_buf()).context("cannot start")?;
     daemon.start_background();
     tracing::info!(
@@ -109,6 +116,11 @@ async fn serve(config: Config, home: Home, socket: &Path) -> anyhow::Result<()> 
         "paw-daemon ready"
     );
     let server = tokio::spawn(server::serve(daemon.clone(), listening));
+    // Under systemd (Type=notify) this reports readiness; elsewhere NOTIFY_SOCKET is unset
+    // and it does nothing.
+    if let Err(e) = sd_notify::notify(&[sd_notify::NotifyState::Ready]) {
+        tracing::debug!(error = %e, "sd_notify failed");
+    }
     signals.wait().await;
     daemon.shutdown(SHUTDOWN_GRACE).await;
     let _ = server.await;

@@ -8,6 +8,10 @@ pub const ENV_HOME: &str = "PAW_HOME";
 pub const ENV_SOCKET: &str = "PAW_SOCKET";
 /// Environment variable naming the config file.
 pub const ENV_CONFIG: &str = "PAW_CONFIG";
+/// The socket's folder under the runtime dir (the systemd unit's `%t/paw`).
+pub const SOCKET_DIR: &str = "paw";
+/// The socket's file name.
+pub const SOCKET_FILE: &str = "paw.sock";
 
 fn project_dirs() -> Option<directories::ProjectDirs> {
     directories::ProjectDirs::from("", "", "paw")
@@ -39,8 +43,8 @@ pub fn default_socket(home: &Path) -> PathBuf {
         return p;
     }
     match env_path("XDG_RUNTIME_DIR") {
-        Some(runtime) => runtime.join("paw").join("paw.sock"),
-        None => home.join("run").join("paw.sock"),
+        Some(runtime) => runtime.join(SOCKET_DIR).join(SOCKET_FILE),
+        None => home.join("run").join(SOCKET_FILE),
     }
 }
 

@@ -51,18 +51,22 @@ pub struct Bound {
     listener: Listener,
     path: PathBuf,
     lock: SocketLock,
+    /// Whether paw created the socket file (and so removes it on exit). A socket passed by
+    /// systemd belongs to systemd.
+    owned: bool,
 }
 
 /// The lock on the socket path. Hold it until the process has finished everything
 /// (including draining the audit): while it is held no other daemon takes the path.
 pub struct SocketLock {
-    _file: File,
+    _file: Option<File>,
 }
 
 /// The listening half of a [`Bound`], consumed by [`serve`].
 pub struct Listening {
     listener: Listener,
     path: PathBuf,
+    owned: bool,
 }
 
 impl Bound {
@@ -77,6 +81,7 @@ impl Bound {
             Listening {
                 listener: self.listener,
                 path: self.path,
+                owned: self.owned,
             },
             self.lock,
         )
@@ -123,8 +128,30 @@ pub fn bind(path: &Path) -> Result<Bound, BindError> {
     Ok(Bound {
         listener,
         path: path.to_path_buf(),
-        lock: SocketLock { _file: lock },
+        lock: SocketLock { _file: Some(lock) },
+        owned: true,
     })
+}
+
+/// The listening socket systemd passed (socket activation: `LISTEN_FDS`, `LISTEN_PID`), if
+/// any. systemd owns that socket, its path and its permissions; paw neither locks, replaces
+/// nor removes it.
+pub fn from_systemd(path: &Path) -> Result<Option<Bound>, BindError> {
+    let mut fds = listenfd::ListenFd::from_env();
+    let taken = fds.take_unix_listener(0).map_err(io_err(path))?;
+    let Some(std_listener) = taken else {
+        return Ok(None);
+    };
+    std_listener.set_nonblocking(true).map_err(io_err(path))?;
+    let fd = std::os::fd::OwnedFd::from(std_listener);
+    let uds = interprocess::os::unix::uds_local_socket::tokio::Listener::try_from(fd)
+        .map_err(io_err(path))?;
+    Ok(Some(Bound {
+        listener: uds.into(),
+        path: path.to_path_buf(),
+        lock: SocketLock { _file: None },
+        owned: false,
+    }))
 }
 
 /// The lock file guarding `socket`.
@@ -185,5 +212,7 @@ pub async fn serve(d: Arc<Daemon>, bound: Listening) {
         }
     }
     drop(bound.listener);
-    let _ = std::fs::remove_file(&bound.path);
+    if bound.owned {
+        let _ = std::fs::remove_file(&bound.path);
+    }
 }

@@ -6,6 +6,7 @@ mod client;
 mod command_line;
 mod hello;
 mod output;
+mod packaging;
 mod protocol;
 mod rss;
 mod rss_corpus;
