@@ -70,6 +70,15 @@ enum Cmd {
         #[command(subcommand)]
         action: SessionCmd,
     },
+    /// Print a session's events as they happen (IRC state, inbound messages, progress).
+    Watch {
+        /// The session (by id or name); default: `default`.
+        #[arg(long, default_value = "default")]
+        session: String,
+        /// Print each event as one JSON object per line.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the `terminal_exec` tool definition for an agent runtime.
     Schema {
         /// The runtime's format.
@@ -209,6 +218,10 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             let mut client = connect(&cli, matches!(action, SessionCmd::Open { .. }))?;
             session_cmd(&mut client, action)
         }
+        Cmd::Watch { session, json } => {
+            let mut client = connect(&cli, true)?;
+            watch(&mut client, session, *json)
+        }
         Cmd::Schema { format } => {
             let mut client = connect(&cli, true)?;
             let r: CommandsResult = client.call(methods::TERMINAL_COMMANDS, json!({}))?;
@@ -335,6 +348,65 @@ fn exec(
         }
     }
     Ok(u8::try_from(outcome.exit_code).unwrap_or(1))
+}
+
+fn watch(client: &mut Client, session: &str, json: bool) -> Result<u8, Failure> {
+    // Opening by name makes sure the session exists (ids of live sessions work as names too).
+    let opened: SessionOpenResult =
+        match client.call(methods::SESSION_OPEN, json!({"name": session})) {
+            Ok(o) => o,
+            Err(_) => SessionOpenResult {
+                session_id: session.to_string(),
+            },
+        };
+    let _sub: Value = client.call(
+        methods::SESSION_SUBSCRIBE,
+        json!({"session_id": opened.session_id}),
+    )?;
+    err_line(&format!("watching session {}", opened.session_id));
+    let tty = std::io::stdout().is_terminal();
+    loop {
+        let msg = match client.read_message() {
+            Ok(m) => m,
+            Err(RpcError::Io(_)) => return Ok(0),
+            Err(e) => return Err(e.into()),
+        };
+        let Some(ev) = msg.pointer("/params/result") else {
+            continue;
+        };
+        if json {
+            let mut line = ev.to_string();
+            line.push('\n');
+            out(line.as_bytes());
+        } else {
+            out(render_event(ev, tty).as_bytes());
+        }
+        if ev["kind"] == "session.closed" {
+            return Ok(0);
+        }
+    }
+}
+
+/// One event as a line of text; IRC state gets a coloured dot on a terminal.
+fn render_event(ev: &Value, tty: bool) -> String {
+    let kind = ev["kind"].as_str().unwrap_or("?");
+    let mut fields = ev.as_object().cloned().unwrap_or_default();
+    for k in ["kind", "session_id", "ts_ms"] {
+        fields.remove(k);
+    }
+    let prefix = match (kind, ev["indicator"].as_str()) {
+        ("irc.state", Some(ind)) if tty => {
+            let color = match ind {
+                "green" => "32",
+                "yellow" => "33",
+                _ => "31",
+            };
+            format!("\x1b[{color}m●\x1b[0m ")
+        }
+        ("irc.state", Some(ind)) => format!("[{ind}] "),
+        _ => String::new(),
+    };
+    format!("{prefix}{kind} {}\n", Value::Object(fields))
 }
 
 fn session_cmd(client: &mut Client, action: &SessionCmd) -> Result<u8, Failure> {

@@ -91,3 +91,35 @@ fn completions_and_man_page_are_generated_from_the_cli() {
     );
     assert!(text.contains("exec"));
 }
+
+#[test]
+fn watch_prints_a_sessions_events_until_it_closes() {
+    use std::io::{BufRead, BufReader};
+    let d = Daemon::start();
+    let mut child = Command::new(client_bin())
+        .arg("--socket")
+        .arg(&d.socket)
+        .args(["watch", "--session", "watched"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn watch");
+    // It says on stderr once it is subscribed.
+    let mut err = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut first = String::new();
+    err.read_line(&mut first).expect("read");
+    assert_eq!(first, "paw-client: watching session watched\n");
+    let mut c = d.conn();
+    c.exec(json!({"command": "hello", "session_id": "watched"}));
+    c.result("session.close", json!({"session_id": "watched"}));
+    let out = child
+        .wait_with_output()
+        .expect("watch exits when the session closes");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("run.started {"), "{text}");
+    assert!(lines[0].contains("\"argv\":[\"hello\"]"), "{text}");
+    assert_eq!(lines.last().copied(), Some("session.closed {}"), "{text}");
+}
