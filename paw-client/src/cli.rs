@@ -79,6 +79,11 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Install, remove or inspect paw-daemon as a user service (systemd or launchd).
+    Service {
+        #[command(subcommand)]
+        action: crate::service::ServiceCmd,
+    },
     /// Print the `terminal_exec` tool definition for an agent runtime.
     Schema {
         /// The runtime's format.
@@ -218,6 +223,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             let mut client = connect(&cli, matches!(action, SessionCmd::Open { .. }))?;
             session_cmd(&mut client, action)
         }
+        Cmd::Service { action } => crate::service::run(action).map_err(|m| Failure(1, m)),
         Cmd::Watch { session, json } => {
             let mut client = connect(&cli, true)?;
             watch(&mut client, session, *json)

@@ -5,3 +5,4 @@
 pub mod autostart;
 pub mod cli;
 pub mod rpc;
+pub mod service;

@@ -113,3 +113,71 @@ fn a_socket_passed_by_systemd_is_served() {
             .starts_with("HELLO")
     );
 }
+
+#[test]
+fn service_install_writes_verifiable_units_and_uninstall_removes_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).expect("bin");
+    for (from, to) in [
+        (paw_tests::client_bin(), "paw-client"),
+        (daemon_bin(), "paw-daemon"),
+    ] {
+        if std::fs::hard_link(&from, bin.join(to)).is_err() {
+            std::fs::copy(&from, bin.join(to)).expect("copy");
+        }
+    }
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).expect("home");
+    let client = |args: &[&str]| {
+        Command::new(bin.join("paw-client"))
+            .args(args)
+            .env("HOME", &home)
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("PAW_HOME")
+            .stdin(Stdio::null())
+            .output()
+            .expect("run client")
+    };
+    let o = client(&["service", "install", "--no-enable"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let units = home.join(".config/systemd/user");
+    let service = std::fs::read_to_string(units.join("paw-daemon.service")).expect("service");
+    assert!(
+        service.contains(&format!("ExecStart={}", bin.join("paw-daemon").display())),
+        "{service}"
+    );
+    assert!(service.contains(&format!(
+        "ReadWritePaths={}",
+        home.join(".local/share/paw").display()
+    )));
+    assert!(units.join("paw-daemon.socket").exists());
+    let runtime = dir.path().join("runtime");
+    std::fs::create_dir(&runtime).expect("runtime");
+    let out = Command::new("systemd-analyze")
+        .args([
+            "verify",
+            "--user",
+            "paw-daemon.socket",
+            "paw-daemon.service",
+        ])
+        .current_dir(&units)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .output()
+        .expect("systemd-analyze");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let o = client(&["service", "status"]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("installed"),
+        "{o:?}"
+    );
+    let o = client(&["service", "uninstall", "--no-enable"]);
+    assert!(o.status.success());
+    assert!(!units.join("paw-daemon.service").exists());
+    assert_eq!(client(&["service", "status"]).status.code(), Some(3));
+}
