@@ -375,6 +375,20 @@ impl Conn {
     }
 }
 
+/// Puts `paw-client` and `paw-daemon` side by side in `<dir>/bin`, as an install would
+/// (hard links, else copies); returns the client's path.
+pub fn install_binaries(dir: &Path) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).expect("bin dir");
+    for (from, to) in [(client_bin(), "paw-client"), (daemon_bin(), "paw-daemon")] {
+        let target = bin.join(to);
+        if std::fs::hard_link(&from, &target).is_err() {
+            std::fs::copy(&from, &target).expect("copy binary");
+        }
+    }
+    bin.join("paw-client")
+}
+
 /// Reads a JSON file.
 pub fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

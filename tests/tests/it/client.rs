@@ -1,10 +1,10 @@
 //! `paw-client` as a user runs it: exit codes, streams, stdin, --json, autostart.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use paw_tests::{Daemon, client_bin, daemon_bin};
+use paw_tests::{Daemon, client_bin};
 use serde_json::Value;
 
 fn client(socket: &Path) -> Command {
@@ -132,19 +132,6 @@ fn no_daemon_and_no_autostart_is_exit_69() {
     );
 }
 
-/// A directory holding `paw-client` and `paw-daemon` side by side, as an install would.
-fn install(dir: &Path) -> PathBuf {
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).expect("bin dir");
-    for (from, to) in [(client_bin(), "paw-client"), (daemon_bin(), "paw-daemon")] {
-        let target = bin.join(to);
-        if std::fs::hard_link(&from, &target).is_err() {
-            std::fs::copy(&from, &target).expect("copy binary");
-        }
-    }
-    bin.join("paw-client")
-}
-
 fn cold_client(client: &Path, home: &Path) -> Command {
     let mut c = Command::new(client);
     c.env("PAW_HOME", home)
@@ -178,7 +165,7 @@ fn stop_daemon_at(socket: &Path) {
 #[test]
 fn exec_starts_the_daemon_from_cold() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let client = install(dir.path());
+    let client = paw_tests::install_binaries(dir.path());
     let home = dir.path().join("home");
     let socket = home.join("run/paw.sock");
     assert!(!socket.exists());
@@ -194,7 +181,7 @@ fn exec_starts_the_daemon_from_cold() {
 #[test]
 fn racing_clients_end_with_one_daemon() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let client = install(dir.path());
+    let client = paw_tests::install_binaries(dir.path());
     let home = dir.path().join("home");
     let socket = home.join("run/paw.sock");
     let children: Vec<_> = (0..4)

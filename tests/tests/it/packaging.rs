@@ -10,6 +10,24 @@ use std::time::{Duration, Instant};
 use paw_proto::paths::{SOCKET_DIR, SOCKET_FILE};
 use paw_tests::daemon_bin;
 
+/// `systemd-analyze verify --user` on the two units in `dir`; returns its stderr.
+fn verify_units(dir: &Path, runtime: &Path) -> String {
+    let out = Command::new("systemd-analyze")
+        .args([
+            "verify",
+            "--user",
+            "paw-daemon.socket",
+            "paw-daemon.service",
+        ])
+        .current_dir(dir)
+        .env("XDG_RUNTIME_DIR", runtime)
+        .output()
+        .expect("systemd-analyze (scripts/test installs systemd)");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    stderr
+}
+
 fn unit(name: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../packaging/systemd")
@@ -51,19 +69,7 @@ fn the_units_verify_and_match_the_code() {
     // verify checks that ExecStart exists: point it at the binary under test.
     let service = service.replace(exec, &format!("ExecStart={}", daemon_bin().display()));
     std::fs::write(dir.path().join("paw-daemon.service"), service).expect("write");
-    let out = Command::new("systemd-analyze")
-        .args([
-            "verify",
-            "--user",
-            "paw-daemon.socket",
-            "paw-daemon.service",
-        ])
-        .current_dir(dir.path())
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .output()
-        .expect("systemd-analyze (scripts/test installs systemd)");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let stderr = verify_units(dir.path(), &runtime);
     assert!(!stderr.contains("Unknown"), "{stderr}");
 }
 
@@ -155,22 +161,7 @@ fn service_install_writes_verifiable_units_and_uninstall_removes_them() {
     assert!(units.join("paw-daemon.socket").exists());
     let runtime = dir.path().join("runtime");
     std::fs::create_dir(&runtime).expect("runtime");
-    let out = Command::new("systemd-analyze")
-        .args([
-            "verify",
-            "--user",
-            "paw-daemon.socket",
-            "paw-daemon.service",
-        ])
-        .current_dir(&units)
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .output()
-        .expect("systemd-analyze");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    verify_units(&units, &runtime);
     let o = client(&["service", "status"]);
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("installed"),

@@ -13,6 +13,15 @@ fn ok(o: &Value) -> &Value {
     &o["result"]
 }
 
+/// Whether a digest's `result.errors` names feed `name` with `code`.
+fn has_error(r: &Value, name: &str, code: &str) -> bool {
+    r["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .any(|e| e["name"] == name && e["error_code"] == code)
+}
+
 fn failed(o: &Value, code: &str) {
     assert_eq!(o["error_code"], code, "{o}");
     assert_eq!(o["exit_code"], 2, "{o}");
@@ -330,13 +339,7 @@ fn retry_after_is_remembered_per_feed_across_restarts() {
         1,
         "news must not contact a rate-limited feed"
     );
-    assert!(
-        r["errors"]
-            .as_array()
-            .expect("errors")
-            .iter()
-            .any(|e| e["name"] == "limited" && e["error_code"] == "RateLimited")
-    );
+    assert!(has_error(r, "limited", "RateLimited"), "{r}");
 }
 
 #[test]
@@ -454,13 +457,7 @@ fn a_ttl_of_zero_refetches_and_a_failing_feed_serves_its_cache() {
     let r = ok(&d.exec("rss news")).clone();
     assert_eq!(s.hits("/dyn/a"), 2);
     assert_eq!(r["items"].as_array().map(Vec::len), Some(2), "{r}");
-    assert!(
-        r["errors"]
-            .as_array()
-            .expect("errors")
-            .iter()
-            .any(|e| e["name"] == "a" && e["error_code"] == "ParseError")
-    );
+    assert!(has_error(&r, "a", "ParseError"), "{r}");
 }
 
 #[test]
