@@ -104,7 +104,7 @@ pub async fn fetch_feed(
     if status == 304
         && let Some(cached) = cached
     {
-        record(services, url, name, &resp, None).await;
+        record(services, url, name, &resp, None, None).await;
         return Ok(Fetched {
             url: url.to_string(),
             http_status: 304,
@@ -118,11 +118,11 @@ pub async fn fetch_feed(
             .header("retry-after")
             .and_then(|v| retry_after_ms(v, now_ms()))
             .unwrap_or(DEFAULT_RETRY_AFTER_MS);
-        record(services, url, name, &resp, Some(now_ms() + wait)).await;
+        record(services, url, name, &resp, Some(now_ms() + wait), None).await;
         return Err(rate_limited(url, wait));
     }
     if !(200..300).contains(&status) {
-        record(services, url, name, &resp, None).await;
+        record(services, url, name, &resp, None, None).await;
         return Err(
             CmdError::new(ErrorCode::HttpError, format!("HTTP {status} from {url}"))
                 .with_result(json!({"url": url, "status": status})),
@@ -151,23 +151,7 @@ pub async fn fetch_feed(
     if let Err(e) = services.rss.put_cache(feed).await {
         tracing::error!(url, error = %e, "cannot write the feed cache");
     }
-    record(services, url, name, &resp, None).await;
-    if let Some(title) = &parsed.title {
-        // A subscription added with --no-verify learns its feed's title on first fetch.
-        let mut store = services.rss.lock().await;
-        let changed = store
-            .state()
-            .subs
-            .iter_mut()
-            .filter(|s| s.url == url && s.title.is_none())
-            .map(|s| s.title = Some(title.clone()))
-            .count();
-        if changed > 0
-            && let Err(e) = store.save_subs().await
-        {
-            tracing::error!(url, error = %e, "cannot write subscriptions.json");
-        }
-    }
+    record(services, url, name, &resp, None, parsed.title.as_deref()).await;
     Ok(Fetched {
         url: url.to_string(),
         http_status: status,
@@ -178,15 +162,31 @@ pub async fn fetch_feed(
 }
 
 /// Remembers a response in `fetch_state.json`: at once when it carries a `Retry-After`
-/// (that must survive any restart), else with the next gathered write.
+/// (that must survive any restart), else with the next gathered write. A parsed `title` is
+/// given to subscriptions of `url` that have none yet (added with `--no-verify`).
 async fn record(
     services: &Arc<Services>,
     url: &str,
     name: &str,
     resp: &Response,
     retry_until: Option<u64>,
+    title: Option<&str>,
 ) {
     let mut store = services.rss.lock().await;
+    if let Some(title) = title {
+        let learned = store
+            .state()
+            .subs
+            .iter_mut()
+            .filter(|s| s.url == url && s.title.is_none())
+            .map(|s| s.title = Some(title.to_string()))
+            .count();
+        if learned > 0
+            && let Err(e) = store.save_subs().await
+        {
+            tracing::error!(url, error = %e, "cannot write subscriptions.json");
+        }
+    }
     let fs = store.state().fetch_state_mut(url, name);
     fs.last_fetch_ms = Some(now_ms());
     fs.last_status = Some(resp.status);

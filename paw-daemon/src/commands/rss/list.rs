@@ -52,12 +52,7 @@ pub async fn remove(ctx: &Ctx, args: &[String]) -> CmdResult {
     let name = flags.required("name")?;
     let mut store = ctx.services.rss.lock().await;
     let state = store.state();
-    let Some(sub) = state.find(name).cloned() else {
-        return Err(CmdError::new(
-            ErrorCode::NotFound,
-            format!("no subscription named {name}"),
-        ));
-    };
+    let sub = state.require(name)?.clone();
     state.subs.retain(|s| s.name != sub.name);
     state.fetch.retain(|f| f.url != sub.url);
     store
@@ -97,9 +92,7 @@ pub async fn fetch(ctx: &Ctx, args: &[String]) -> CmdResult {
         }
         (Some(n), None) => {
             let mut store = ctx.services.rss.lock().await;
-            let sub = store.state().find(n).cloned().ok_or_else(|| {
-                CmdError::new(ErrorCode::NotFound, format!("no subscription named {n}"))
-            })?;
+            let sub = store.state().require(n)?.clone();
             (Some(sub.name), sub.url)
         }
         (None, Some(u)) => (None, check_url(u)?),

@@ -9,8 +9,7 @@ use super::parse::Item;
 use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
 use crate::commands::args::{Flag, parse};
-use crate::commands::{CmdError, CmdResult, Ctx};
-use paw_proto::ErrorCode;
+use crate::commands::{CmdResult, Ctx};
 
 /// What `rss news` says when there is nothing to read.
 pub const NO_SUBSCRIPTIONS: &str =
@@ -56,9 +55,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         let mut store = ctx.services.rss.lock().await;
         let state = store.state();
         let subs: Vec<Subscription> = match flags.get("source") {
-            Some(src) => vec![state.find(src).cloned().ok_or_else(|| {
-                CmdError::new(ErrorCode::NotFound, format!("no subscription named {src}"))
-            })?],
+            Some(src) => vec![state.require(src)?.clone()],
             None => state.subs.clone(),
         };
         let states: Vec<_> = subs

@@ -93,6 +93,16 @@ impl State {
             })
     }
 
+    /// The subscription called (or titled) `name`, or `NotFound`.
+    pub fn require(&self, name: &str) -> Result<&Subscription, crate::commands::CmdError> {
+        self.find(name).ok_or_else(|| {
+            crate::commands::CmdError::new(
+                paw_proto::ErrorCode::NotFound,
+                format!("no subscription named {name}"),
+            )
+        })
+    }
+
     /// Adds a subscription under `base`, or `base-2`, `base-3`… when that name is taken;
     /// returns the name used.
     pub fn add_unique(
