@@ -31,6 +31,21 @@ pub fn compact_timestamp(ms: u64) -> String {
     )
 }
 
+/// RFC 3339 in UTC with milliseconds (`2026-11-22T14:40:17.123Z`).
+pub fn rfc3339_ms(ms: u64) -> String {
+    let t = utc(ms);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second(),
+        t.millisecond()
+    )
+}
+
 /// A run id: UTC `yyyyMMdd_HHmmss_SSS` + `_` + 10 random lowercase hex characters.
 pub fn new_run_id(ms: u64) -> String {
     let tag: u64 = rand::random::<u64>() & 0xff_ffff_ffff;

@@ -8,6 +8,7 @@ pub mod paths;
 mod registry;
 
 mod hello;
+pub mod irc;
 pub mod rss;
 #[cfg(feature = "test-commands")]
 mod testing;

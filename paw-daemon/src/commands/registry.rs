@@ -10,6 +10,9 @@ pub fn build(config: &Config) -> Registry {
     if config.tools.rss.enabled {
         r.register(super::rss::Rss);
     }
+    if config.tools.irc.enabled {
+        r.register(super::irc::IrcCmd);
+    }
     #[cfg(feature = "test-commands")]
     super::testing::register(&mut r);
     r

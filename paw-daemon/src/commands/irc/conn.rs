@@ -1,0 +1,862 @@
+//! One session's IRC connection (SPEC §8.3), built on the `irc` crate's client (transport,
+//! TLS with hostname verification, SOCKS5, PING/PONG, alternative nicks, JOIN with key)
+//! and completing what it lacks: registration with SASL PLAIN or NickServ, connect and
+//! join timeouts that end in `error`, reconnect with backoff and jitter, outbound flood
+//! control, and a state machine every change of which is pushed as `irc.state`.
+//!
+//! A supervisor task owns the client; commands talk to it through [`Ctl`] messages and
+//! read its state from a `watch` channel. The task is cancelled with the session and then
+//! sends `QUIT` and closes the socket.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use base64::Engine;
+use futures::StreamExt;
+use irc::client::prelude::{Capability, Client, Command, Config as IrcClientConfig, Response};
+use irc::proto::{CapSubCommand, Prefix};
+use paw_proto::ErrorCode;
+use serde_json::{Map, Value, json};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::creds::Creds;
+use super::log::Log;
+use super::text::{self, fold};
+use crate::commands::CmdError;
+use crate::session::{Session, SessionResource};
+
+/// How long registration (TCP/TLS + `001`) and the join may each take.
+pub const STEP_TIMEOUT: Duration = Duration::from_secs(30);
+/// Idle time after which the client pings the server, and how long it waits for the answer.
+const PING_EVERY_SECS: u32 = 30;
+const PING_TIMEOUT_SECS: u32 = 30;
+/// Background reconnect delays; the last repeats.
+const BACKOFF: [u64; 4] = [5, 15, 30, 60];
+/// How long `QUIT` may take to leave before the socket is closed.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// The connection states of SPEC §8.2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// No connection was ever asked for.
+    NotInitialized,
+    /// Connecting or registering.
+    Connecting,
+    /// Registered, default channel not joined yet.
+    Connected,
+    /// In the default channel.
+    Joined,
+    /// Connecting again after a drop.
+    Reconnecting,
+    /// Disconnected on request.
+    Disconnected,
+    /// Failed; see `last_error`.
+    Error,
+}
+
+impl State {
+    /// The SPEC's word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::NotInitialized => "not_initialized",
+            State::Connecting => "connecting",
+            State::Connected => "connected",
+            State::Joined => "joined",
+            State::Reconnecting => "reconnecting",
+            State::Disconnected => "disconnected",
+            State::Error => "error",
+        }
+    }
+
+    /// green = joined; yellow = on the way; red = everything else.
+    pub fn indicator(self) -> &'static str {
+        match self {
+            State::Joined => "green",
+            State::Connecting | State::Reconnecting | State::Connected => "yellow",
+            _ => "red",
+        }
+    }
+}
+
+/// Why the last attempt failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LastError {
+    /// The error code.
+    pub code: ErrorCode,
+    /// A reason without secrets.
+    pub message: String,
+}
+
+impl LastError {
+    fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// Whether reconnecting cannot help (SPEC §8.3).
+    fn is_fatal(&self) -> bool {
+        matches!(
+            self.code,
+            ErrorCode::PassIncorrect
+                | ErrorCode::NickInUse
+                | ErrorCode::BadChannelKey
+                | ErrorCode::InviteOnly
+                | ErrorCode::BannedFromChannel
+                | ErrorCode::NoSuchChannel
+                | ErrorCode::MissingCredentials
+                | ErrorCode::NickTooLong
+        )
+    }
+
+    /// As a JSON object.
+    pub fn to_json(&self) -> Value {
+        json!({"error_code": self.code.as_str(), "message": self.message})
+    }
+
+    /// As a command failure.
+    pub fn to_cmd(&self) -> CmdError {
+        CmdError::new(self.code, self.message.clone())
+    }
+}
+
+/// The observable status.
+#[derive(Debug, Clone)]
+pub struct Status {
+    /// The state.
+    pub state: State,
+    /// Why it last failed, if it did.
+    pub last_error: Option<LastError>,
+    /// The settings of the live (or last) connection.
+    pub creds: Option<Creds>,
+    /// The nick in use on the live connection.
+    pub nick: Option<String>,
+    /// Connection attempts since the last success.
+    pub attempts: u32,
+}
+
+/// Messages to the supervisor.
+enum Ctl {
+    /// Connect (now, if waiting for a backoff); `reply` is told when joined or failed.
+    Connect {
+        reply: Option<oneshot::Sender<Result<(), LastError>>>,
+    },
+    /// Tear the connection down and stay down.
+    Disconnect,
+}
+
+/// The outbound side of a live connection.
+#[derive(Clone)]
+pub struct Live {
+    sender: irc::client::Sender,
+    /// Our nick on this connection.
+    pub nick: String,
+    /// The default channel.
+    pub channel: String,
+}
+
+/// Outbound flood control: `burst` lines at once, then one per `interval`.
+#[derive(Debug)]
+pub struct TokenBucket {
+    burst: f64,
+    interval: Duration,
+    tokens: f64,
+    last: Instant,
+}
+
+impl TokenBucket {
+    /// A full bucket.
+    pub fn new(burst: u32, interval: Duration, now: Instant) -> Self {
+        Self {
+            burst: f64::from(burst.max(1)),
+            interval,
+            tokens: f64::from(burst.max(1)),
+            last: now,
+        }
+    }
+
+    /// Takes a token if one is there (returns zero), else returns how long to wait.
+    pub fn take(&mut self, now: Instant) -> Duration {
+        if self.interval.is_zero() {
+            return Duration::ZERO;
+        }
+        let elapsed = now.saturating_duration_since(self.last);
+        self.last = now;
+        self.tokens =
+            (self.tokens + elapsed.as_secs_f64() / self.interval.as_secs_f64()).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            Duration::ZERO
+        } else {
+            self.interval.mul_f64(1.0 - self.tokens)
+        }
+    }
+}
+
+/// The settings the connection needs from the daemon config.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// `.agents/` (for the `.env`).
+    pub agents: std::path::PathBuf,
+    /// Flood burst.
+    pub flood_burst: u32,
+    /// Flood interval.
+    pub flood_interval: Duration,
+    /// The reconnect delays; the last repeats (jittered ±20 %).
+    pub backoff: Vec<Duration>,
+    /// Registration and join timeouts.
+    pub step_timeout: Duration,
+}
+
+impl Settings {
+    /// From the daemon's config.
+    pub fn new(agents: std::path::PathBuf, cfg: &crate::config::IrcConfig) -> Self {
+        Self {
+            agents,
+            flood_burst: cfg.flood_burst,
+            flood_interval: Duration::from_millis(cfg.flood_interval_ms),
+            backoff: BACKOFF.iter().map(|s| Duration::from_secs(*s)).collect(),
+            step_timeout: STEP_TIMEOUT,
+        }
+    }
+}
+
+/// One session's IRC resource.
+pub struct Irc {
+    session: Weak<Session>,
+    /// The message store.
+    pub log: Arc<Log>,
+    status: watch::Sender<Status>,
+    ctl: mpsc::UnboundedSender<Ctl>,
+    live: Mutex<Option<Live>>,
+    bucket: tokio::sync::Mutex<TokenBucket>,
+    cancel: CancellationToken,
+    task: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// When `irc connect` last asked (for its 15 s throttle).
+    pub last_connect: Mutex<Option<Instant>>,
+    /// Inbound records for the auto-forwarder, when it runs.
+    forward: Mutex<Option<mpsc::UnboundedSender<()>>>,
+}
+
+impl SessionResource for Irc {
+    fn close(self: Arc<Self>) -> futures::future::BoxFuture<'static, ()> {
+        Box::pin(async move {
+            self.cancel.cancel();
+            let task = self.task.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(t) = task {
+                let _ = t.await;
+            }
+        })
+    }
+
+    fn state(&self) -> String {
+        self.status.borrow().state.as_str().to_string()
+    }
+}
+
+impl Irc {
+    /// Creates the resource and starts its supervisor (idle until asked to connect).
+    pub fn start(session: &Arc<Session>, log: Arc<Log>, settings: Settings) -> Arc<Self> {
+        let (status, _) = watch::channel(Status {
+            state: State::NotInitialized,
+            last_error: None,
+            creds: None,
+            nick: None,
+            attempts: 0,
+        });
+        let (ctl, rx) = mpsc::unbounded_channel();
+        let irc = Arc::new(Self {
+            session: Arc::downgrade(session),
+            log,
+            status,
+            ctl,
+            live: Mutex::new(None),
+            bucket: tokio::sync::Mutex::new(TokenBucket::new(
+                settings.flood_burst,
+                settings.flood_interval,
+                Instant::now(),
+            )),
+            cancel: session.cancel_token().child_token(),
+            task: Mutex::new(None),
+            last_connect: Mutex::new(None),
+            forward: Mutex::new(None),
+        });
+        let task = tokio::spawn(supervise(Arc::downgrade(&irc), rx, settings));
+        *irc.task.lock().unwrap_or_else(|e| e.into_inner()) = Some(task);
+        irc
+    }
+
+    /// The current status.
+    pub fn status(&self) -> Status {
+        self.status.borrow().clone()
+    }
+
+    /// A receiver of status changes.
+    pub fn watch_status(&self) -> watch::Receiver<Status> {
+        self.status.subscribe()
+    }
+
+    /// Asks for a connection in the background (no-op when one is up or on its way).
+    pub fn request_connect(&self) {
+        let _ = self.ctl.send(Ctl::Connect { reply: None });
+    }
+
+    /// Tears the connection down and keeps it down until the next connect or send.
+    pub fn request_disconnect(&self) {
+        let _ = self.ctl.send(Ctl::Disconnect);
+    }
+
+    /// The live connection once it is registered and in the default channel, connecting
+    /// (or reconnecting at once) when it is not.
+    pub async fn ensure_joined(&self) -> Result<Live, CmdError> {
+        if self.status.borrow().state == State::Joined
+            && let Some(live) = self.live()
+        {
+            return Ok(live);
+        }
+        let (tx, rx) = oneshot::channel();
+        self.ctl
+            .send(Ctl::Connect { reply: Some(tx) })
+            .map_err(|_| CmdError::new(ErrorCode::Disconnected, "the session is closing"))?;
+        match rx.await {
+            Ok(Ok(())) => self.live().ok_or_else(|| {
+                CmdError::new(ErrorCode::Disconnected, "the connection dropped right after joining")
+            }),
+            Ok(Err(e)) => Err(e.to_cmd()),
+            Err(_) => Err(CmdError::new(
+                ErrorCode::Disconnected,
+                "the session is closing",
+            )),
+        }
+    }
+
+    fn live(&self) -> Option<Live> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Sends `lines` to `to` through the flood limiter; returns how many went out.
+    pub async fn send_lines(&self, live: &Live, to: &str, lines: &[String]) -> Result<usize, CmdError> {
+        let mut bucket = self.bucket.lock().await;
+        for (i, line) in lines.iter().enumerate() {
+            loop {
+                let wait = bucket.take(Instant::now());
+                if wait.is_zero() {
+                    break;
+                }
+                tokio::time::sleep(wait).await;
+            }
+            if live
+                .sender
+                .send(Command::PRIVMSG(to.to_string(), line.clone()))
+                .is_err()
+            {
+                return Err(CmdError::new(
+                    ErrorCode::SendFailed,
+                    format!("the connection dropped after {i} of {} line(s)", lines.len()),
+                )
+                .with_result(json!({"lines_sent": i})));
+            }
+            if let Err(e) = self.log.append_outbound(to, &live.nick, line) {
+                tracing::warn!(error = %e, "outbound.jsonl append failed");
+            }
+        }
+        Ok(lines.len())
+    }
+
+    /// Starts or stops the auto-forwarder (`IRC_AUTO_FORWARD_TO_AGENT`).
+    fn set_forwarding(self: &Arc<Self>, on: bool) {
+        let mut g = self.forward.lock().unwrap_or_else(|e| e.into_inner());
+        match (on, g.is_some()) {
+            (true, false) => {
+                let (tx, rx) = mpsc::unbounded_channel();
+                *g = Some(tx);
+                tokio::spawn(super::forward::run(
+                    Arc::downgrade(self),
+                    rx,
+                    self.cancel.clone(),
+                ));
+            }
+            (false, true) => *g = None,
+            _ => {}
+        }
+    }
+
+    /// The session, if still open.
+    pub fn session(&self) -> Option<Arc<Session>> {
+        self.session.upgrade()
+    }
+
+    fn set(&self, f: impl FnOnce(&mut Status)) {
+        let mut changed = false;
+        self.status.send_if_modified(|s| {
+            let before = (s.state, s.last_error.clone(), s.nick.clone());
+            f(s);
+            changed = before != (s.state, s.last_error.clone(), s.nick.clone());
+            changed
+        });
+        if changed && let Some(session) = self.session() {
+            session.emit("irc.state", state_event(&self.status.borrow()));
+        }
+    }
+}
+
+/// The `irc.state` event fields (no secrets).
+pub fn state_event(s: &Status) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("state".into(), s.state.as_str().into());
+    m.insert("indicator".into(), s.state.indicator().into());
+    if let Some(c) = &s.creds {
+        m.insert("server".into(), c.server.clone().into());
+        m.insert("channel".into(), c.channel.clone().into());
+    }
+    if let Some(n) = &s.nick {
+        m.insert("nick".into(), n.clone().into());
+    }
+    if let Some(e) = &s.last_error {
+        m.insert("last_error".into(), e.to_json());
+    }
+    m
+}
+
+/// How one connection ended.
+enum End {
+    /// The session closed.
+    Cancelled,
+    /// `irc disconnect`.
+    Disconnected,
+    /// Failed (after having joined, or not); reconnect unless fatal.
+    Failed(LastError, bool),
+}
+
+fn reply_all(waiters: &mut Vec<oneshot::Sender<Result<(), LastError>>>, r: Result<(), LastError>) {
+    for w in waiters.drain(..) {
+        let _ = w.send(r.clone());
+    }
+}
+
+/// The delay before reconnect attempt `n` (1-based), ±20 % jitter.
+pub fn backoff_delay(schedule: &[Duration], n: u32) -> Duration {
+    let i = (n.max(1) as usize - 1).min(schedule.len().saturating_sub(1));
+    let base = schedule.get(i).copied().unwrap_or(Duration::from_secs(60));
+    base.mul_f64(rand::random_range(0.8..1.2))
+}
+
+async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings: Settings) {
+    let Some(cancel) = me.upgrade().map(|i| i.cancel.clone()) else {
+        return;
+    };
+    let mut waiters = Vec::new();
+    let mut want = false;
+    let mut attempts: u32 = 0;
+    loop {
+        if !want {
+            tokio::select! {
+                _ = cancel.cancelled() => return,
+                ctl = rx.recv() => match ctl {
+                    None => return,
+                    Some(Ctl::Connect { reply }) => { waiters.extend(reply); want = true; }
+                    Some(Ctl::Disconnect) => continue,
+                },
+            }
+        }
+        let Some(irc) = me.upgrade() else { return };
+        let creds = match Creds::load(&settings.agents) {
+            Ok(c) => c,
+            Err(e) => {
+                let err = LastError::new(e.code, e.message);
+                irc.set(|s| {
+                    s.state = State::Error;
+                    s.last_error = Some(err.clone());
+                });
+                reply_all(&mut waiters, Err(err));
+                want = false;
+                continue;
+            }
+        };
+        irc.set_forwarding(creds.auto_forward);
+        irc.set(|s| {
+            s.state = if attempts == 0 {
+                State::Connecting
+            } else {
+                State::Reconnecting
+            };
+            s.creds = Some(creds.clone());
+            s.nick = None;
+            s.attempts = attempts;
+        });
+        let end = run_connection(&irc, &creds, &mut rx, &mut waiters, &cancel, settings.step_timeout).await;
+        *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        match end {
+            End::Cancelled => {
+                irc.set(|s| s.state = State::Disconnected);
+                reply_all(
+                    &mut waiters,
+                    Err(LastError::new(ErrorCode::Disconnected, "the session closed")),
+                );
+                return;
+            }
+            End::Disconnected => {
+                irc.set(|s| {
+                    s.state = State::Disconnected;
+                    s.nick = None;
+                });
+                reply_all(
+                    &mut waiters,
+                    Err(LastError::new(ErrorCode::Disconnected, "disconnected on request")),
+                );
+                want = false;
+                attempts = 0;
+            }
+            End::Failed(err, was_joined) => {
+                if was_joined {
+                    attempts = 0;
+                }
+                tracing::info!(code = %err.code, reason = %err.message, "irc connection ended");
+                reply_all(&mut waiters, Err(err.clone()));
+                let fatal = err.is_fatal();
+                irc.set(|s| {
+                    s.state = State::Error;
+                    s.last_error = Some(err);
+                    s.nick = None;
+                });
+                if fatal {
+                    want = false;
+                    attempts = 0;
+                    continue;
+                }
+                attempts += 1;
+                let delay = backoff_delay(&settings.backoff, attempts);
+                drop(irc);
+                tokio::select! {
+                    _ = cancel.cancelled() => return,
+                    _ = tokio::time::sleep(delay) => {}
+                    ctl = rx.recv() => match ctl {
+                        None => return,
+                        Some(Ctl::Connect { reply }) => waiters.extend(reply),
+                        Some(Ctl::Disconnect) => {
+                            if let Some(irc) = me.upgrade() {
+                                irc.set(|s| s.state = State::Disconnected);
+                            }
+                            want = false;
+                            attempts = 0;
+                        }
+                    },
+                }
+            }
+        }
+    }
+}
+
+fn client_config(creds: &Creds) -> IrcClientConfig {
+    let mut keys = HashMap::new();
+    if creds.channel_key.is_set() {
+        keys.insert(creds.channel.clone(), creds.channel_key.expose().to_string());
+    }
+    let (proxy_type, proxy_server, proxy_port) = match &creds.proxy {
+        Some((h, p)) => (
+            Some(irc::client::data::ProxyType::Socks5),
+            Some(h.clone()),
+            Some(*p),
+        ),
+        None => (Some(irc::client::data::ProxyType::None), None, None),
+    };
+    IrcClientConfig {
+        nickname: Some(creds.nick.clone()),
+        alt_nicks: text::nick_variants(&creds.nick),
+        username: Some(creds.nick.to_lowercase()),
+        realname: Some(format!("paw {}", env!("CARGO_PKG_VERSION"))),
+        server: Some(creds.server.clone()),
+        port: Some(creds.port),
+        password: creds
+            .server_password
+            .is_set()
+            .then(|| creds.server_password.expose().to_string()),
+        use_tls: Some(creds.tls),
+        channels: vec![creds.channel.clone()],
+        channel_keys: keys,
+        ping_time: Some(PING_EVERY_SECS),
+        ping_timeout: Some(PING_TIMEOUT_SECS),
+        proxy_type,
+        proxy_server,
+        proxy_port,
+        version: Some(format!("paw {}", env!("CARGO_PKG_VERSION"))),
+        ..IrcClientConfig::default()
+    }
+}
+
+/// A failure reason for an `irc` crate error, without secrets.
+fn describe(e: &irc::error::Error) -> LastError {
+    use irc::error::Error as E;
+    match e {
+        E::NoUsableNick => LastError::new(
+            ErrorCode::NickInUse,
+            "the nick and its 3 variants are all in use",
+        ),
+        E::PingTimeout => LastError::new(ErrorCode::Disconnected, "the server stopped answering PING"),
+        E::Io(io) => LastError::new(ErrorCode::NetworkError, format!("connection failed: {io}")),
+        E::Tls(t) => LastError::new(ErrorCode::NetworkError, format!("TLS failed: {t}")),
+        other => LastError::new(ErrorCode::NetworkError, other.to_string()),
+    }
+}
+
+async fn run_connection(
+    irc: &Arc<Irc>,
+    creds: &Creds,
+    rx: &mut mpsc::UnboundedReceiver<Ctl>,
+    waiters: &mut Vec<oneshot::Sender<Result<(), LastError>>>,
+    cancel: &CancellationToken,
+    step: Duration,
+) -> End {
+    let target = format!("{}:{}", creds.server, creds.port);
+    let connect = tokio::time::timeout(step, Client::from_config(client_config(creds)));
+    let mut client = tokio::select! {
+        _ = cancel.cancelled() => return End::Cancelled,
+        r = connect => match r {
+            Err(_) => return End::Failed(LastError::new(
+                ErrorCode::Timeout,
+                format!("connecting to {target} timed out after {step:?}"),
+            ), false),
+            Ok(Err(e)) => return End::Failed(describe(&e), false),
+            Ok(Ok(c)) => c,
+        },
+    };
+    let mut stream = match client.stream() {
+        Ok(s) => s,
+        Err(e) => return End::Failed(describe(&e), false),
+    };
+    let sasl_wanted = creds.nickserv_password.is_set();
+    let sent = if sasl_wanted {
+        // Open a CAP negotiation so SASL can run before registration completes.
+        client
+            .send(Command::CAP(None, CapSubCommand::LS, None, None))
+            .and_then(|_| {
+                if creds.server_password.is_set() {
+                    client.send(Command::PASS(creds.server_password.expose().to_string()))?;
+                }
+                client.send(Command::NICK(creds.nick.clone()))?;
+                client.send(Command::USER(
+                    creds.nick.to_lowercase(),
+                    "0".into(),
+                    format!("paw {}", env!("CARGO_PKG_VERSION")),
+                ))
+            })
+    } else {
+        client.identify()
+    };
+    if let Err(e) = sent {
+        return End::Failed(describe(&e), false);
+    }
+
+    let chan_key = fold(&creds.channel);
+    let mut registered = false;
+    let mut joined = false;
+    let mut sasl_done = false;
+    let mut deadline = Instant::now() + step;
+    let mut nick = creds.nick.clone();
+    loop {
+        tokio::select! {
+            _ = cancel.cancelled() => {
+                let _ = client.send_quit("session closed");
+                let _ = tokio::time::timeout(QUIT_GRACE, async { while stream.next().await.is_some() {} }).await;
+                return End::Cancelled;
+            }
+            ctl = rx.recv() => match ctl {
+                None => return End::Cancelled,
+                Some(Ctl::Connect { reply }) => {
+                    if let Some(r) = reply {
+                        if joined { let _ = r.send(Ok(())); } else { waiters.push(r); }
+                    }
+                }
+                Some(Ctl::Disconnect) => {
+                    let _ = client.send_quit("disconnect requested");
+                    let _ = tokio::time::timeout(QUIT_GRACE, async { while stream.next().await.is_some() {} }).await;
+                    return End::Disconnected;
+                }
+            },
+            _ = tokio::time::sleep_until(deadline), if !joined => {
+                let _ = client.send_quit("timed out");
+                let what = if registered {
+                    format!("joining {} was not confirmed within {step:?}", creds.channel)
+                } else {
+                    format!("{target} did not complete registration (no 001) within {step:?}")
+                };
+                return End::Failed(LastError::new(ErrorCode::Timeout, what), joined);
+            }
+            item = stream.next() => {
+                let msg = match item {
+                    None => return End::Failed(LastError::new(
+                        ErrorCode::Disconnected,
+                        format!("{target} closed the connection"),
+                    ), joined),
+                    Some(Err(e)) => return End::Failed(describe(&e), joined),
+                    Some(Ok(m)) => m,
+                };
+                // A user's prefix is nick!user@host; a bare name is a server.
+                let source = match &msg.prefix {
+                    Some(Prefix::Nickname(n, u, h)) if !u.is_empty() || !h.is_empty() => Some(n.clone()),
+                    _ => None,
+                };
+                match &msg.command {
+                    Command::Response(Response::RPL_WELCOME, args) => {
+                        registered = true;
+                        if let Some(n) = args.first() { nick = n.clone(); }
+                        deadline = Instant::now() + step;
+                        if sasl_wanted && !sasl_done {
+                            let _ = client.send_privmsg(
+                                "NickServ",
+                                format!("IDENTIFY {}", creds.nickserv_password.expose()),
+                            );
+                        }
+                        *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = Some(Live {
+                            sender: client.sender(),
+                            nick: nick.clone(),
+                            channel: creds.channel.clone(),
+                        });
+                        irc.set(|s| { s.state = State::Connected; s.nick = Some(nick.clone()); });
+                    }
+                    Command::CAP(_, sub, a, b) => {
+                        let offered = |w: &str| [a, b].iter().any(|x| x.as_deref().is_some_and(|x| {
+                            x.split_whitespace().any(|c| c == w || c.starts_with(&format!("{w}=")))
+                        }));
+                        match sub {
+                            CapSubCommand::LS if offered("sasl") => {
+                                let _ = client.send_cap_req(&[Capability::Sasl]);
+                            }
+                            CapSubCommand::ACK if offered("sasl") => {
+                                let _ = client.send_sasl_plain();
+                            }
+                            _ => { let _ = client.send(Command::CAP(None, CapSubCommand::END, None, None)); }
+                        }
+                    }
+                    Command::AUTHENTICATE(arg) if arg == "+" => {
+                        let token = format!("{0}\0{0}\0{1}", creds.nick, creds.nickserv_password.expose());
+                        let _ = client.send_sasl(base64::engine::general_purpose::STANDARD.encode(token));
+                    }
+                    Command::Response(Response::RPL_SASLSUCCESS, _) => {
+                        sasl_done = true;
+                        let _ = client.send(Command::CAP(None, CapSubCommand::END, None, None));
+                    }
+                    Command::Response(
+                        Response::ERR_SASLFAIL | Response::ERR_SASLTOOLONG | Response::ERR_SASLABORT | Response::ERR_NICKLOCKED,
+                        _,
+                    ) => {
+                        // Fall back to NickServ IDENTIFY after registration.
+                        let _ = client.send(Command::CAP(None, CapSubCommand::END, None, None));
+                    }
+                    Command::Response(Response::ERR_PASSWDMISMATCH, _) => {
+                        return End::Failed(LastError::new(ErrorCode::PassIncorrect, "the server refused IRC_SERVER_PASSWORD (464)"), joined);
+                    }
+                    Command::Response(r @ (Response::ERR_BADCHANNELKEY | Response::ERR_INVITEONLYCHAN | Response::ERR_BANNEDFROMCHAN | Response::ERR_CHANNELISFULL | Response::ERR_NOSUCHCHANNEL), args)
+                        if args.get(1).is_some_and(|c| fold(c) == chan_key) =>
+                    {
+                        let (code, why) = match r {
+                            Response::ERR_BADCHANNELKEY => (ErrorCode::BadChannelKey, "wrong or missing IRC_CHANNEL_KEY (475)"),
+                            Response::ERR_INVITEONLYCHAN => (ErrorCode::InviteOnly, "the channel is invite-only (473)"),
+                            Response::ERR_BANNEDFROMCHAN => (ErrorCode::BannedFromChannel, "banned from the channel (474)"),
+                            Response::ERR_CHANNELISFULL => (ErrorCode::ChannelIsFull, "the channel is full (471)"),
+                            _ => (ErrorCode::NoSuchChannel, "no such channel (403)"),
+                        };
+                        let _ = client.send_quit("cannot join");
+                        return End::Failed(LastError::new(code, format!("cannot join {}: {why}", creds.channel)), joined);
+                    }
+                    Command::JOIN(chans, _, _) if source.as_deref() == Some(nick.as_str()) => {
+                        if chans.split(',').any(|c| fold(c) == chan_key) {
+                            joined = true;
+                            irc.set(|s| { s.state = State::Joined; s.last_error = None; s.attempts = 0; });
+                            reply_all(waiters, Ok(()));
+                        }
+                    }
+                    Command::KICK(chan, who, _) if fold(who) == fold(&nick) && fold(chan) == chan_key => {
+                        joined = false;
+                        deadline = Instant::now() + step;
+                        irc.set(|s| s.state = State::Connected);
+                        let _ = client.send_join_with_keys(&creds.channel, creds.channel_key.expose());
+                    }
+                    Command::NICK(new) if source.as_deref() == Some(nick.as_str()) => {
+                        nick = new.clone();
+                        if let Some(l) = irc.live.lock().unwrap_or_else(|e| e.into_inner()).as_mut() { l.nick = nick.clone(); }
+                        irc.set(|s| s.nick = Some(nick.clone()));
+                    }
+                    Command::PRIVMSG(to, body) | Command::NOTICE(to, body) => {
+                        let Some(from) = source else { continue };
+                        if fold(&from) == fold(&nick) { continue; }
+                        let channel = if text::is_channel(to) { to.clone() } else if fold(to) == fold(&nick) { from.clone() } else { continue };
+                        match irc.log.append_inbound(&channel, &from, body) {
+                            Ok(_) => {
+                                if let Some(tx) = irc.forward.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                                    let _ = tx.send(());
+                                }
+                            }
+                            Err(e) => tracing::error!(error = %e, "inbound.jsonl append failed"),
+                        }
+                    }
+                    Command::ERROR(reason) => {
+                        return End::Failed(LastError::new(ErrorCode::Disconnected, format!("server closed the link: {}", reason.chars().take(200).collect::<String>())), joined);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn flood_control_bursts_then_paces() {
+        let start = Instant::now();
+        let mut b = TokenBucket::new(10, Duration::from_secs(2), start);
+        for _ in 0..10 {
+            assert_eq!(b.take(Instant::now()), Duration::ZERO);
+        }
+        let mut sent_at = Vec::new();
+        for _ in 0..3 {
+            loop {
+                let w = b.take(Instant::now());
+                if w.is_zero() {
+                    break;
+                }
+                tokio::time::sleep(w).await;
+            }
+            sent_at.push(Instant::now() - start);
+        }
+        assert_eq!(
+            sent_at,
+            [
+                Duration::from_secs(2),
+                Duration::from_secs(4),
+                Duration::from_secs(6)
+            ]
+        );
+        // Idle time refills up to the burst, not beyond.
+        tokio::time::sleep(Duration::from_secs(100)).await;
+        let n = (0..20).take_while(|_| b.take(Instant::now()).is_zero()).count();
+        assert_eq!(n, 10);
+    }
+
+    #[test]
+    fn backoff_follows_the_schedule_with_jitter() {
+        for (n, base) in [(1, 5.0), (2, 15.0), (3, 30.0), (4, 60.0), (9, 60.0)] {
+            for _ in 0..50 {
+                let schedule: Vec<_> = BACKOFF.iter().map(|s| Duration::from_secs(*s)).collect();
+                let d = backoff_delay(&schedule, n).as_secs_f64();
+                assert!(d >= base * 0.8 && d <= base * 1.2, "{n}: {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn indicators() {
+        assert_eq!(State::Joined.indicator(), "green");
+        assert_eq!(State::Reconnecting.indicator(), "yellow");
+        assert_eq!(State::Connected.indicator(), "yellow");
+        assert_eq!(State::Error.indicator(), "red");
+        assert_eq!(State::NotInitialized.indicator(), "red");
+    }
+}

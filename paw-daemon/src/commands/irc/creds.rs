@@ -1,0 +1,306 @@
+//! IRC credentials from `.agents/skills/irc-cli/secrets/.env` (SPEC §8.1).
+//!
+//! The parser is paw's own on purpose: the SPEC's rules are small and exact, and the
+//! general dotenv crates expand `$VAR` from the daemon's environment, which would let a
+//! value pull another secret in. Secrets live in [`Secret`], whose `Debug` prints `***`.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use paw_proto::ErrorCode;
+
+use super::text;
+use crate::commands::CmdError;
+
+/// Where the credentials live, relative to `.agents/`.
+pub const ENV_PATH: &str = "skills/irc-cli/secrets/.env";
+
+/// A secret value; never printed.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// The value, for the wire only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether one is set.
+    pub fn is_set(&self) -> bool {
+        !self.0.is_empty()
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_empty() { "<unset>" } else { "***" })
+    }
+}
+
+/// Parses dotenv text: `KEY=value` lines, `#` comments (whole lines, or after a space in
+/// an unquoted value), an optional `export ` prefix, surrounding double (or single)
+/// quotes stripped. Lines without `=` are ignored. Later keys win.
+pub fn parse_dotenv(text: &str) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let line = line.strip_prefix("export ").unwrap_or(line);
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let key = key.trim();
+        if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let value = value.trim();
+        let value = if let Some(inner) = quoted(value, '"').or_else(|| quoted(value, '\'')) {
+            inner.to_string()
+        } else {
+            match value.find(" #") {
+                Some(i) => value[..i].trim_end().to_string(),
+                None => value.to_string(),
+            }
+        };
+        out.insert(key.to_string(), value);
+    }
+    out
+}
+
+fn quoted(v: &str, q: char) -> Option<&str> {
+    v.strip_prefix(q)?.strip_suffix(q)
+}
+
+/// Dotenv booleans: `1/true/yes/on` (any case).
+pub fn truthy(v: &str) -> bool {
+    matches!(
+        v.trim().to_ascii_lowercase().as_str(),
+        "1" | "true" | "yes" | "on"
+    )
+}
+
+/// The connection settings of one session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Creds {
+    /// `IRC_SERVER`.
+    pub server: String,
+    /// `IRC_PORT` (default 6697 with TLS, else 6667).
+    pub port: u16,
+    /// `IRC_TLS`.
+    pub tls: bool,
+    /// `IRC_CHANNEL`.
+    pub channel: String,
+    /// `IRC_NICK` (≤ 9 characters).
+    pub nick: String,
+    /// `IRC_SERVER_PASSWORD` (sent as `PASS`).
+    pub server_password: Secret,
+    /// `IRC_CHANNEL_KEY` (sent with `JOIN`).
+    pub channel_key: Secret,
+    /// `IRC_NICKSERV_PASSWORD` (SASL PLAIN where offered, else NickServ `IDENTIFY`).
+    pub nickserv_password: Secret,
+    /// `IRC_AUTO_FORWARD_TO_AGENT`.
+    pub auto_forward: bool,
+    /// `IRC_PROXY` (`socks5://host:port`), without secrets.
+    pub proxy: Option<(String, u16)>,
+}
+
+impl Creds {
+    /// Reads and checks the `.env` under `agents`.
+    pub fn load(agents: &Path) -> Result<Self, CmdError> {
+        let path = agents.join(ENV_PATH);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(CmdError::new(
+                    ErrorCode::MissingCredentials,
+                    format!("no credentials: create .agents/{ENV_PATH} with IRC_SERVER, IRC_CHANNEL and IRC_NICK"),
+                ));
+            }
+            Err(e) => {
+                return Err(CmdError::new(
+                    ErrorCode::MissingCredentials,
+                    format!("cannot read .agents/{ENV_PATH}: {}", e.kind()),
+                ));
+            }
+        };
+        Self::from_map(&parse_dotenv(&text))
+    }
+
+    /// Builds the settings from parsed keys.
+    pub fn from_map(m: &HashMap<String, String>) -> Result<Self, CmdError> {
+        let required = |k: &str| -> Result<String, CmdError> {
+            match m.get(k).map(|v| v.trim()) {
+                Some(v) if !v.is_empty() => Ok(v.to_string()),
+                _ => Err(CmdError::new(
+                    ErrorCode::MissingCredentials,
+                    format!("missing {k} in .agents/{ENV_PATH}"),
+                )),
+            }
+        };
+        let server = required("IRC_SERVER")?;
+        let channel = required("IRC_CHANNEL")?;
+        let nick = required("IRC_NICK")?;
+        text::check_nick(&nick)?;
+        if !text::is_channel(&channel) {
+            return Err(CmdError::new(
+                ErrorCode::MissingCredentials,
+                "IRC_CHANNEL is not a channel name (it must start with #)",
+            ));
+        }
+        if server.contains(char::is_whitespace) || server.contains('/') {
+            return Err(CmdError::new(
+                ErrorCode::MissingCredentials,
+                "IRC_SERVER must be a host name or address",
+            ));
+        }
+        let tls = m.get("IRC_TLS").is_some_and(|v| truthy(v));
+        let port = match m.get("IRC_PORT").map(|v| v.trim()).filter(|v| !v.is_empty()) {
+            None => {
+                if tls {
+                    6697
+                } else {
+                    6667
+                }
+            }
+            Some(p) => p.parse::<u16>().ok().filter(|p| *p > 0).ok_or_else(|| {
+                CmdError::new(
+                    ErrorCode::MissingCredentials,
+                    "IRC_PORT must be a port number",
+                )
+            })?,
+        };
+        let secret = |k: &str| Secret(m.get(k).cloned().unwrap_or_default());
+        let proxy = match m.get("IRC_PROXY").map(|v| v.trim()).filter(|v| !v.is_empty()) {
+            None => None,
+            Some(p) => Some(parse_proxy(p)?),
+        };
+        Ok(Self {
+            server,
+            port,
+            tls,
+            channel,
+            nick,
+            server_password: secret("IRC_SERVER_PASSWORD"),
+            channel_key: secret("IRC_CHANNEL_KEY"),
+            nickserv_password: secret("IRC_NICKSERV_PASSWORD"),
+            auto_forward: m
+                .get("IRC_AUTO_FORWARD_TO_AGENT")
+                .is_some_and(|v| truthy(v)),
+            proxy,
+        })
+    }
+}
+
+fn parse_proxy(p: &str) -> Result<(String, u16), CmdError> {
+    let bad = || {
+        CmdError::new(
+            ErrorCode::MissingCredentials,
+            "IRC_PROXY must be socks5://host:port",
+        )
+    };
+    let u = url::Url::parse(p).map_err(|_| bad())?;
+    if u.scheme() != "socks5" && u.scheme() != "socks5h" {
+        return Err(bad());
+    }
+    let host = u.host_str().ok_or_else(bad)?.to_string();
+    Ok((host, u.port().unwrap_or(1080)))
+}
+
+/// Flags that would carry a secret on argv (SPEC §8.1).
+const FORBIDDEN: &[&str] = &[
+    "--password",
+    "--pass",
+    "--key",
+    "--secret",
+    "--token",
+    "--apikey",
+    "--api-key",
+];
+
+/// Whether `tok` is (or starts with `=` after) one of the forbidden secret flags.
+pub fn is_forbidden_flag(tok: &str) -> bool {
+    let name = tok.split_once('=').map_or(tok, |(n, _)| n);
+    FORBIDDEN.iter().any(|f| f.eq_ignore_ascii_case(name))
+}
+
+/// `ForbiddenArg` when any token of `argv` is a secret flag.
+pub fn check_argv(argv: &[String]) -> Result<(), CmdError> {
+    match argv.iter().find(|t| is_forbidden_flag(t)) {
+        Some(t) => {
+            let name = t.split_once('=').map_or(t.as_str(), |(n, _)| n);
+            Err(CmdError::new(
+                ErrorCode::ForbiddenArg,
+                format!(
+                    "{name} is not accepted: credentials are read only from .agents/{ENV_PATH}"
+                ),
+            ))
+        }
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dotenv_rules() {
+        let m = parse_dotenv(
+            "# comment\nIRC_SERVER=irc.example.org\nexport IRC_NICK=\"paw bot\"\n\
+             IRC_TLS = yes # inline\nNOEQUALS\nIRC_CHANNEL='#c'\nX=a#b\nIRC_SERVER_PASSWORD=\"p #1\"\n",
+        );
+        assert_eq!(m["IRC_SERVER"], "irc.example.org");
+        assert_eq!(m["IRC_NICK"], "paw bot");
+        assert_eq!(m["IRC_TLS"], "yes");
+        assert_eq!(m["IRC_CHANNEL"], "#c");
+        assert_eq!(m["X"], "a#b");
+        assert_eq!(m["IRC_SERVER_PASSWORD"], "p #1");
+        assert!(!m.contains_key("NOEQUALS"));
+        for t in ["1", "true", "YES", "on"] {
+            assert!(truthy(t));
+        }
+        assert!(!truthy("0") && !truthy("") && !truthy("nope"));
+    }
+
+    fn creds(text: &str) -> Result<Creds, CmdError> {
+        Creds::from_map(&parse_dotenv(text))
+    }
+
+    #[test]
+    fn missing_keys_are_named_and_values_never_shown() {
+        let e = creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_SERVER_PASSWORD=hunter2").expect_err("nick");
+        assert_eq!(e.code, ErrorCode::MissingCredentials);
+        assert!(e.message.contains("IRC_NICK") && !e.message.contains("hunter2"));
+        let e = creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_NICK=abcdefghij").expect_err("long");
+        assert_eq!(e.code, ErrorCode::NickTooLong);
+        let c = creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_NICK=n\nIRC_TLS=1\nIRC_NICKSERV_PASSWORD=pw")
+            .expect("ok");
+        assert_eq!(c.port, 6697);
+        assert!(!format!("{c:?}").contains("pw\""), "{c:?}");
+        assert!(format!("{c:?}").contains("***"));
+        let c = creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_NICK=n\nIRC_PROXY=socks5://127.0.0.1:9050")
+            .expect("proxy");
+        assert_eq!(c.proxy, Some(("127.0.0.1".into(), 9050)));
+        assert_eq!(c.port, 6667);
+    }
+
+    #[test]
+    fn secret_flags_are_forbidden_in_every_form() {
+        for t in [
+            "--password",
+            "--pass=x",
+            "--KEY",
+            "--secret",
+            "--token=abc",
+            "--apikey",
+            "--api-key",
+        ] {
+            let e = check_argv(&["irc".into(), "send".into(), t.into()]).expect_err(t);
+            assert_eq!(e.code, ErrorCode::ForbiddenArg);
+            assert!(!e.message.contains("abc"));
+        }
+        assert!(check_argv(&["irc".into(), "--text".into(), "password".into()]).is_ok());
+    }
+}

@@ -1,0 +1,418 @@
+//! One session's IRC message store (SPEC §8.3): `inbound.jsonl` and `outbound.jsonl`
+//! (append-only, one JSON object per line), `cursors.json` (written atomically), and an
+//! in-memory ring of the newest inbound messages per channel in front of the log.
+//!
+//! Invariants:
+//! - `id` is a per-channel sequence (1, 2, …) recovered from `inbound.jsonl` on open, so
+//!   it survives restarts; a message gets its id and its log line under one lock.
+//! - A reader that falls behind the ring reads the log, so nothing received is lost to it.
+//! - A torn last line (a crash mid-append) is skipped on read and fenced off with a
+//!   newline before the next append; a `cursors.json` that does not parse is moved aside.
+
+use std::collections::{HashMap, VecDeque};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::watch;
+
+use super::text::fold;
+use crate::clock::now_ms;
+use crate::store::{Durability, move_aside_corrupt, write_atomic};
+
+/// One logged message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// Per-channel sequence number (inbound), or per-session sequence (outbound).
+    pub id: u64,
+    /// When it was received or sent (Unix ms).
+    pub ts_ms: u64,
+    /// The channel, or for a private message the other party's nick.
+    pub channel: String,
+    /// Who sent it.
+    pub nick: String,
+    /// The text as received or sent (raw).
+    pub text: String,
+}
+
+struct Inner {
+    inbound: File,
+    outbound: File,
+    last_id: HashMap<String, u64>,
+    last_out: u64,
+    ring: HashMap<String, VecDeque<Record>>,
+    cursors: HashMap<String, u64>,
+    warnings: Vec<String>,
+}
+
+/// The store.
+pub struct Log {
+    dir: PathBuf,
+    capacity: usize,
+    inner: Mutex<Inner>,
+    /// Bumped after every inbound append (for `pull --wait` and auto-forward).
+    notify: watch::Sender<u64>,
+}
+
+/// What [`Log::unread`] found.
+#[derive(Debug, Default)]
+pub struct Unread {
+    /// The cursor before (last delivered id; 0 = none yet).
+    pub cursor: u64,
+    /// Oldest unread first, at most `limit`.
+    pub messages: Vec<Record>,
+    /// Messages after the cursor that can no longer be found anywhere.
+    pub dropped: u64,
+    /// Unread messages beyond `limit` that remain for the next pull.
+    pub remaining: u64,
+}
+
+fn open_append(path: &Path) -> io::Result<File> {
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .open(path)?;
+    // Fence off a torn last line so the next record starts on its own line.
+    let len = f.metadata()?.len();
+    if len > 0 {
+        let mut last = [0u8; 1];
+        f.seek(SeekFrom::Start(len - 1))?;
+        f.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            f.write_all(b"\n")?;
+        }
+    }
+    Ok(f)
+}
+
+/// Reads every record of a JSONL file; unparsable lines are counted, not fatal.
+fn read_records(path: &Path, mut each: impl FnMut(Record)) -> io::Result<usize> {
+    let f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let mut bad = 0;
+    for line in BufReader::new(f).split(b'\n') {
+        let line = line?;
+        if line.is_empty() {
+            continue;
+        }
+        match serde_json::from_slice::<Record>(&line) {
+            Ok(r) => each(r),
+            Err(_) => bad += 1,
+        }
+    }
+    Ok(bad)
+}
+
+impl Log {
+    /// Opens (creating) the store in `dir`, keeping `capacity` messages per channel in memory.
+    pub fn open(dir: &Path, capacity: usize) -> io::Result<Self> {
+        std::fs::create_dir_all(dir)?;
+        let mut warnings = Vec::new();
+        let mut last_id: HashMap<String, u64> = HashMap::new();
+        let mut ring: HashMap<String, VecDeque<Record>> = HashMap::new();
+        let bad = read_records(&dir.join("inbound.jsonl"), |r| {
+            let key = fold(&r.channel);
+            let last = last_id.entry(key.clone()).or_default();
+            *last = (*last).max(r.id);
+            let q = ring.entry(key).or_default();
+            if q.len() == capacity {
+                q.pop_front();
+            }
+            q.push_back(r);
+        })?;
+        if bad > 0 {
+            warnings.push(format!("inbound.jsonl: skipped {bad} unreadable line(s)"));
+        }
+        let mut last_out = 0;
+        read_records(&dir.join("outbound.jsonl"), |r| last_out = last_out.max(r.id))?;
+        let cursors_path = dir.join("cursors.json");
+        let cursors = match std::fs::read(&cursors_path) {
+            Ok(bytes) => match serde_json::from_slice::<HashMap<String, u64>>(&bytes) {
+                Ok(c) => c,
+                Err(e) => {
+                    let aside = move_aside_corrupt(&cursors_path)?;
+                    tracing::error!(path = %cursors_path.display(), error = %e, "cursors.json does not parse; moved aside");
+                    warnings.push(format!(
+                        "cursors.json did not parse ({e}); moved aside to {}",
+                        aside.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()
+                    ));
+                    HashMap::new()
+                }
+            },
+            Err(e) if e.kind() == io::ErrorKind::NotFound => HashMap::new(),
+            Err(e) => return Err(e),
+        };
+        let inbound = open_append(&dir.join("inbound.jsonl"))?;
+        let outbound = open_append(&dir.join("outbound.jsonl"))?;
+        let (notify, _) = watch::channel(0);
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            capacity,
+            inner: Mutex::new(Inner {
+                inbound,
+                outbound,
+                last_id,
+                last_out,
+                ring,
+                cursors,
+                warnings,
+            }),
+            notify,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Warnings from opening (moved-aside files, skipped lines), once.
+    pub fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut self.lock().warnings)
+    }
+
+    /// Appends an inbound message and returns it with its id.
+    pub fn append_inbound(&self, channel: &str, nick: &str, text: &str) -> io::Result<Record> {
+        let rec = {
+            let mut g = self.lock();
+            let key = fold(channel);
+            let id = g.last_id.get(&key).copied().unwrap_or(0) + 1;
+            let rec = Record {
+                id,
+                ts_ms: now_ms(),
+                channel: channel.to_string(),
+                nick: nick.to_string(),
+                text: text.to_string(),
+            };
+            let mut line = serde_json::to_vec(&rec).map_err(io::Error::other)?;
+            line.push(b'\n');
+            g.inbound.write_all(&line)?;
+            g.last_id.insert(key.clone(), id);
+            let cap = self.capacity;
+            let q = g.ring.entry(key).or_default();
+            if q.len() == cap {
+                q.pop_front();
+            }
+            q.push_back(rec.clone());
+            rec
+        };
+        self.notify.send_modify(|n| *n += 1);
+        Ok(rec)
+    }
+
+    /// Appends a sent line to `outbound.jsonl`.
+    pub fn append_outbound(&self, to: &str, nick: &str, text: &str) -> io::Result<()> {
+        let mut g = self.lock();
+        let rec = Record {
+            id: g.last_out + 1,
+            ts_ms: now_ms(),
+            channel: to.to_string(),
+            nick: nick.to_string(),
+            text: text.to_string(),
+        };
+        let mut line = serde_json::to_vec(&rec).map_err(io::Error::other)?;
+        line.push(b'\n');
+        g.outbound.write_all(&line)?;
+        g.last_out = rec.id;
+        Ok(())
+    }
+
+    /// A receiver that changes whenever an inbound message is appended.
+    pub fn watch(&self) -> watch::Receiver<u64> {
+        self.notify.subscribe()
+    }
+
+    /// The newest inbound id of `channel` (0 = none).
+    pub fn last_id(&self, channel: &str) -> u64 {
+        self.lock().last_id.get(&fold(channel)).copied().unwrap_or(0)
+    }
+
+    /// Channels (as last seen) with messages after their cursor.
+    pub fn unread_channels(&self) -> Vec<String> {
+        let g = self.lock();
+        let mut out: Vec<String> = g
+            .last_id
+            .iter()
+            .filter(|(k, last)| g.cursors.get(*k).copied().unwrap_or(0) < **last)
+            .filter_map(|(k, _)| g.ring.get(k)?.back().map(|r| r.channel.clone()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The cursor of `channel` (last delivered id; 0 = none).
+    pub fn cursor(&self, channel: &str) -> u64 {
+        self.lock().cursors.get(&fold(channel)).copied().unwrap_or(0)
+    }
+
+    /// Up to `limit` messages of `channel` after its cursor, oldest first: from the ring
+    /// when it reaches back far enough, else from `inbound.jsonl`.
+    pub fn unread(&self, channel: &str, limit: usize) -> io::Result<Unread> {
+        let key = fold(channel);
+        let (cursor, last, from_ring) = {
+            let g = self.lock();
+            let cursor = g.cursors.get(&key).copied().unwrap_or(0);
+            let last = g.last_id.get(&key).copied().unwrap_or(0);
+            let ring = g.ring.get(&key);
+            let covers = ring
+                .and_then(|q| q.front())
+                .is_some_and(|first| first.id <= cursor + 1);
+            let from_ring = if covers || last <= cursor {
+                Some(
+                    ring.map(|q| {
+                        q.iter()
+                            .filter(|r| r.id > cursor)
+                            .take(limit)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default(),
+                )
+            } else {
+                None
+            };
+            (cursor, last, from_ring)
+        };
+        let messages = match from_ring {
+            Some(m) => m,
+            None => {
+                let mut found = Vec::new();
+                read_records(&self.dir.join("inbound.jsonl"), |r| {
+                    if r.id > cursor && found.len() < limit && fold(&r.channel) == key {
+                        found.push(r);
+                    }
+                })?;
+                found
+            }
+        };
+        let dropped = messages
+            .first()
+            .map_or(last.saturating_sub(cursor), |m| m.id - cursor - 1);
+        let upto = messages.last().map_or(last, |m| m.id);
+        Ok(Unread {
+            cursor,
+            remaining: last.saturating_sub(upto),
+            dropped: if messages.is_empty() && limit == 0 {
+                0
+            } else {
+                dropped
+            },
+            messages,
+        })
+    }
+
+    /// Moves `channel`'s cursor to `id` (never backwards) and saves the cursors.
+    pub fn advance(&self, channel: &str, id: u64) -> io::Result<()> {
+        let mut g = self.lock();
+        let key = fold(channel);
+        let cur = g.cursors.entry(key).or_default();
+        if id <= *cur {
+            return Ok(());
+        }
+        *cur = id;
+        let bytes = serde_json::to_vec_pretty(&g.cursors).map_err(io::Error::other)?;
+        write_atomic(&self.dir.join("cursors.json"), &bytes, Durability::Sync)
+    }
+
+    /// The last `limit` messages of `channel` in both directions, oldest first, each with
+    /// `"in"` or `"out"`.
+    pub fn history(&self, channel: &str, limit: usize) -> io::Result<Vec<(&'static str, Record)>> {
+        let key = fold(channel);
+        let mut all: VecDeque<(&'static str, Record)> = VecDeque::new();
+        let mut keep = |dir: &'static str, r: Record| {
+            if fold(&r.channel) == key {
+                all.push_back((dir, r));
+            }
+        };
+        read_records(&self.dir.join("inbound.jsonl"), |r| keep("in", r))?;
+        read_records(&self.dir.join("outbound.jsonl"), |r| keep("out", r))?;
+        let mut all: Vec<_> = all.into();
+        all.sort_by_key(|(_, r)| r.ts_ms);
+        let skip = all.len().saturating_sub(limit);
+        Ok(all.split_off(skip))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_cursors_survive_reopening_and_slow_readers_lose_nothing() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let log = Log::open(dir.path(), 3).expect("open");
+        for i in 0..10 {
+            log.append_inbound("#Paw", "alice", &format!("m{i}"))
+                .expect("append");
+        }
+        log.append_inbound("#other", "bob", "x").expect("append");
+        // The ring holds 3, the reader wants all 10: the rest comes from the log.
+        let u = log.unread("#paw", 4).expect("unread");
+        assert_eq!(
+            u.messages.iter().map(|m| m.id).collect::<Vec<_>>(),
+            [1, 2, 3, 4]
+        );
+        assert_eq!((u.cursor, u.dropped, u.remaining), (0, 0, 6));
+        log.advance("#PAW", 4).expect("advance");
+        log.advance("#paw", 2).expect("never backwards");
+        drop(log);
+
+        let log = Log::open(dir.path(), 3).expect("reopen");
+        assert_eq!(log.cursor("#paw"), 4);
+        let r = log.append_inbound("#paw", "alice", "m10").expect("append");
+        assert_eq!(r.id, 11, "sequence continues after a restart");
+        assert_eq!(log.append_inbound("#other", "b", "y").expect("a").id, 2);
+        let u = log.unread("#paw", 100).expect("unread");
+        assert_eq!(u.messages.first().map(|m| m.id), Some(5));
+        assert_eq!(u.messages.len(), 7);
+        assert_eq!(u.remaining, 0);
+    }
+
+    #[test]
+    fn torn_lines_are_skipped_and_fenced_and_corrupt_cursors_moved_aside() {
+        let dir = tempfile::tempdir().expect("tmp");
+        {
+            let log = Log::open(dir.path(), 10).expect("open");
+            log.append_inbound("#c", "a", "one").expect("append");
+        }
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(dir.path().join("inbound.jsonl"))
+            .expect("open");
+        f.write_all(b"{\"id\":2,\"ts_ms\":1,\"chan").expect("torn");
+        std::fs::write(dir.path().join("cursors.json"), b"{not json").expect("write");
+        let log = Log::open(dir.path(), 10).expect("reopen");
+        let w = log.take_warnings();
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert_eq!(log.append_inbound("#c", "a", "two").expect("a").id, 2);
+        let text = std::fs::read_to_string(dir.path().join("inbound.jsonl")).expect("read");
+        let good = text
+            .lines()
+            .filter(|l| serde_json::from_str::<Record>(l).is_ok())
+            .count();
+        assert_eq!(good, 2);
+        let aside = std::fs::read_dir(dir.path())
+            .expect("ls")
+            .filter_map(Result::ok)
+            .any(|e| e.file_name().to_string_lossy().starts_with("cursors.json.corrupt-"));
+        assert!(aside);
+    }
+
+    #[test]
+    fn history_merges_both_directions() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let log = Log::open(dir.path(), 10).expect("open");
+        log.append_inbound("#c", "a", "hi").expect("a");
+        log.append_outbound("#c", "me", "hello").expect("a");
+        log.append_outbound("#d", "me", "elsewhere").expect("a");
+        let h = log.history("#C", 10).expect("history");
+        assert_eq!(h.len(), 2);
+        assert_eq!(h[0].0, "in");
+        assert_eq!(h[1].0, "out");
+    }
+}

@@ -1,0 +1,581 @@
+//! `irc`: a session-bound IRC client (SPEC §8).
+//!
+//! ```text
+//! irc status
+//! irc connect [--force]
+//! irc disconnect
+//! irc send [--to T] (--text X | --text-stdin) [--confirm]
+//! irc pull [--from C] [--limit N] [--peek] [--format summary|full] [--out P] [--wait MS]
+//! irc history [--from C] [--limit N]
+//! ```
+//!
+//! Each session gets its own connection ([`conn::Irc`], attached to the session under
+//! `"irc"`) and its own message store under
+//! `.agents/workspace/irc/sessions/<safe-session-id>/` ([`log::Log`]).
+
+pub mod conn;
+pub mod creds;
+mod forward;
+pub mod log;
+pub mod text;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use paw_proto::{Capabilities, ErrorCode};
+use serde_json::{Value, json};
+
+use self::conn::{Irc, Settings, State};
+use self::creds::Creds;
+use self::log::{Log, Record};
+use self::text::{BATCH_MARKER, FULL_CAP, SUMMARY_CAP, fold};
+use super::args::{Flag, parse};
+use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
+
+static SPEC: CommandSpec = CommandSpec {
+    name: "irc",
+    summary: "a session-bound IRC client: status, send, pull new messages, history",
+    usage: "irc <status|connect|disconnect|send|pull|history> [flags]",
+    subcommands: &[
+        SubcommandSpec {
+            name: "status",
+            summary: "connection state with a green/yellow/red indicator (starts connecting; never blocks)",
+            usage: "irc status",
+        },
+        SubcommandSpec {
+            name: "connect",
+            summary: "ask for a connection in the background (at most once per 15 s unless --force)",
+            usage: "irc connect [--force]",
+        },
+        SubcommandSpec {
+            name: "disconnect",
+            summary: "close this session's connection",
+            usage: "irc disconnect",
+        },
+        SubcommandSpec {
+            name: "send",
+            summary: "send a message (default: IRC_CHANNEL; any other target needs --confirm)",
+            usage: "irc send [--to T] (--text X | --text-stdin) [--confirm]",
+        },
+        SubcommandSpec {
+            name: "pull",
+            summary: "unread messages of a channel, oldest first; moves the cursor unless --peek",
+            usage: "irc pull [--from C] [--limit N] [--peek] [--format summary|full] [--out P] [--wait MS]",
+        },
+        SubcommandSpec {
+            name: "history",
+            summary: "recent messages in both directions (cursors untouched)",
+            usage: "irc history [--from C] [--limit N]",
+        },
+    ],
+    capabilities: Capabilities {
+        network: true,
+        writes_files: true,
+        reads_secrets: true,
+    },
+    max_stdin_chars: 64_000,
+    default_timeout_ms: None,
+    skill: include_str!("../../../../docs/skills/irc/SKILL.md"),
+};
+
+/// `irc connect` is honoured at most this often without `--force`.
+const CONNECT_THROTTLE: Duration = Duration::from_secs(15);
+
+/// The `irc` command.
+pub struct IrcCmd;
+
+impl Command for IrcCmd {
+    fn spec(&self) -> &'static CommandSpec {
+        &SPEC
+    }
+
+    fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
+        async move {
+            creds::check_argv(&inv.argv)?;
+            let sub = inv
+                .argv
+                .get(1)
+                .map(|s| s.to_lowercase())
+                .unwrap_or_default();
+            let args = inv.argv.get(2..).unwrap_or(&[]).to_vec();
+            let mut out = match sub.as_str() {
+                "status" => status(&ctx, &args).await,
+                "connect" => connect(&ctx, &args).await,
+                "disconnect" => disconnect(&ctx, &args).await,
+                "send" => send(&ctx, &args, inv.stdin.as_deref()).await,
+                "pull" => pull(&ctx, &args).await,
+                "history" => history(&ctx, &args).await,
+                "" => Err(CmdError::invalid_args(
+                    "missing subcommand: status, connect, disconnect, send, pull or history",
+                )),
+                other => Err(CmdError::invalid_args(format!(
+                    "unknown subcommand: irc {other}"
+                ))),
+            }?;
+            if let Some(irc) = ctx.session.resource::<Irc>("irc") {
+                let warnings = irc.log.take_warnings();
+                if !warnings.is_empty() {
+                    for w in &warnings {
+                        out.stderr.push_str(w);
+                        out.stderr.push('\n');
+                    }
+                    if let Value::Object(m) = &mut out.result {
+                        m.insert("warnings".into(), warnings.into());
+                    }
+                }
+            }
+            Ok(out)
+        }
+        .boxed()
+    }
+}
+
+/// This session's IRC resource, created (store opened, supervisor started) on first use.
+fn attach(ctx: &Ctx) -> Result<Arc<Irc>, CmdError> {
+    if let Some(irc) = ctx.session.resource::<Irc>("irc") {
+        return Ok(irc);
+    }
+    let dir = ctx
+        .home
+        .agents()
+        .join("workspace/irc/sessions")
+        .join(crate::home::safe_session_id(&ctx.session.id));
+    let log = Log::open(&dir, ctx.config.tools.irc.ring_capacity).map_err(|e| {
+        CmdError::new(
+            ErrorCode::CommandFailed,
+            format!("cannot open the IRC message store: {e}"),
+        )
+    })?;
+    let settings = Settings::new(ctx.home.agents().to_path_buf(), &ctx.config.tools.irc);
+    let session = ctx.session.clone();
+    ctx.session
+        .attach("irc", move || Irc::start(&session, Arc::new(log), settings))
+        .map_err(|e| CmdError::new(ErrorCode::Cancelled, e.to_string()))
+}
+
+/// The settings to show: the live connection's, else the `.env` as it is now.
+fn shown_creds(irc: &Irc, ctx: &Ctx) -> Result<Creds, CmdError> {
+    match irc.status().creds {
+        Some(c) => Ok(c),
+        None => Creds::load(ctx.home.agents()),
+    }
+}
+
+/// Waits up to `limit` for the state to leave `from` (for a just-requested change).
+async fn settle(irc: &Irc, from: State, limit: Duration) {
+    let mut rx = irc.watch_status();
+    let _ = tokio::time::timeout(limit, rx.wait_for(|s| s.state != from)).await;
+}
+
+async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
+    parse(args, &[])?;
+    let irc = attach(ctx)?;
+    if irc.status().state == State::NotInitialized {
+        Creds::load(ctx.home.agents())?;
+        irc.request_connect();
+        settle(&irc, State::NotInitialized, Duration::from_millis(100)).await;
+    }
+    let st = irc.status();
+    let c = shown_creds(&irc, ctx)?;
+    let nick = st.nick.clone().unwrap_or_else(|| c.nick.clone());
+    let mut result = json!({
+        "ok": true,
+        "command": "irc status",
+        "state": st.state.as_str(),
+        "indicator": st.state.indicator(),
+        "server": c.server,
+        "port": c.port,
+        "tls": c.tls,
+        "nick": nick,
+        "channel": c.channel,
+        "auto_forward_to_agent": c.auto_forward,
+    });
+    let mut stdout = format!(
+        "irc: {} ({})\nserver: {}:{}{}\nnick: {}\nchannel: {}\n",
+        st.state.as_str(),
+        st.state.indicator(),
+        c.server,
+        c.port,
+        if c.tls { " (tls)" } else { "" },
+        nick,
+        c.channel
+    );
+    if let Some(e) = &st.last_error {
+        result["last_error"] = e.to_json();
+        stdout.push_str(&format!("last error: {}: {}\n", e.code, e.message));
+    }
+    Ok(Output {
+        stdout,
+        result,
+        ..Output::default()
+    })
+}
+
+async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
+    let flags = parse(args, &[Flag::switch("force")])?;
+    let force = flags.switch("force");
+    Creds::load(ctx.home.agents())?;
+    let irc = attach(ctx)?;
+    let before = irc.status().state;
+    let now = tokio::time::Instant::now();
+    let throttled_for = {
+        let mut last = irc
+            .last_connect
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let wait = last
+            .map(|t| CONNECT_THROTTLE.saturating_sub(now - t))
+            .filter(|w| !w.is_zero() && !force);
+        if wait.is_none() {
+            *last = Some(now);
+        }
+        wait
+    };
+    let active = matches!(before, State::Connecting | State::Connected | State::Joined);
+    let requested = throttled_for.is_none() && !active;
+    if requested {
+        irc.request_connect();
+        settle(&irc, before, Duration::from_millis(100)).await;
+    }
+    let st = irc.status();
+    let mut result = json!({
+        "ok": true,
+        "command": "irc connect",
+        "requested": requested,
+        "throttled": throttled_for.is_some(),
+        "state": st.state.as_str(),
+        "indicator": st.state.indicator(),
+    });
+    let stdout = if let Some(w) = throttled_for {
+        result["retry_after_ms"] = (w.as_millis() as u64).into();
+        format!(
+            "connect was asked for less than 15 s ago; state {} (use --force to ask again)\n",
+            st.state.as_str()
+        )
+    } else if active {
+        format!("already {}\n", before.as_str())
+    } else {
+        format!("connecting in the background; state {}\n", st.state.as_str())
+    };
+    Ok(Output {
+        stdout,
+        result,
+        ..Output::default()
+    })
+}
+
+async fn disconnect(ctx: &Ctx, args: &[String]) -> CmdResult {
+    parse(args, &[])?;
+    let irc = attach(ctx)?;
+    let before = irc.status().state;
+    if !matches!(before, State::NotInitialized | State::Disconnected) {
+        irc.request_disconnect();
+        settle(&irc, before, Duration::from_secs(1)).await;
+    }
+    let st = irc.status();
+    Ok(Output {
+        stdout: format!("irc: {}\n", st.state.as_str()),
+        result: json!({
+            "ok": true,
+            "command": "irc disconnect",
+            "state": st.state.as_str(),
+            "indicator": st.state.indicator(),
+        }),
+        ..Output::default()
+    })
+}
+
+async fn send(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
+    let flags = parse(
+        args,
+        &[
+            Flag::value("to"),
+            Flag::value("text"),
+            Flag::switch("text-stdin"),
+            Flag::switch("confirm"),
+        ],
+    )?;
+    let text = match (flags.get("text"), flags.switch("text-stdin")) {
+        (Some(t), false) => t.to_string(),
+        (None, true) => stdin
+            .ok_or_else(|| CmdError::invalid_args("--text-stdin given but the call has no stdin"))?
+            .to_string(),
+        (Some(_), true) => {
+            return Err(CmdError::invalid_args(
+                "give either --text or --text-stdin, not both",
+            ));
+        }
+        (None, false) => {
+            return Err(CmdError::invalid_args(
+                "missing message: --text X or --text-stdin",
+            ));
+        }
+    };
+    let irc = attach(ctx)?;
+    let c = shown_creds(&irc, ctx)?;
+    let to = flags.get("to").unwrap_or(&c.channel).to_string();
+    text::check_target(&to)?;
+    if fold(&to) != fold(&c.channel) && !flags.switch("confirm") {
+        return Err(CmdError::new(
+            ErrorCode::ConfirmRequired,
+            format!(
+                "sending to {to} (not IRC_CHANNEL {}) needs --confirm",
+                c.channel
+            ),
+        ));
+    }
+    let lines = text::split_message(&text, text::text_budget(&to));
+    if lines.is_empty() {
+        return Err(CmdError::invalid_args("the message is empty"));
+    }
+    if lines.len() > text::MAX_LINES {
+        return Err(CmdError::new(
+            ErrorCode::MessageTooLong,
+            format!(
+                "the message needs {} IRC lines; the limit is {}",
+                lines.len(),
+                text::MAX_LINES
+            ),
+        ));
+    }
+    let live = irc.ensure_joined().await?;
+    let sent = irc.send_lines(&live, &to, &lines).await?;
+    Ok(Output {
+        stdout: format!("sent {sent} line(s) to {to}\n"),
+        result: json!({
+            "ok": true,
+            "command": "irc send",
+            "to": to,
+            "message_len": text.chars().count(),
+            "lines_sent": sent,
+            "session_bound": true,
+            "connected": true,
+            "joined_default_channel": irc.status().state == State::Joined,
+        }),
+        ..Output::default()
+    })
+}
+
+/// Cleans and truncates messages for an agent: per-message cap, then the batch rule with
+/// its marker message. Returns the JSON messages and whether anything was cut.
+pub(crate) fn render(messages: Vec<Record>, cap: usize) -> (Vec<Value>, bool) {
+    let mut cut_any = false;
+    let mut items: Vec<Value> = messages
+        .into_iter()
+        .map(|m| {
+            let (t, cut) = text::truncate_message(&text::clean_inbound(&m.text), cap);
+            cut_any |= cut;
+            json!({
+                "id": m.id,
+                "ts": crate::clock::rfc3339_ms(m.ts_ms),
+                "ts_ms": m.ts_ms,
+                "channel": m.channel,
+                "nick": text::clean_inbound(&m.nick),
+                "text": t,
+            })
+        })
+        .collect();
+    let dropped = text::batch_cut(&mut items, |v| {
+        v["text"].as_str().map_or(0, |s| s.chars().count())
+    });
+    if dropped > 0 {
+        items.insert(
+            text::BATCH_KEEP,
+            json!({"id": "truncation_marker", "text": BATCH_MARKER, "omitted": dropped}),
+        );
+    }
+    (items, cut_any || dropped > 0)
+}
+
+fn stdout_lines(items: &[Value], out: &mut String) {
+    for m in items {
+        match m["id"].as_u64() {
+            Some(id) => out.push_str(&format!(
+                "[{id}] <{}> {}\n",
+                m["nick"].as_str().unwrap_or(""),
+                m["text"].as_str().unwrap_or("")
+            )),
+            None => out.push_str(&format!("{BATCH_MARKER}\n")),
+        }
+    }
+}
+
+async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
+    let flags = parse(
+        args,
+        &[
+            Flag::value("from"),
+            Flag::value("limit"),
+            Flag::switch("peek"),
+            Flag::value("format"),
+            Flag::value("out"),
+            Flag::value("wait"),
+        ],
+    )?;
+    let limit = flags.clamped("limit", 20, 0, 200)? as usize;
+    let wait = flags.clamped("wait", 0, 0, i64::MAX)? as u64;
+    let cap = match flags.get("format").unwrap_or("summary") {
+        "summary" => SUMMARY_CAP,
+        "full" => FULL_CAP,
+        other => {
+            return Err(CmdError::invalid_args(format!(
+                "--format must be summary or full, got {other:?}"
+            )));
+        }
+    };
+    if let Some(o) = flags.get("out") {
+        super::paths::resolve(ctx.home.agents(), o, true)?;
+    }
+    let irc = attach(ctx)?;
+    let c = shown_creds(&irc, ctx)?;
+    let from = flags.get("from").unwrap_or(&c.channel).to_string();
+    if !text::is_channel(&from) && !text::is_nick(&from) {
+        return Err(CmdError::invalid_args(format!(
+            "--from must be a channel or a nick, got {from:?}"
+        )));
+    }
+    if irc.status().state == State::NotInitialized {
+        irc.request_connect();
+    }
+    let log = irc.log.clone();
+    let io = |e: std::io::Error| {
+        CmdError::new(
+            ErrorCode::CommandFailed,
+            format!("cannot read the IRC log: {e}"),
+        )
+    };
+    let mut unread = log.unread(&from, limit).map_err(io)?;
+    if unread.messages.is_empty() && wait > 0 && limit > 0 {
+        let mut rx = log.watch();
+        let cursor = unread.cursor;
+        let arrived = async {
+            loop {
+                if log.last_id(&from) > cursor {
+                    break;
+                }
+                if rx.changed().await.is_err() {
+                    break;
+                }
+            }
+        };
+        tokio::select! {
+            _ = arrived => {}
+            _ = tokio::time::sleep(Duration::from_millis(wait)) => {}
+            _ = ctx.cancel.cancelled() => {}
+        }
+        unread = log.unread(&from, limit).map_err(io)?;
+    }
+    let mut artifacts = Vec::new();
+    if let Some(o) = flags.get("out") {
+        let raw = serde_json::to_value(&unread.messages).unwrap_or_default();
+        let doc = json!({"from": from, "messages": raw});
+        artifacts.push(
+            super::rss::write_out(ctx, o, &doc, "IRC messages, untruncated").await?,
+        );
+    }
+    let last = unread.messages.last().map(|m| m.id);
+    let peek = flags.switch("peek");
+    let returned_raw = unread.messages.len();
+    let (items, truncated) = render(unread.messages, cap);
+    let mut cursor_after = None;
+    if !peek {
+        let target = match last {
+            Some(id) => Some(id),
+            None if unread.dropped > 0 => Some(unread.cursor + unread.dropped),
+            None => None,
+        };
+        if let Some(t) = target {
+            log.advance(&from, t).map_err(|e| {
+                CmdError::new(
+                    ErrorCode::CommandFailed,
+                    format!("cannot save cursors.json: {e}"),
+                )
+            })?;
+            cursor_after = Some(t);
+        }
+    }
+    let mut stdout = format!(
+        "{returned_raw} message(s) from {from}{}{}\n",
+        if unread.remaining > 0 {
+            format!(", {} more unread", unread.remaining)
+        } else {
+            String::new()
+        },
+        if peek { " (peek)" } else { "" }
+    );
+    stdout_lines(&items, &mut stdout);
+    let mut result = json!({
+        "ok": true,
+        "command": "irc pull",
+        "from": from,
+        "returned": returned_raw,
+        "messages": items,
+        "truncated": truncated,
+        "untrusted": true,
+        "cursor_before": unread.cursor.to_string(),
+        "remaining": unread.remaining,
+        "peek": peek,
+    });
+    if let Some(a) = cursor_after {
+        result["cursor_after"] = a.to_string().into();
+    }
+    if unread.dropped > 0 {
+        result["dropped_count"] = unread.dropped.into();
+    }
+    Ok(Output {
+        stdout,
+        result,
+        artifacts,
+        ..Output::default()
+    })
+}
+
+async fn history(ctx: &Ctx, args: &[String]) -> CmdResult {
+    let flags = parse(args, &[Flag::value("from"), Flag::value("limit")])?;
+    let limit = flags.clamped("limit", 20, 1, 200)? as usize;
+    let irc = attach(ctx)?;
+    let c = shown_creds(&irc, ctx)?;
+    let from = flags.get("from").unwrap_or(&c.channel).to_string();
+    let rows = irc.log.history(&from, limit).map_err(|e| {
+        CmdError::new(
+            ErrorCode::CommandFailed,
+            format!("cannot read the IRC log: {e}"),
+        )
+    })?;
+    let mut stdout = format!("{} message(s) in {from}\n", rows.len());
+    let items: Vec<Value> = rows
+        .into_iter()
+        .map(|(dir, m)| {
+            let (t, _) = text::truncate_message(&text::clean_inbound(&m.text), SUMMARY_CAP);
+            let nick = text::clean_inbound(&m.nick);
+            stdout.push_str(&format!(
+                "{} <{nick}> {t}\n",
+                if dir == "in" { "<-" } else { "->" }
+            ));
+            json!({
+                "direction": dir,
+                "id": m.id,
+                "ts": crate::clock::rfc3339_ms(m.ts_ms),
+                "ts_ms": m.ts_ms,
+                "nick": nick,
+                "text": t,
+            })
+        })
+        .collect();
+    Ok(Output {
+        stdout,
+        result: json!({
+            "ok": true,
+            "command": "irc history",
+            "from": from,
+            "returned": items.len(),
+            "messages": items,
+        }),
+        ..Output::default()
+    })
+}
+
+#[cfg(test)]
+mod tests;

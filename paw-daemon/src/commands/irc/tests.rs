@@ -1,0 +1,390 @@
+//! Protocol edge cases against a scripted IRC server on loopback, driven through the
+//! session resource in real time with the timeouts scaled down (registration/join 500 ms,
+//! backoff 300/900/1800/3600 ms, flood 10 then 1 per 200 ms).
+//!
+//! Not under tokio's paused clock: with real sockets the clock can jump while a line is
+//! still in the kernel, which made the first version of these tests flaky. The timing
+//! rules themselves are also tested under paused time in `conn::tests`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use paw_proto::ErrorCode;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::TcpListener;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::conn::{Irc, Settings, State};
+use super::creds::ENV_PATH;
+use super::log::Log;
+use crate::session::{Session, SessionResource, Sessions};
+
+/// The text of a `PRIVMSG <target> <text>` line as the server parses it.
+fn privmsg(line: &str, target: &str) -> String {
+    let rest = line
+        .strip_prefix(&format!("PRIVMSG {target} "))
+        .unwrap_or_else(|| panic!("not a PRIVMSG to {target}: {line}"));
+    rest.strip_prefix(':').unwrap_or(rest).to_string()
+}
+
+/// One accepted client, seen from the server.
+struct Peer {
+    lines: tokio::io::Lines<BufReader<OwnedReadHalf>>,
+    w: OwnedWriteHalf,
+    nick: String,
+}
+
+impl Peer {
+    async fn send(&mut self, line: &str) {
+        self.w
+            .write_all(format!("{line}\r\n").as_bytes())
+            .await
+            .expect("server write");
+    }
+
+    /// The next line from the client, answering its PINGs on the way.
+    async fn next(&mut self) -> Option<String> {
+        loop {
+            let line = self.lines.next_line().await.ok()??;
+            if let Some(t) = line.strip_prefix("PING ") {
+                self.send(&format!(":srv PONG srv {t}")).await;
+                continue;
+            }
+            return Some(line);
+        }
+    }
+
+    /// Reads until a line starting with `cmd`, returns it.
+    async fn expect(&mut self, cmd: &str) -> String {
+        loop {
+            let l = self
+                .next()
+                .await
+                .unwrap_or_else(|| panic!("closed while waiting for {cmd}"));
+            if l.starts_with(cmd) {
+                return l;
+            }
+        }
+    }
+
+    /// Reads NICK/USER and answers 001 + 422.
+    async fn register(&mut self) {
+        loop {
+            let l = self.next().await.expect("registration");
+            if let Some(n) = l.strip_prefix("NICK ") {
+                self.nick = n.trim().to_string();
+            }
+            if l.starts_with("USER ") {
+                break;
+            }
+        }
+        let n = self.nick.clone();
+        self.send(&format!(":srv 001 {n} :Welcome")).await;
+        self.send(&format!(":srv 422 {n} :MOTD File is missing"))
+            .await;
+    }
+
+    /// Registers and confirms the JOIN of `#paw`.
+    async fn welcome(&mut self) {
+        self.register().await;
+        self.expect("JOIN #paw").await;
+        let n = self.nick.clone();
+        self.send(&format!(":{n}!u@h JOIN #paw")).await;
+    }
+}
+
+async fn server() -> (u16, tokio::sync::mpsc::UnboundedReceiver<Peer>) {
+    let l = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let port = l.local_addr().expect("addr").port();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((s, _)) = l.accept().await {
+            let (r, w) = s.into_split();
+            let _ = tx.send(Peer {
+                lines: BufReader::new(r).lines(),
+                w,
+                nick: String::new(),
+            });
+        }
+    });
+    (port, rx)
+}
+
+const STEP: Duration = Duration::from_millis(500);
+const FLOOD: Duration = Duration::from_millis(200);
+
+struct Rig {
+    _dir: tempfile::TempDir,
+    _sessions: Sessions,
+    session: Arc<Session>,
+    irc: Arc<Irc>,
+}
+
+fn rig(port: u16, extra: &str) -> Rig {
+    let dir = tempfile::tempdir().expect("tmp");
+    let agents = dir.path().join(".agents");
+    let env = agents.join(ENV_PATH);
+    std::fs::create_dir_all(env.parent().expect("parent")).expect("mkdir");
+    std::fs::write(
+        &env,
+        format!("IRC_SERVER=127.0.0.1\nIRC_PORT={port}\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n{extra}"),
+    )
+    .expect("env");
+    let sessions = Sessions::new(CancellationToken::new());
+    let session = sessions.default_session();
+    let log = Arc::new(Log::open(&agents.join("irc"), 100).expect("log"));
+    let mut settings = Settings::new(agents, &crate::config::IrcConfig::default());
+    settings.step_timeout = STEP;
+    settings.backoff = [300, 900, 1800, 3600].map(Duration::from_millis).to_vec();
+    settings.flood_interval = FLOOD;
+    let irc = Irc::start(&session, log, settings);
+    Rig {
+        _dir: dir,
+        _sessions: sessions,
+        session,
+        irc,
+    }
+}
+
+async fn wait_state(irc: &Irc, want: State) -> super::conn::Status {
+    let mut rx = irc.watch_status();
+    let s = tokio::time::timeout(Duration::from_secs(20), rx.wait_for(|s| s.state == want))
+        .await
+        .unwrap_or_else(|_| panic!("never reached {want:?}; now {:?}", irc.status()));
+    s.expect("watch").clone()
+}
+
+#[tokio::test]
+async fn a_server_that_never_welcomes_ends_in_error_not_connecting() {
+    let (port, mut peers) = server().await;
+    let r = rig(port, "");
+    r.irc.request_connect();
+    let mut p = peers.recv().await.expect("peer");
+    let started = Instant::now();
+    p.expect("USER").await; // …and never answer.
+    let st = wait_state(&r.irc, State::Error).await;
+    let e = st.last_error.expect("reason");
+    assert_eq!(e.code, ErrorCode::Timeout);
+    assert!(e.message.contains("no 001"), "{}", e.message);
+    let waited = started.elapsed();
+    assert!(
+        waited >= STEP - Duration::from_millis(50) && waited <= STEP * 4,
+        "{waited:?}"
+    );
+}
+
+#[tokio::test]
+async fn nick_in_use_takes_a_variant_within_nine() {
+    let (port, mut peers) = server().await;
+    let r = rig(port, "");
+    let join = tokio::spawn({
+        let irc = r.irc.clone();
+        async move { irc.ensure_joined().await.map(|l| l.nick) }
+    });
+    let mut p = peers.recv().await.expect("peer");
+    p.expect("USER").await;
+    p.send(":srv 433 * pawbot :Nickname already in use").await;
+    let n = p.expect("NICK").await;
+    let alt = n.trim_start_matches("NICK ").to_string();
+    assert!(alt.len() <= 9 && alt != "pawbot", "{alt}");
+    p.nick = alt.clone();
+    p.send(&format!(":srv 001 {alt} :Welcome")).await;
+    p.send(&format!(":srv 376 {alt} :End of MOTD")).await;
+    p.expect("JOIN #paw").await;
+    p.send(&format!(":{alt}!u@h JOIN #paw")).await;
+    assert_eq!(join.await.expect("task").expect("joined"), alt);
+    assert_eq!(r.irc.status().nick.as_deref(), Some(alt.as_str()));
+}
+
+#[tokio::test]
+async fn fatal_numerics_end_in_error_with_their_code_and_no_reconnect() {
+    for (numeric, code, extra) in [
+        ("464 pawbot :Password incorrect", ErrorCode::PassIncorrect, "IRC_SERVER_PASSWORD=wrong\n"),
+        ("475 pawbot #paw :Cannot join channel (+k)", ErrorCode::BadChannelKey, ""),
+        ("473 pawbot #paw :Cannot join channel (+i)", ErrorCode::InviteOnly, ""),
+    ] {
+        let (port, mut peers) = server().await;
+        let r = rig(port, extra);
+        let join = tokio::spawn({
+            let irc = r.irc.clone();
+            async move { irc.ensure_joined().await }
+        });
+        let mut p = peers.recv().await.expect("peer");
+        if numeric.starts_with("464") {
+            assert_eq!(p.expect("PASS").await, "PASS wrong");
+            p.expect("USER").await;
+        } else {
+            p.register().await;
+            p.expect("JOIN #paw").await;
+        }
+        p.send(&format!(":srv {numeric}")).await;
+        let e = join.await.expect("task").err().expect("must fail");
+        assert_eq!(e.code, code, "{numeric}");
+        assert_eq!(r.irc.status().state, State::Error);
+        // Fatal: no background reconnect, however long we wait.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        assert!(peers.try_recv().is_err(), "{numeric}: reconnected");
+    }
+}
+
+#[tokio::test]
+async fn a_dropped_link_reconnects_in_the_background_with_backoff() {
+    let (port, mut peers) = server().await;
+    let r = rig(port, "");
+    let mut events = r.session.subscribe();
+    r.irc.request_connect();
+    let mut p = peers.recv().await.expect("peer");
+    p.welcome().await;
+    wait_state(&r.irc, State::Joined).await;
+    let dropped_at = Instant::now();
+    drop(p);
+    let mut p = peers.recv().await.expect("second connection");
+    let gap = dropped_at.elapsed();
+    assert!(
+        gap >= Duration::from_millis(230) && gap <= Duration::from_millis(1000),
+        "first retry after 300 ms ± 20 %: {gap:?}"
+    );
+    assert_eq!(r.irc.status().state, State::Reconnecting);
+    p.welcome().await;
+    wait_state(&r.irc, State::Joined).await;
+    // Every change was pushed as irc.state.
+    let mut seen = Vec::new();
+    while let Ok(ev) = events.try_recv() {
+        if ev.kind == "irc.state" {
+            seen.push(ev.fields["state"].as_str().unwrap_or("").to_string());
+        }
+    }
+    let want = ["connecting", "connected", "joined", "error", "reconnecting", "connected", "joined"];
+    assert_eq!(seen, want);
+
+    // A second drop then a failed attempt: the delays grow (5 s, then 15 s).
+    let t0 = Instant::now();
+    drop(p);
+    let p = peers.recv().await.expect("third");
+    drop(p); // refuse at once
+    let _p = peers.recv().await.expect("fourth");
+    let gap = t0.elapsed();
+    assert!(gap >= Duration::from_millis(950), "300 ms + 900 ms backoff: {gap:?}");
+}
+
+#[tokio::test]
+async fn a_send_after_a_drop_reconnects_at_once_and_answers_ping() {
+    let (port, mut peers) = server().await;
+    let r = rig(port, "");
+    r.irc.request_connect();
+    let mut p = peers.recv().await.expect("peer");
+    p.welcome().await;
+    wait_state(&r.irc, State::Joined).await;
+    p.send(":srv PING :abc123").await;
+    assert_eq!(p.expect("PONG").await, "PONG abc123");
+    drop(p);
+    wait_state(&r.irc, State::Error).await;
+    let t0 = Instant::now();
+    let send = tokio::spawn({
+        let irc = r.irc.clone();
+        async move {
+            let live = irc.ensure_joined().await?;
+            irc.send_lines(&live, "#paw", &["back".to_string()]).await
+        }
+    });
+    let mut p = peers.recv().await.expect("reconnect");
+    assert!(t0.elapsed() < Duration::from_millis(200), "send must not wait for the backoff");
+    p.welcome().await;
+    assert_eq!(privmsg(&p.expect("PRIVMSG").await, "#paw"), "back");
+    assert_eq!(send.await.expect("task").expect("sent"), 1);
+}
+
+#[tokio::test]
+async fn flood_control_and_line_splitting_on_the_wire() {
+    let (port, mut peers) = server().await;
+    let r = rig(port, "");
+    r.irc.request_connect();
+    let mut p = peers.recv().await.expect("peer");
+    p.welcome().await;
+    let live = r.irc.ensure_joined().await.expect("joined");
+    // CR/LF in the text: separate PRIVMSGs, never a raw break (no injection).
+    let lines = super::text::split_message("hi\r\nQUIT :bye\rthird\n", super::text::text_budget("#paw"));
+    let sending = tokio::spawn({
+        let irc = r.irc.clone();
+        let mut all = lines.clone();
+        all.extend((0..9).map(|i| format!("line {i}")));
+        async move { irc.send_lines(&live, "#paw", &all).await }
+    });
+    let t0 = Instant::now();
+    let mut got = Vec::new();
+    for _ in 0..12 {
+        let l = p.expect("PRIVMSG").await;
+        got.push((l, t0.elapsed()));
+    }
+    assert_eq!(privmsg(&got[0].0, "#paw"), "hi");
+    assert_eq!(privmsg(&got[1].0, "#paw"), "QUIT :bye");
+    assert_eq!(privmsg(&got[2].0, "#paw"), "third");
+    // Burst of 10, then one line every 2 s.
+    assert!(got[9].1 < Duration::from_millis(100), "{:?}", got[9].1);
+    let t10 = got[10].1.as_secs_f64();
+    let t11 = got[11].1.as_secs_f64();
+    assert!((0.18..0.6).contains(&t10), "{t10}");
+    assert!((0.38..1.0).contains(&t11), "{t11}");
+    assert!(t11 - t10 >= 0.18, "{t10} {t11}");
+    assert_eq!(sending.await.expect("task").expect("sent"), 12);
+
+    // A 2000-byte line split at UTF-8 boundaries, each wire line within 512 bytes.
+    let text = "ü".repeat(1000);
+    let parts = super::text::split_message(&text, super::text::text_budget("#paw"));
+    let live = r.irc.ensure_joined().await.expect("joined");
+    tokio::time::sleep(FLOOD * 12).await;
+    let n = parts.len();
+    r.irc.send_lines(&live, "#paw", &parts).await.expect("sent");
+    let mut rebuilt = String::new();
+    for _ in 0..n {
+        let l = p.expect("PRIVMSG").await;
+        assert!(l.len() + 2 <= 512 - super::text::PREFIX_RESERVE, "{}", l.len());
+        rebuilt.push_str(&privmsg(&l, "#paw"));
+    }
+    assert_eq!(rebuilt, text);
+}
+
+#[tokio::test]
+async fn inbound_messages_are_logged_and_own_messages_are_not() {
+    let (port, mut peers) = server().await;
+    let r = rig(port, "");
+    r.irc.request_connect();
+    let mut p = peers.recv().await.expect("peer");
+    p.welcome().await;
+    wait_state(&r.irc, State::Joined).await;
+    p.send(":alice!a@h PRIVMSG #paw :hello").await;
+    p.send(":pawbot!u@h PRIVMSG #paw :echo of myself").await;
+    p.send(":bob!b@h PRIVMSG pawbot :private").await;
+    p.send(":srv NOTICE pawbot :server notice").await;
+    p.send(":carol!c@h PRIVMSG #elsewhere :not ours").await;
+    p.send(":alice!a@h PRIVMSG #paw :second").await;
+    let mut rx = r.irc.log.watch();
+    while r.irc.log.last_id("#paw") < 2 {
+        rx.changed().await.expect("watch");
+    }
+    let u = r.irc.log.unread("#paw", 10).expect("unread");
+    let texts: Vec<_> = u.messages.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["hello", "second"]);
+    let pm = r.irc.log.unread("bob", 10).expect("unread");
+    assert_eq!(pm.messages[0].text, "private");
+    assert_eq!(r.irc.log.unread("#elsewhere", 10).expect("u").messages.len(), 1);
+    assert!(r.irc.log.unread("srv", 10).expect("u").messages.is_empty(), "server notices are not messages");
+}
+
+#[tokio::test]
+async fn closing_the_session_sends_quit_and_closes_the_socket() {
+    let (port, mut peers) = server().await;
+    let r = rig(port, "");
+    r.irc.request_connect();
+    let mut p = peers.recv().await.expect("peer");
+    p.welcome().await;
+    wait_state(&r.irc, State::Joined).await;
+    let t0 = Instant::now();
+    r.irc.clone().close().await;
+    assert!(t0.elapsed() < Duration::from_secs(1));
+    assert!(p.expect("QUIT").await.starts_with("QUIT"));
+    assert_eq!(p.next().await, None, "socket closed");
+    assert_eq!(r.irc.status().state, State::Disconnected);
+}

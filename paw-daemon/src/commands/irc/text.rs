@@ -1,0 +1,338 @@
+//! Pure text rules of `irc` (SPEC §8.2): outbound cleaning and splitting, target checks,
+//! nick variants, and the seed's truncation constants for everything shown to an agent.
+
+use paw_proto::ErrorCode;
+
+use crate::commands::CmdError;
+
+/// The IRC line limit, CR LF included (RFC 1459 §2.3).
+pub const IRC_LINE_MAX: usize = 512;
+/// Room left for the `:nick!user@host ` prefix the server adds when it relays our line, so
+/// the relayed line fits in [`IRC_LINE_MAX`] too (nick 9 + user 10 + host 63 + punctuation).
+pub const PREFIX_RESERVE: usize = 90;
+/// A send that needs more lines than this is refused (`MessageTooLong`).
+pub const MAX_LINES: usize = 20;
+/// Longest nick paw accepts (RFC 1459).
+pub const MAX_NICK: usize = 9;
+
+/// Per-message cap (characters) for `summary`, and the head/tail kept (seed 004).
+pub const SUMMARY_CAP: usize = 512;
+/// Per-message cap with `--format full`.
+pub const FULL_CAP: usize = 4000;
+/// The marker between a message's head and tail.
+pub const MESSAGE_MARKER: &str = "\n…(truncated)…\n";
+/// A batch whose texts exceed this many characters is cut to head + marker + tail.
+pub const BATCH_CAP: usize = 8000;
+/// Messages kept at each end of a cut batch.
+pub const BATCH_KEEP: usize = 10;
+/// The text of the marker message put where a batch was cut.
+pub const BATCH_MARKER: &str = "[...TRUNCATED...]";
+
+/// IRC formatting codes that may stay in outbound text: bold, colour, hex colour, reset,
+/// monospace, reverse, italic, strikethrough, underline.
+fn is_formatting(c: char) -> bool {
+    matches!(
+        c,
+        '\x02' | '\x03' | '\x04' | '\x0f' | '\x11' | '\x16' | '\x1d' | '\x1e' | '\x1f'
+    )
+}
+
+/// Removes control characters (C0 but the formatting codes, DEL, C1) from one line of
+/// outbound text. Line breaks are handled before this by [`split_message`].
+pub fn clean_outbound(line: &str) -> String {
+    line.chars()
+        .filter(|&c| !c.is_control() || is_formatting(c))
+        .collect()
+}
+
+/// Removes ANSI escape sequences, IRC formatting codes and every other control character
+/// from inbound text, keeping line breaks and tabs as spaces. What reaches an agent is
+/// plain text.
+pub fn clean_inbound(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\x1b' => {
+                // CSI `ESC [ ... final` or a two-character escape.
+                if chars.peek() == Some(&'[') {
+                    chars.next();
+                    for n in chars.by_ref() {
+                        if ('@'..='~').contains(&n) {
+                            break;
+                        }
+                    }
+                } else {
+                    chars.next();
+                }
+            }
+            '\x03' => {
+                // mIRC colour: up to two digits, optionally `,` and two more.
+                for _ in 0..2 {
+                    if chars.peek().is_some_and(char::is_ascii_digit) {
+                        chars.next();
+                    }
+                }
+                let mut look = chars.clone();
+                if look.next() == Some(',') && look.peek().is_some_and(char::is_ascii_digit) {
+                    chars.next();
+                    for _ in 0..2 {
+                        if chars.peek().is_some_and(char::is_ascii_digit) {
+                            chars.next();
+                        }
+                    }
+                }
+            }
+            '\t' | '\n' | '\r' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The text bytes one `PRIVMSG target :text` line may carry.
+pub fn text_budget(target: &str) -> usize {
+    // "PRIVMSG " + target + " :" + text + "\r\n"
+    IRC_LINE_MAX - PREFIX_RESERVE - "PRIVMSG ".len() - target.len() - " :".len() - 2
+}
+
+/// Splits `text` into PRIVMSG payloads: one per line of the text (CR, LF and CR LF all
+/// break), each cleaned and cut to `budget` bytes at a character boundary (preferring a
+/// space in the second half of the piece). Blank lines are dropped. No piece contains
+/// CR or LF, and none exceeds `budget` bytes.
+pub fn split_message(text: &str, budget: usize) -> Vec<String> {
+    let budget = budget.max(4);
+    let mut out = Vec::new();
+    for raw in text.split(['\r', '\n']) {
+        let line = clean_outbound(raw);
+        let mut rest = line.trim_end();
+        if rest.trim().is_empty() {
+            continue;
+        }
+        while rest.len() > budget {
+            let mut cut = budget;
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            if let Some(sp) = rest[..cut].rfind(' ')
+                && sp >= cut / 2
+                && sp > 0
+            {
+                out.push(rest[..sp].to_string());
+                rest = &rest[sp + 1..];
+            } else {
+                out.push(rest[..cut].to_string());
+                rest = &rest[cut..];
+            }
+        }
+        if !rest.is_empty() {
+            out.push(rest.to_string());
+        }
+    }
+    out
+}
+
+/// Whether `t` is a channel name (`#`, `&`, `+` or `!` prefix, no space, comma or BEL).
+pub fn is_channel(t: &str) -> bool {
+    t.len() >= 2
+        && t.len() <= 50
+        && t.starts_with(['#', '&', '+', '!'])
+        && !t.chars().any(|c| c == ' ' || c == ',' || c == '\x07' || c.is_control())
+}
+
+/// Whether `t` is a nick (RFC 2812 letters and specials, not starting with a digit or `-`).
+pub fn is_nick(t: &str) -> bool {
+    let special = |c: char| "[]\\`_^{|}".contains(c);
+    let mut chars = t.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_alphabetic() || special(c) => {}
+        _ => return false,
+    }
+    t.len() <= 30 && chars.all(|c| c.is_ascii_alphanumeric() || special(c) || c == '-')
+}
+
+/// Checks a `--to` target.
+pub fn check_target(t: &str) -> Result<(), CmdError> {
+    if is_channel(t) || is_nick(t) {
+        Ok(())
+    } else {
+        Err(CmdError::invalid_args(format!(
+            "--to must be a channel (#name) or a nick, got {t:?}"
+        )))
+    }
+}
+
+/// Checks the configured nick (`IRC_NICK`).
+pub fn check_nick(nick: &str) -> Result<(), CmdError> {
+    if nick.chars().count() > MAX_NICK {
+        return Err(CmdError::new(
+            ErrorCode::NickTooLong,
+            format!(
+                "IRC_NICK is {} characters; the limit is {MAX_NICK}",
+                nick.chars().count()
+            ),
+        ));
+    }
+    if !is_nick(nick) {
+        return Err(CmdError::new(
+            ErrorCode::MissingCredentials,
+            "IRC_NICK is not a valid nick (letters, digits and []\\`_^{|}- only)",
+        ));
+    }
+    Ok(())
+}
+
+/// Up to three alternative nicks for when `nick` is in use, each at most 9 characters and
+/// different from `nick` and from each other.
+pub fn nick_variants(nick: &str) -> Vec<String> {
+    let base: String = nick.chars().take(MAX_NICK - 1).collect();
+    let mut out: Vec<String> = Vec::new();
+    for suffix in ["_", "1", "2", "3", "4"] {
+        let v = format!("{base}{suffix}");
+        if v != nick && !out.contains(&v) {
+            out.push(v);
+        }
+        if out.len() == 3 {
+            break;
+        }
+    }
+    out
+}
+
+/// IRC case folding (RFC 1459: `[]\~` are the upper case of `{}|^`), for channel keys.
+pub fn fold(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            '[' => '{',
+            ']' => '}',
+            '\\' => '|',
+            '~' => '^',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// Cuts one message to `cap` characters: head + [`MESSAGE_MARKER`] + tail. Returns the
+/// text and whether it was cut. For the seed's 512 cap: 248 + marker + 249 = 512.
+pub fn truncate_message(text: &str, cap: usize) -> (String, bool) {
+    let n = text.chars().count();
+    if n <= cap {
+        return (text.to_string(), false);
+    }
+    let marker = MESSAGE_MARKER.chars().count();
+    let keep = cap.saturating_sub(marker);
+    let head = keep / 2;
+    let tail = keep - head;
+    let h: String = text.chars().take(head).collect();
+    let t: String = text.chars().skip(n - tail).collect();
+    (format!("{h}{MESSAGE_MARKER}{t}"), true)
+}
+
+/// The batch rule: when the texts of `items` exceed [`BATCH_CAP`] characters in total and
+/// there are more than 2 × [`BATCH_KEEP`] of them, keeps the first and last
+/// [`BATCH_KEEP`] and returns how many were dropped from the middle (the caller puts the
+/// marker there). Returns 0 when nothing is dropped.
+pub fn batch_cut<T>(items: &mut Vec<T>, len: impl Fn(&T) -> usize) -> usize {
+    let total: usize = items.iter().map(&len).sum();
+    if total <= BATCH_CAP || items.len() <= 2 * BATCH_KEEP {
+        return 0;
+    }
+    let dropped = items.len() - 2 * BATCH_KEEP;
+    items.drain(BATCH_KEEP..BATCH_KEEP + dropped);
+    dropped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_truncation_uses_the_seed_constants() {
+        let long: String = (0..600).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        let (t, cut) = truncate_message(&long, SUMMARY_CAP);
+        assert!(cut);
+        assert_eq!(t.chars().count(), 512);
+        let (head, tail) = t.split_once(MESSAGE_MARKER).expect("marker");
+        assert_eq!(head.chars().count(), 248);
+        assert_eq!(tail.chars().count(), 249);
+        assert!(long.starts_with(head) && long.ends_with(tail));
+        let (t, cut) = truncate_message(&long[..512], SUMMARY_CAP);
+        assert!(!cut);
+        assert_eq!(t.len(), 512);
+        let (t, _) = truncate_message(&"é".repeat(5000), FULL_CAP);
+        assert_eq!(t.chars().count(), FULL_CAP);
+    }
+
+    #[test]
+    fn batches_keep_ten_at_each_end() {
+        let mut v: Vec<usize> = (0..50).collect();
+        assert_eq!(batch_cut(&mut v, |_| 500), 30);
+        assert_eq!(v.len(), 20);
+        assert_eq!(v[9], 9);
+        assert_eq!(v[10], 40);
+        let mut v: Vec<usize> = (0..50).collect();
+        assert_eq!(batch_cut(&mut v, |_| 100), 0, "5000 chars is under the cap");
+        let mut v: Vec<usize> = (0..20).collect();
+        assert_eq!(batch_cut(&mut v, |_| 4000), 0, "never overlaps head and tail");
+    }
+
+    #[test]
+    fn line_breaks_split_and_never_reach_a_line() {
+        let parts = split_message("one\r\ntwo\rthree\n\nfour\r\n", 400);
+        assert_eq!(parts, vec!["one", "two", "three", "four"]);
+        let parts = split_message("a\x00b\x07c\x02bold\x02\x1b[31m", 400);
+        assert_eq!(parts, vec!["abc\x02bold\x02[31m"]);
+        assert!(split_message(" \n\t\n", 400).is_empty());
+    }
+
+    #[test]
+    fn long_lines_split_at_char_boundaries_within_the_budget() {
+        let text = "é".repeat(1000); // 2000 bytes
+        let budget = text_budget("#paw");
+        let parts = split_message(&text, budget);
+        assert!(parts.len() >= 5);
+        assert_eq!(parts.concat(), text);
+        for p in &parts {
+            assert!(p.len() <= budget);
+            let wire = format!("PRIVMSG #paw :{p}\r\n");
+            assert!(wire.len() + PREFIX_RESERVE <= IRC_LINE_MAX);
+        }
+        let words = "word ".repeat(200);
+        let parts = split_message(&words, 100);
+        assert!(parts.iter().all(|p| p.len() <= 100 && !p.starts_with(' ')));
+        assert_eq!(parts.join(" "), words.trim_end());
+    }
+
+    #[test]
+    fn targets_and_nicks() {
+        for ok in ["#paw", "&local", "nick", "a[b]", "_x-1"] {
+            assert!(check_target(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "#", "# x", "#a,b", "1nick", "-x", "ni ck", "a\r\nQUIT"] {
+            assert!(check_target(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            check_nick("abcdefghij").expect_err("long").code,
+            ErrorCode::NickTooLong
+        );
+        assert!(check_nick("abcdefghi").is_ok());
+    }
+
+    #[test]
+    fn nick_variants_fit_in_nine() {
+        for nick in ["a", "pawbot", "abcdefghi", "abcdefgh_"] {
+            let v = nick_variants(nick);
+            assert_eq!(v.len(), 3, "{nick}");
+            assert!(v.iter().all(|n| n.len() <= 9 && n != nick && is_nick(n)));
+        }
+    }
+
+    #[test]
+    fn inbound_cleaning_strips_codes() {
+        assert_eq!(
+            clean_inbound("\x0304,12red\x03 \x02b\x02 \x1b[1;31mx\x1b[0m\ty\u{85}"),
+            "red b x y"
+        );
+    }
+}
