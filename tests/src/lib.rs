@@ -9,6 +9,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 pub mod http;
+pub mod ircd;
 
 use serde_json::{Value, json};
 use tempfile::TempDir;

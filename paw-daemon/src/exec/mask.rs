@@ -70,9 +70,136 @@ pub fn mask_string(s: &mut String) {
     }
 }
 
+/// Flags that would carry a secret on argv; their values are never echoed or audited
+/// (the commands that could use them refuse them with `ForbiddenArg`).
+pub const SECRET_FLAGS: &[&str] = &[
+    "--password",
+    "--pass",
+    "--key",
+    "--secret",
+    "--token",
+    "--apikey",
+    "--api-key",
+];
+
+/// Whether `tok` is a secret flag, bare or in `--flag=value` form.
+pub fn is_secret_flag(tok: &str) -> bool {
+    let name = tok.split_once('=').map_or(tok, |(n, _)| n);
+    SECRET_FLAGS.iter().any(|f| f.eq_ignore_ascii_case(name))
+}
+
+/// Replaces the value of every secret flag in `argv` with `***`.
+pub fn mask_secret_args(argv: &mut [String]) {
+    let mut i = 0;
+    while i < argv.len() {
+        if is_secret_flag(&argv[i]) {
+            if let Some((name, _)) = argv[i].split_once('=') {
+                argv[i] = format!("{name}=***");
+            } else if let Some(next) = argv.get_mut(i + 1)
+                && !next.starts_with("--")
+            {
+                *next = "***".into();
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The same for a raw command line: the word after a secret flag (or after its `=`),
+/// up to the next unquoted whitespace, becomes `***`.
+pub fn mask_secret_command(cmd: &mut String) {
+    let lower = cmd.to_ascii_lowercase();
+    if !SECRET_FLAGS.iter().any(|f| lower.contains(f)) {
+        return;
+    }
+    let mut out = String::with_capacity(cmd.len());
+    let mut chars = cmd.char_indices().peekable();
+    let mut word_start = true;
+    while let Some((i, c)) = chars.next() {
+        out.push(c);
+        if word_start && c == '-' {
+            // Read the flag name.
+            let end = cmd[i..]
+                .find(|ch: char| ch.is_whitespace() || ch == '=')
+                .map_or(cmd.len(), |e| i + e);
+            let name = &cmd[i..end];
+            if is_secret_flag(name) {
+                out.push_str(&cmd[i + 1..end]);
+                while chars.peek().is_some_and(|(j, _)| *j < end) {
+                    chars.next();
+                }
+                // Separator: `=` or whitespace.
+                while let Some(&(_, sep)) = chars.peek() {
+                    if sep == '=' || sep.is_whitespace() {
+                        out.push(sep);
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                // The value: a quoted string or a bare word.
+                let mut quote = None;
+                let mut any = false;
+                while let Some(&(_, v)) = chars.peek() {
+                    match quote {
+                        None if v == '"' || v == '\'' => quote = Some(v),
+                        Some(q) if v == q => quote = None,
+                        None if v.is_whitespace() => break,
+                        _ => {}
+                    }
+                    any = true;
+                    chars.next();
+                }
+                if any {
+                    out.push_str("***");
+                }
+                word_start = false;
+                continue;
+            }
+        }
+        word_start = c.is_whitespace();
+    }
+    *cmd = out;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secret_flag_values_are_masked() {
+        let mut argv: Vec<String> = [
+            "irc",
+            "send",
+            "--password",
+            "hunter2",
+            "--token=abc",
+            "--text",
+            "hi",
+        ]
+        .map(String::from)
+        .to_vec();
+        mask_secret_args(&mut argv);
+        assert_eq!(
+            argv,
+            [
+                "irc",
+                "send",
+                "--password",
+                "***",
+                "--token=***",
+                "--text",
+                "hi"
+            ]
+        );
+        let mut cmd = "irc send --PASS 'two words' --key=k1 --text hi --password".to_string();
+        mask_secret_command(&mut cmd);
+        assert_eq!(cmd, "irc send --PASS *** --key=*** --text hi --password");
+        let mut cmd = "rss add --url x".to_string();
+        mask_secret_command(&mut cmd);
+        assert_eq!(cmd, "rss add --url x");
+    }
 
     #[test]
     fn masks_passwords_and_bare_tokens() {

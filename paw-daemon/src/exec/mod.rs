@@ -123,6 +123,7 @@ impl ExecRuntime {
             .await;
         let mut command = params.command;
         mask::mask_string(&mut command);
+        mask::mask_secret_command(&mut command);
         self.audit.record(AuditRecord {
             run_id: outcome.run_id.clone(),
             session_id: outcome.session_id.clone(),
@@ -177,6 +178,7 @@ impl ExecRuntime {
             // Lets a subscriber learn the run id of a call it may want to cancel.
             let mut shown: Vec<String> = argv.to_vec();
             shown.iter_mut().for_each(mask::mask_string);
+            mask::mask_secret_args(&mut shown);
             let mut fields = serde_json::Map::new();
             fields.insert("run_id".into(), run_id.into());
             fields.insert("argv".into(), shown.into());
@@ -245,6 +247,7 @@ impl ExecRuntime {
         mask::mask_string(&mut stderr);
         mask::mask_json(&mut result);
         argv.iter_mut().for_each(mask::mask_string);
+        mask::mask_secret_args(&mut argv);
         let error_message = error_message.map(|mut m| {
             mask::mask_string(&mut m);
             m

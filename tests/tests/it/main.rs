@@ -5,6 +5,7 @@ mod audit;
 mod client;
 mod command_line;
 mod hello;
+mod irc;
 mod output;
 mod packaging;
 mod protocol;

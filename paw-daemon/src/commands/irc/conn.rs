@@ -324,7 +324,10 @@ impl Irc {
             .map_err(|_| CmdError::new(ErrorCode::Disconnected, "the session is closing"))?;
         match rx.await {
             Ok(Ok(())) => self.live().ok_or_else(|| {
-                CmdError::new(ErrorCode::Disconnected, "the connection dropped right after joining")
+                CmdError::new(
+                    ErrorCode::Disconnected,
+                    "the connection dropped right after joining",
+                )
             }),
             Ok(Err(e)) => Err(e.to_cmd()),
             Err(_) => Err(CmdError::new(
@@ -339,7 +342,12 @@ impl Irc {
     }
 
     /// Sends `lines` to `to` through the flood limiter; returns how many went out.
-    pub async fn send_lines(&self, live: &Live, to: &str, lines: &[String]) -> Result<usize, CmdError> {
+    pub async fn send_lines(
+        &self,
+        live: &Live,
+        to: &str,
+        lines: &[String],
+    ) -> Result<usize, CmdError> {
         let mut bucket = self.bucket.lock().await;
         for (i, line) in lines.iter().enumerate() {
             loop {
@@ -356,7 +364,10 @@ impl Irc {
             {
                 return Err(CmdError::new(
                     ErrorCode::SendFailed,
-                    format!("the connection dropped after {i} of {} line(s)", lines.len()),
+                    format!(
+                        "the connection dropped after {i} of {} line(s)",
+                        lines.len()
+                    ),
                 )
                 .with_result(json!({"lines_sent": i})));
             }
@@ -488,14 +499,25 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
             s.nick = None;
             s.attempts = attempts;
         });
-        let end = run_connection(&irc, &creds, &mut rx, &mut waiters, &cancel, settings.step_timeout).await;
+        let end = run_connection(
+            &irc,
+            &creds,
+            &mut rx,
+            &mut waiters,
+            &cancel,
+            settings.step_timeout,
+        )
+        .await;
         *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = None;
         match end {
             End::Cancelled => {
                 irc.set(|s| s.state = State::Disconnected);
                 reply_all(
                     &mut waiters,
-                    Err(LastError::new(ErrorCode::Disconnected, "the session closed")),
+                    Err(LastError::new(
+                        ErrorCode::Disconnected,
+                        "the session closed",
+                    )),
                 );
                 return;
             }
@@ -506,7 +528,10 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
                 });
                 reply_all(
                     &mut waiters,
-                    Err(LastError::new(ErrorCode::Disconnected, "disconnected on request")),
+                    Err(LastError::new(
+                        ErrorCode::Disconnected,
+                        "disconnected on request",
+                    )),
                 );
                 want = false;
                 attempts = 0;
@@ -554,7 +579,10 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
 fn client_config(creds: &Creds) -> IrcClientConfig {
     let mut keys = HashMap::new();
     if creds.channel_key.is_set() {
-        keys.insert(creds.channel.clone(), creds.channel_key.expose().to_string());
+        keys.insert(
+            creds.channel.clone(),
+            creds.channel_key.expose().to_string(),
+        );
     }
     let (proxy_type, proxy_server, proxy_port) = match &creds.proxy {
         Some((h, p)) => (
@@ -596,7 +624,9 @@ fn describe(e: &irc::error::Error) -> LastError {
             ErrorCode::NickInUse,
             "the nick and its 3 variants are all in use",
         ),
-        E::PingTimeout => LastError::new(ErrorCode::Disconnected, "the server stopped answering PING"),
+        E::PingTimeout => {
+            LastError::new(ErrorCode::Disconnected, "the server stopped answering PING")
+        }
         E::Io(io) => LastError::new(ErrorCode::NetworkError, format!("connection failed: {io}")),
         E::Tls(t) => LastError::new(ErrorCode::NetworkError, format!("TLS failed: {t}")),
         other => LastError::new(ErrorCode::NetworkError, other.to_string()),
@@ -763,12 +793,13 @@ async fn run_connection(
                         let _ = client.send_quit("cannot join");
                         return End::Failed(LastError::new(code, format!("cannot join {}: {why}", creds.channel)), joined);
                     }
-                    Command::JOIN(chans, _, _) if source.as_deref() == Some(nick.as_str()) => {
-                        if chans.split(',').any(|c| fold(c) == chan_key) {
-                            joined = true;
-                            irc.set(|s| { s.state = State::Joined; s.last_error = None; s.attempts = 0; });
-                            reply_all(waiters, Ok(()));
-                        }
+                    Command::JOIN(chans, _, _)
+                        if source.as_deref() == Some(nick.as_str())
+                            && chans.split(',').any(|c| fold(c) == chan_key) =>
+                    {
+                        joined = true;
+                        irc.set(|s| { s.state = State::Joined; s.last_error = None; s.attempts = 0; });
+                        reply_all(waiters, Ok(()));
                     }
                     Command::KICK(chan, who, _) if fold(who) == fold(&nick) && fold(chan) == chan_key => {
                         joined = false;
@@ -793,6 +824,14 @@ async fn run_connection(
                             }
                             Err(e) => tracing::error!(error = %e, "inbound.jsonl append failed"),
                         }
+                    }
+                    Command::ERROR(reason)
+                        if !registered
+                            && creds.server_password.is_set()
+                            && reason.to_ascii_lowercase().contains("password") =>
+                    {
+                        // Some servers (ngircd) close with ERROR instead of sending 464.
+                        return End::Failed(LastError::new(ErrorCode::PassIncorrect, "the server refused IRC_SERVER_PASSWORD"), joined);
                     }
                     Command::ERROR(reason) => {
                         return End::Failed(LastError::new(ErrorCode::Disconnected, format!("server closed the link: {}", reason.chars().take(200).collect::<String>())), joined);
@@ -836,7 +875,9 @@ mod tests {
         );
         // Idle time refills up to the burst, not beyond.
         tokio::time::sleep(Duration::from_secs(100)).await;
-        let n = (0..20).take_while(|_| b.take(Instant::now()).is_zero()).count();
+        let n = (0..20)
+            .take_while(|_| b.take(Instant::now()).is_zero())
+            .count();
         assert_eq!(n, 10);
     }
 

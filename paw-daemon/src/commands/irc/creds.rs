@@ -115,7 +115,9 @@ impl Creds {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(CmdError::new(
                     ErrorCode::MissingCredentials,
-                    format!("no credentials: create .agents/{ENV_PATH} with IRC_SERVER, IRC_CHANNEL and IRC_NICK"),
+                    format!(
+                        "no credentials: create .agents/{ENV_PATH} with IRC_SERVER, IRC_CHANNEL and IRC_NICK"
+                    ),
                 ));
             }
             Err(e) => {
@@ -156,7 +158,11 @@ impl Creds {
             ));
         }
         let tls = m.get("IRC_TLS").is_some_and(|v| truthy(v));
-        let port = match m.get("IRC_PORT").map(|v| v.trim()).filter(|v| !v.is_empty()) {
+        let port = match m
+            .get("IRC_PORT")
+            .map(|v| v.trim())
+            .filter(|v| !v.is_empty())
+        {
             None => {
                 if tls {
                     6697
@@ -172,7 +178,11 @@ impl Creds {
             })?,
         };
         let secret = |k: &str| Secret(m.get(k).cloned().unwrap_or_default());
-        let proxy = match m.get("IRC_PROXY").map(|v| v.trim()).filter(|v| !v.is_empty()) {
+        let proxy = match m
+            .get("IRC_PROXY")
+            .map(|v| v.trim())
+            .filter(|v| !v.is_empty())
+        {
             None => None,
             Some(p) => Some(parse_proxy(p)?),
         };
@@ -208,22 +218,7 @@ fn parse_proxy(p: &str) -> Result<(String, u16), CmdError> {
     Ok((host, u.port().unwrap_or(1080)))
 }
 
-/// Flags that would carry a secret on argv (SPEC §8.1).
-const FORBIDDEN: &[&str] = &[
-    "--password",
-    "--pass",
-    "--key",
-    "--secret",
-    "--token",
-    "--apikey",
-    "--api-key",
-];
-
-/// Whether `tok` is (or starts with `=` after) one of the forbidden secret flags.
-pub fn is_forbidden_flag(tok: &str) -> bool {
-    let name = tok.split_once('=').map_or(tok, |(n, _)| n);
-    FORBIDDEN.iter().any(|f| f.eq_ignore_ascii_case(name))
-}
+use crate::exec::mask::is_secret_flag as is_forbidden_flag;
 
 /// `ForbiddenArg` when any token of `argv` is a secret flag.
 pub fn check_argv(argv: &[String]) -> Result<(), CmdError> {
@@ -270,18 +265,21 @@ mod tests {
 
     #[test]
     fn missing_keys_are_named_and_values_never_shown() {
-        let e = creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_SERVER_PASSWORD=hunter2").expect_err("nick");
+        let e =
+            creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_SERVER_PASSWORD=hunter2").expect_err("nick");
         assert_eq!(e.code, ErrorCode::MissingCredentials);
         assert!(e.message.contains("IRC_NICK") && !e.message.contains("hunter2"));
         let e = creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_NICK=abcdefghij").expect_err("long");
         assert_eq!(e.code, ErrorCode::NickTooLong);
-        let c = creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_NICK=n\nIRC_TLS=1\nIRC_NICKSERV_PASSWORD=pw")
-            .expect("ok");
+        let c =
+            creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_NICK=n\nIRC_TLS=1\nIRC_NICKSERV_PASSWORD=pw")
+                .expect("ok");
         assert_eq!(c.port, 6697);
         assert!(!format!("{c:?}").contains("pw\""), "{c:?}");
         assert!(format!("{c:?}").contains("***"));
-        let c = creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_NICK=n\nIRC_PROXY=socks5://127.0.0.1:9050")
-            .expect("proxy");
+        let c =
+            creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_NICK=n\nIRC_PROXY=socks5://127.0.0.1:9050")
+                .expect("proxy");
         assert_eq!(c.proxy, Some(("127.0.0.1".into(), 9050)));
         assert_eq!(c.port, 6667);
     }

@@ -130,7 +130,9 @@ impl Log {
             warnings.push(format!("inbound.jsonl: skipped {bad} unreadable line(s)"));
         }
         let mut last_out = 0;
-        read_records(&dir.join("outbound.jsonl"), |r| last_out = last_out.max(r.id))?;
+        read_records(&dir.join("outbound.jsonl"), |r| {
+            last_out = last_out.max(r.id)
+        })?;
         let cursors_path = dir.join("cursors.json");
         let cursors = match std::fs::read(&cursors_path) {
             Ok(bytes) => match serde_json::from_slice::<HashMap<String, u64>>(&bytes) {
@@ -140,7 +142,10 @@ impl Log {
                     tracing::error!(path = %cursors_path.display(), error = %e, "cursors.json does not parse; moved aside");
                     warnings.push(format!(
                         "cursors.json did not parse ({e}); moved aside to {}",
-                        aside.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()
+                        aside
+                            .file_name()
+                            .map(|n| n.to_string_lossy())
+                            .unwrap_or_default()
                     ));
                     HashMap::new()
                 }
@@ -229,7 +234,11 @@ impl Log {
 
     /// The newest inbound id of `channel` (0 = none).
     pub fn last_id(&self, channel: &str) -> u64 {
-        self.lock().last_id.get(&fold(channel)).copied().unwrap_or(0)
+        self.lock()
+            .last_id
+            .get(&fold(channel))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Channels (as last seen) with messages after their cursor.
@@ -247,7 +256,11 @@ impl Log {
 
     /// The cursor of `channel` (last delivered id; 0 = none).
     pub fn cursor(&self, channel: &str) -> u64 {
-        self.lock().cursors.get(&fold(channel)).copied().unwrap_or(0)
+        self.lock()
+            .cursors
+            .get(&fold(channel))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Up to `limit` messages of `channel` after its cursor, oldest first: from the ring
@@ -399,7 +412,11 @@ mod tests {
         let aside = std::fs::read_dir(dir.path())
             .expect("ls")
             .filter_map(Result::ok)
-            .any(|e| e.file_name().to_string_lossy().starts_with("cursors.json.corrupt-"));
+            .any(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("cursors.json.corrupt-")
+            });
         assert!(aside);
     }
 

@@ -221,10 +221,7 @@ async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
     let before = irc.status().state;
     let now = tokio::time::Instant::now();
     let throttled_for = {
-        let mut last = irc
-            .last_connect
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let mut last = irc.last_connect.lock().unwrap_or_else(|e| e.into_inner());
         let wait = last
             .map(|t| CONNECT_THROTTLE.saturating_sub(now - t))
             .filter(|w| !w.is_zero() && !force);
@@ -257,7 +254,10 @@ async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
     } else if active {
         format!("already {}\n", before.as_str())
     } else {
-        format!("connecting in the background; state {}\n", st.state.as_str())
+        format!(
+            "connecting in the background; state {}\n",
+            st.state.as_str()
+        )
     };
     Ok(Output {
         stdout,
@@ -471,9 +471,7 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
     if let Some(o) = flags.get("out") {
         let raw = serde_json::to_value(&unread.messages).unwrap_or_default();
         let doc = json!({"from": from, "messages": raw});
-        artifacts.push(
-            super::rss::write_out(ctx, o, &doc, "IRC messages, untruncated").await?,
-        );
+        artifacts.push(super::rss::write_out(ctx, o, &doc, "IRC messages, untruncated").await?);
     }
     let last = unread.messages.last().map(|m| m.id);
     let peek = flags.switch("peek");

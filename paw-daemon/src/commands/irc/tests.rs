@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use paw_proto::ErrorCode;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpListener;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -129,7 +129,9 @@ fn rig(port: u16, extra: &str) -> Rig {
     std::fs::create_dir_all(env.parent().expect("parent")).expect("mkdir");
     std::fs::write(
         &env,
-        format!("IRC_SERVER=127.0.0.1\nIRC_PORT={port}\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n{extra}"),
+        format!(
+            "IRC_SERVER=127.0.0.1\nIRC_PORT={port}\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n{extra}"
+        ),
     )
     .expect("env");
     let sessions = Sessions::new(CancellationToken::new());
@@ -201,9 +203,21 @@ async fn nick_in_use_takes_a_variant_within_nine() {
 #[tokio::test]
 async fn fatal_numerics_end_in_error_with_their_code_and_no_reconnect() {
     for (numeric, code, extra) in [
-        ("464 pawbot :Password incorrect", ErrorCode::PassIncorrect, "IRC_SERVER_PASSWORD=wrong\n"),
-        ("475 pawbot #paw :Cannot join channel (+k)", ErrorCode::BadChannelKey, ""),
-        ("473 pawbot #paw :Cannot join channel (+i)", ErrorCode::InviteOnly, ""),
+        (
+            "464 pawbot :Password incorrect",
+            ErrorCode::PassIncorrect,
+            "IRC_SERVER_PASSWORD=wrong\n",
+        ),
+        (
+            "475 pawbot #paw :Cannot join channel (+k)",
+            ErrorCode::BadChannelKey,
+            "",
+        ),
+        (
+            "473 pawbot #paw :Cannot join channel (+i)",
+            ErrorCode::InviteOnly,
+            "",
+        ),
     ] {
         let (port, mut peers) = server().await;
         let r = rig(port, extra);
@@ -256,7 +270,15 @@ async fn a_dropped_link_reconnects_in_the_background_with_backoff() {
             seen.push(ev.fields["state"].as_str().unwrap_or("").to_string());
         }
     }
-    let want = ["connecting", "connected", "joined", "error", "reconnecting", "connected", "joined"];
+    let want = [
+        "connecting",
+        "connected",
+        "joined",
+        "error",
+        "reconnecting",
+        "connected",
+        "joined",
+    ];
     assert_eq!(seen, want);
 
     // A second drop then a failed attempt: the delays grow (5 s, then 15 s).
@@ -266,7 +288,10 @@ async fn a_dropped_link_reconnects_in_the_background_with_backoff() {
     drop(p); // refuse at once
     let _p = peers.recv().await.expect("fourth");
     let gap = t0.elapsed();
-    assert!(gap >= Duration::from_millis(950), "300 ms + 900 ms backoff: {gap:?}");
+    assert!(
+        gap >= Duration::from_millis(950),
+        "300 ms + 900 ms backoff: {gap:?}"
+    );
 }
 
 #[tokio::test]
@@ -290,7 +315,10 @@ async fn a_send_after_a_drop_reconnects_at_once_and_answers_ping() {
         }
     });
     let mut p = peers.recv().await.expect("reconnect");
-    assert!(t0.elapsed() < Duration::from_millis(200), "send must not wait for the backoff");
+    assert!(
+        t0.elapsed() < Duration::from_millis(200),
+        "send must not wait for the backoff"
+    );
     p.welcome().await;
     assert_eq!(privmsg(&p.expect("PRIVMSG").await, "#paw"), "back");
     assert_eq!(send.await.expect("task").expect("sent"), 1);
@@ -305,7 +333,8 @@ async fn flood_control_and_line_splitting_on_the_wire() {
     p.welcome().await;
     let live = r.irc.ensure_joined().await.expect("joined");
     // CR/LF in the text: separate PRIVMSGs, never a raw break (no injection).
-    let lines = super::text::split_message("hi\r\nQUIT :bye\rthird\n", super::text::text_budget("#paw"));
+    let lines =
+        super::text::split_message("hi\r\nQUIT :bye\rthird\n", super::text::text_budget("#paw"));
     let sending = tokio::spawn({
         let irc = r.irc.clone();
         let mut all = lines.clone();
@@ -340,7 +369,11 @@ async fn flood_control_and_line_splitting_on_the_wire() {
     let mut rebuilt = String::new();
     for _ in 0..n {
         let l = p.expect("PRIVMSG").await;
-        assert!(l.len() + 2 <= 512 - super::text::PREFIX_RESERVE, "{}", l.len());
+        assert!(
+            l.len() + 2 <= 512 - super::text::PREFIX_RESERVE,
+            "{}",
+            l.len()
+        );
         rebuilt.push_str(&privmsg(&l, "#paw"));
     }
     assert_eq!(rebuilt, text);
@@ -369,8 +402,19 @@ async fn inbound_messages_are_logged_and_own_messages_are_not() {
     assert_eq!(texts, ["hello", "second"]);
     let pm = r.irc.log.unread("bob", 10).expect("unread");
     assert_eq!(pm.messages[0].text, "private");
-    assert_eq!(r.irc.log.unread("#elsewhere", 10).expect("u").messages.len(), 1);
-    assert!(r.irc.log.unread("srv", 10).expect("u").messages.is_empty(), "server notices are not messages");
+    assert_eq!(
+        r.irc
+            .log
+            .unread("#elsewhere", 10)
+            .expect("u")
+            .messages
+            .len(),
+        1
+    );
+    assert!(
+        r.irc.log.unread("srv", 10).expect("u").messages.is_empty(),
+        "server notices are not messages"
+    );
 }
 
 #[tokio::test]

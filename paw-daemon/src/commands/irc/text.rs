@@ -138,7 +138,9 @@ pub fn is_channel(t: &str) -> bool {
     t.len() >= 2
         && t.len() <= 50
         && t.starts_with(['#', '&', '+', '!'])
-        && !t.chars().any(|c| c == ' ' || c == ',' || c == '\x07' || c.is_control())
+        && !t
+            .chars()
+            .any(|c| c == ' ' || c == ',' || c == '\x07' || c.is_control())
 }
 
 /// Whether `t` is a nick (RFC 2812 letters and specials, not starting with a digit or `-`).
@@ -249,7 +251,9 @@ mod tests {
 
     #[test]
     fn message_truncation_uses_the_seed_constants() {
-        let long: String = (0..600).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        let long: String = (0..600)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
         let (t, cut) = truncate_message(&long, SUMMARY_CAP);
         assert!(cut);
         assert_eq!(t.chars().count(), 512);
@@ -274,7 +278,11 @@ mod tests {
         let mut v: Vec<usize> = (0..50).collect();
         assert_eq!(batch_cut(&mut v, |_| 100), 0, "5000 chars is under the cap");
         let mut v: Vec<usize> = (0..20).collect();
-        assert_eq!(batch_cut(&mut v, |_| 4000), 0, "never overlaps head and tail");
+        assert_eq!(
+            batch_cut(&mut v, |_| 4000),
+            0,
+            "never overlaps head and tail"
+        );
     }
 
     #[test]

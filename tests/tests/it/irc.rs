@@ -1,0 +1,473 @@
+//! `irc` against a real IRC server (ngircd) on loopback, with an independent client in
+//! the channel (SPEC §8). Protocol edge cases are in the daemon's scripted-server tests.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use paw_tests::ircd::{Ircd, IrcdOpts, Peer};
+use paw_tests::{Daemon, Opts};
+use serde_json::{Value, json};
+
+fn write_env(d: &Daemon, body: &str) {
+    let p = d.agents().join("skills/irc-cli/secrets/.env");
+    std::fs::create_dir_all(p.parent().expect("dir")).expect("mkdir");
+    std::fs::write(p, body).expect("env");
+}
+
+fn ok(out: &Value) -> &Value {
+    assert_eq!(out["exit_code"], 0, "{out}");
+    &out["result"]
+}
+
+fn exec_in(d: &Daemon, session: &str, command: &str, stdin: Option<&str>) -> Value {
+    let mut p = json!({"command": command, "session_id": session});
+    if let Some(s) = stdin {
+        p["stdin"] = s.into();
+    }
+    d.conn().exec(p)
+}
+
+fn grep_tree(root: &Path, needle: &str) -> Vec<String> {
+    let mut hits = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n != ".env")
+                && std::fs::read(&p)
+                    .map(|b| String::from_utf8_lossy(&b).contains(needle))
+                    .unwrap_or(false)
+            {
+                hits.push(p.display().to_string());
+            }
+        }
+    }
+    hits
+}
+
+#[test]
+fn messages_flow_both_ways_through_a_real_server_and_close_quits() {
+    let ircd = Ircd::start(IrcdOpts::default());
+    let d = Daemon::start();
+    write_env(
+        &d,
+        &format!(
+            "IRC_SERVER=127.0.0.1\nIRC_PORT={}\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n",
+            ircd.port
+        ),
+    );
+    let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
+    let mut c = d.conn();
+    let sid = c.result("session.open", json!({"name": "agent-1"}))["session_id"].clone();
+    let sid = sid.as_str().expect("sid").to_string();
+
+    let st = exec_in(&d, &sid, "irc status", None);
+    let r = ok(&st);
+    assert!(
+        ["connecting", "connected", "joined"].contains(&r["state"].as_str().unwrap_or("")),
+        "{r}"
+    );
+    assert_eq!(r["nick"], "pawbot");
+
+    let out = exec_in(
+        &d,
+        &sid,
+        "irc send --text-stdin",
+        Some("hello from paw\nsecond line"),
+    );
+    let r = ok(&out);
+    assert_eq!(r["lines_sent"], 2);
+    assert_eq!(r["session_bound"], true);
+    assert_eq!(r["joined_default_channel"], true);
+    assert_eq!(
+        alice.privmsg(),
+        ("pawbot".into(), "#paw".into(), "hello from paw".into())
+    );
+    assert_eq!(
+        alice.privmsg(),
+        ("pawbot".into(), "#paw".into(), "second line".into())
+    );
+
+    let st = exec_in(&d, &sid, "irc status", None);
+    assert_eq!(ok(&st)["state"], "joined");
+    assert_eq!(ok(&st)["indicator"], "green");
+
+    for i in 1..=3 {
+        alice.send(&format!("PRIVMSG #paw :msg {i}"));
+    }
+    let r = {
+        let out = exec_in(&d, &sid, "irc pull --wait 5000", None);
+        ok(&out).clone()
+    };
+    // --wait returns on the first message; collect the rest.
+    let mut texts: Vec<String> = r["messages"]
+        .as_array()
+        .expect("msgs")
+        .iter()
+        .map(|m| m["text"].as_str().unwrap_or("").to_string())
+        .collect();
+    let mut ids: Vec<u64> = r["messages"]
+        .as_array()
+        .expect("msgs")
+        .iter()
+        .map(|m| m["id"].as_u64().unwrap_or(0))
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while texts.len() < 3 && Instant::now() < deadline {
+        let out = exec_in(&d, &sid, "irc pull --wait 2000", None);
+        let r = ok(&out);
+        for m in r["messages"].as_array().expect("msgs") {
+            texts.push(m["text"].as_str().unwrap_or("").to_string());
+            ids.push(m["id"].as_u64().unwrap_or(0));
+        }
+    }
+    assert_eq!(texts, ["msg 1", "msg 2", "msg 3"]);
+    assert_eq!(ids, [1, 2, 3]);
+    let again = exec_in(&d, &sid, "irc pull", None);
+    assert_eq!(ok(&again)["returned"], 0, "each message is delivered once");
+    assert_eq!(ok(&again)["cursor_before"], "3");
+
+    // History shows both directions.
+    let h = exec_in(&d, &sid, "irc history", None);
+    let dirs: Vec<&str> = ok(&h)["messages"]
+        .as_array()
+        .expect("m")
+        .iter()
+        .map(|m| m["direction"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(dirs.iter().filter(|d| **d == "out").count(), 2);
+    assert_eq!(dirs.iter().filter(|d| **d == "in").count(), 3);
+
+    // The files are JSON lines.
+    let dir = d.agents().join("workspace/irc/sessions/agent-1");
+    for f in ["inbound.jsonl", "outbound.jsonl"] {
+        let text = std::fs::read_to_string(dir.join(f)).expect(f);
+        for line in text.lines() {
+            serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("{f}: {e}: {line}"));
+        }
+    }
+    let cursors: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("cursors.json")).expect("cursors"))
+            .expect("json");
+    assert_eq!(cursors["#paw"], 3);
+
+    // session.close: alice sees the QUIT within 1 s.
+    let t0 = Instant::now();
+    c.result("session.close", json!({"session_id": sid}));
+    alice.wait(|m| {
+        matches!(m.command, irc::proto::Command::QUIT(_)) && m.source_nickname() == Some("pawbot")
+    });
+    assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+}
+
+#[test]
+fn two_sessions_get_two_connections_and_the_nick_collision_is_resolved() {
+    let ircd = Ircd::start(IrcdOpts::default());
+    let d = Daemon::start();
+    write_env(
+        &d,
+        &format!(
+            "IRC_SERVER=127.0.0.1\nIRC_PORT={}\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n",
+            ircd.port
+        ),
+    );
+    let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
+    let mut c = d.conn();
+    for s in ["one", "two"] {
+        c.result("session.open", json!({"name": s}));
+        ok(&exec_in(&d, s, &format!("irc send --text from-{s}"), None));
+    }
+    let (a, _, t1) = alice.privmsg();
+    let (b, _, t2) = alice.privmsg();
+    assert_eq!((t1.as_str(), t2.as_str()), ("from-one", "from-two"));
+    assert_eq!(a, "pawbot");
+    assert_ne!(b, "pawbot");
+    assert!(b.len() <= 9, "{b}");
+}
+
+#[test]
+fn password_channel_key_and_nickserv_identify_and_no_secret_leaks() {
+    let ircd = Ircd::start(IrcdOpts {
+        password: Some("srv-pw-91".into()),
+        channel_key: Some("sesame-72".into()),
+        ..IrcdOpts::default()
+    });
+    let d = Daemon::start();
+    // A stand-in for NickServ: a plain client called NickServ receives the IDENTIFY.
+    let mut nickserv = Peer::join(ircd.port, Some("srv-pw-91"), "NickServ", "#other", None);
+    let mut alice = Peer::join(
+        ircd.port,
+        Some("srv-pw-91"),
+        "alice",
+        "#keyed",
+        Some("sesame-72"),
+    );
+    write_env(
+        &d,
+        &format!(
+            "IRC_SERVER=127.0.0.1\nIRC_PORT={}\nIRC_CHANNEL=#keyed\nIRC_NICK=pawbot\n\
+             IRC_SERVER_PASSWORD=\"srv-pw-91\"\nIRC_CHANNEL_KEY=sesame-72\nIRC_NICKSERV_PASSWORD=ns-pw-33\n",
+            ircd.port
+        ),
+    );
+    ok(&d.exec("irc send --text keyed-hello"));
+    assert_eq!(alice.privmsg().2, "keyed-hello");
+    let (from, to, text) = nickserv.privmsg();
+    assert_eq!(
+        (from.as_str(), to.as_str(), text.as_str()),
+        ("pawbot", "NickServ", "IDENTIFY ns-pw-33")
+    );
+
+    // A secret on argv is refused, and its value is not audited.
+    let out = d.exec("irc send --text x --password hunter2-55");
+    assert_eq!(out["exit_code"], 2);
+    assert_eq!(out["error_code"], "ForbiddenArg");
+    let st = d.exec("irc status");
+    let shown = st.to_string();
+    for secret in ["srv-pw-91", "sesame-72", "ns-pw-33", "hunter2-55"] {
+        assert!(!shown.contains(secret), "{secret} in status");
+        let hits = grep_tree(&d.home, secret);
+        assert!(hits.is_empty(), "{secret} found in {hits:?}");
+        assert!(!d.log.text().contains(secret), "{secret} in the daemon log");
+    }
+
+    // A wrong key: BadChannelKey, state error, red.
+    write_env(
+        &d,
+        &format!(
+            "IRC_SERVER=127.0.0.1\nIRC_PORT={}\nIRC_CHANNEL=#keyed\nIRC_NICK=pawbot\nIRC_SERVER_PASSWORD=srv-pw-91\nIRC_CHANNEL_KEY=wrong\n",
+            ircd.port
+        ),
+    );
+    let mut c = d.conn();
+    c.result("session.open", json!({"name": "other"}));
+    let out = exec_in(&d, "other", "irc send --text nope", None);
+    assert_eq!(out["error_code"], "BadChannelKey", "{out}");
+    let st = exec_in(&d, "other", "irc status", None);
+    assert_eq!(ok(&st)["state"], "error");
+    assert_eq!(ok(&st)["indicator"], "red");
+    assert_eq!(ok(&st)["last_error"]["error_code"], "BadChannelKey");
+
+    // A wrong server password: PassIncorrect.
+    write_env(
+        &d,
+        &format!(
+            "IRC_SERVER=127.0.0.1\nIRC_PORT={}\nIRC_CHANNEL=#keyed\nIRC_NICK=pawbot\nIRC_SERVER_PASSWORD=bad\n",
+            ircd.port
+        ),
+    );
+    c.result("session.open", json!({"name": "third"}));
+    let out = exec_in(&d, "third", "irc send --text nope", None);
+    assert_eq!(out["error_code"], "PassIncorrect", "{out}");
+}
+
+#[test]
+fn a_killed_and_restarted_server_is_survived() {
+    let mut ircd = Ircd::start(IrcdOpts::default());
+    let d = Daemon::start();
+    write_env(
+        &d,
+        &format!(
+            "IRC_SERVER=127.0.0.1\nIRC_PORT={}\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n",
+            ircd.port
+        ),
+    );
+    ok(&d.exec("irc send --text before"));
+    ircd.kill();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let st = d.exec("irc status");
+        let s = ok(&st)["state"].as_str().unwrap_or("").to_string();
+        if s == "error" || s == "reconnecting" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "state stayed {s}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    ircd.restart();
+    let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
+    ok(&d.exec("irc send --text after"));
+    assert_eq!(alice.privmsg().2, "after");
+    assert_eq!(ok(&d.exec("irc status"))["state"], "joined");
+}
+
+#[test]
+fn tls_with_a_test_ca_verifies_the_host_name() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let ca_key = rcgen::KeyPair::generate().expect("key");
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, "paw test CA");
+    let ca_cert = ca_params.self_signed(&ca_key).expect("ca");
+    let issuer = rcgen::Issuer::new(ca_params, ca_key);
+    let key = rcgen::KeyPair::generate().expect("key");
+    let params = rcgen::CertificateParams::new(vec!["localhost".to_string()]).expect("params");
+    let cert = params.signed_by(&key, &issuer).expect("cert");
+    let (ca, crt, k) = (
+        dir.path().join("ca.pem"),
+        dir.path().join("server.pem"),
+        dir.path().join("server.key"),
+    );
+    std::fs::write(&ca, ca_cert.pem()).expect("ca");
+    std::fs::write(&crt, cert.pem()).expect("crt");
+    std::fs::write(&k, key.serialize_pem()).expect("key");
+
+    let ircd = Ircd::start(IrcdOpts {
+        tls: Some((crt, k)),
+        ..IrcdOpts::default()
+    });
+    let tls_port = ircd.tls_port.expect("tls port");
+    let d = Daemon::start_with(Opts {
+        env: vec![("SSL_CERT_FILE".into(), ca.display().to_string())],
+        ..Opts::default()
+    });
+    let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
+    write_env(
+        &d,
+        &format!(
+            "IRC_SERVER=localhost\nIRC_PORT={tls_port}\nIRC_TLS=1\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n"
+        ),
+    );
+    let out = d.exec("irc send --text over-tls");
+    assert_eq!(ok(&out)["lines_sent"], 1);
+    assert_eq!(alice.privmsg().2, "over-tls");
+    assert_eq!(ok(&d.exec("irc status"))["tls"], true);
+
+    // The certificate names localhost, not 127.0.0.1: refused.
+    write_env(
+        &d,
+        &format!(
+            "IRC_SERVER=127.0.0.1\nIRC_PORT={tls_port}\nIRC_TLS=1\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n"
+        ),
+    );
+    let mut c = d.conn();
+    c.result("session.open", json!({"name": "badname"}));
+    let out = exec_in(&d, "badname", "irc send --text nope", None);
+    assert_eq!(out["error_code"], "NetworkError", "{out}");
+    assert!(
+        out["stderr"].as_str().unwrap_or("").contains("TLS")
+            || out["stderr"].as_str().unwrap_or("").contains("certificate"),
+        "{out}"
+    );
+}
+
+#[test]
+fn gates_and_argument_errors() {
+    let d = Daemon::start();
+    let out = d.exec("irc status");
+    assert_eq!(out["error_code"], "MissingCredentials");
+    write_env(
+        &d,
+        "IRC_SERVER=127.0.0.1\nIRC_CHANNEL=#paw\nIRC_NICK=waytoolongnick\n",
+    );
+    assert_eq!(d.exec("irc status")["error_code"], "NickTooLong");
+    write_env(
+        &d,
+        "IRC_SERVER=127.0.0.1\nIRC_PORT=9\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n",
+    );
+    assert_eq!(
+        d.exec("irc send --to alice --text hi")["error_code"],
+        "ConfirmRequired"
+    );
+    assert_eq!(
+        d.exec("irc send --to #other --text hi")["error_code"],
+        "ConfirmRequired"
+    );
+    assert_eq!(
+        d.exec("irc send --to 'bad target' --text hi --confirm")["error_code"],
+        "InvalidArgs"
+    );
+    let many = "x\n".repeat(21);
+    let out = d
+        .conn()
+        .exec(json!({"command": "irc send --text-stdin", "stdin": many}));
+    assert_eq!(out["error_code"], "MessageTooLong");
+    assert_eq!(
+        d.exec("irc pull --format huge")["error_code"],
+        "InvalidArgs"
+    );
+    assert_eq!(
+        d.exec("irc pull --out .agents/../x.json")["error_code"],
+        "PathEscapesAgentsRoot"
+    );
+
+    let off = Daemon::with_config("[tools.irc]\nenabled = false\n");
+    assert_eq!(off.exec("irc status")["error_code"], "UnknownCommand");
+}
+
+#[test]
+fn auto_forward_pushes_untrusted_batches_only_when_switched_on() {
+    let ircd = Ircd::start(IrcdOpts::default());
+    let d = Daemon::start();
+    let env = |fwd: &str| {
+        format!(
+            "IRC_SERVER=127.0.0.1\nIRC_PORT={}\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\nIRC_AUTO_FORWARD_TO_AGENT={fwd}\n",
+            ircd.port
+        )
+    };
+    let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
+    let mut c = d.conn();
+
+    // Off: state events only, never irc.inbound; the message waits for a pull.
+    write_env(&d, &env("0"));
+    c.result("session.open", json!({"name": "quiet"}));
+    let mut sub = d.conn();
+    sub.result("session.subscribe", json!({"session_id": "quiet"}));
+    ok(&exec_in(&d, "quiet", "irc send --text joined", None));
+    alice.privmsg();
+    alice.send("PRIVMSG #paw :\x0304not pushed\x03");
+    let got = exec_in(&d, "quiet", "irc pull --wait 5000", None);
+    assert_eq!(
+        ok(&got)["messages"][0]["text"],
+        "not pushed",
+        "colour codes removed"
+    );
+    c.result("session.close", json!({"session_id": "quiet"}));
+    loop {
+        let n = sub.notification();
+        let kind = n["params"]["result"]["kind"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        assert_ne!(kind, "irc.inbound", "forwarding is off: {n}");
+        if kind == "session.closed" {
+            break;
+        }
+    }
+
+    // On: a batch arrives as irc.inbound, marked untrusted, and the cursor moves.
+    write_env(&d, &env("1"));
+    c.result("session.open", json!({"name": "loud"}));
+    let mut sub = d.conn();
+    sub.result("session.subscribe", json!({"session_id": "loud"}));
+    ok(&exec_in(&d, "loud", "irc send --text joined", None));
+    alice.privmsg();
+    alice.send("PRIVMSG #paw :pushed one");
+    alice.send("PRIVMSG #paw :pushed two");
+    let mut texts = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while texts.len() < 2 {
+        assert!(Instant::now() < deadline);
+        let n = sub.notification();
+        let ev = &n["params"]["result"];
+        if ev["kind"] == "irc.inbound" {
+            assert_eq!(ev["untrusted"], true);
+            assert_eq!(ev["channel"], "#paw");
+            for m in ev["messages"].as_array().expect("messages") {
+                assert_eq!(m["nick"], "alice");
+                texts.push(m["text"].as_str().unwrap_or("").to_string());
+            }
+        }
+    }
+    assert_eq!(texts, ["pushed one", "pushed two"]);
+    let after = exec_in(&d, "loud", "irc pull", None);
+    assert_eq!(
+        ok(&after)["returned"],
+        0,
+        "forwarded messages advance the pull cursor"
+    );
+}
