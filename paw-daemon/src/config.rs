@@ -172,7 +172,8 @@ impl Default for FulltextConfig {
 pub struct IrcConfig {
     /// false: the irc command is not registered.
     pub enabled: bool,
-    /// Messages kept in memory per session.
+    /// Inbound messages kept in memory per channel of a session (older ones are read back
+    /// from `inbound.jsonl`).
     pub ring_capacity: usize,
     /// Lines sent at once before the rate applies.
     pub flood_burst: u32,
