@@ -432,3 +432,35 @@ async fn closing_the_session_sends_quit_and_closes_the_socket() {
     assert_eq!(p.next().await, None, "socket closed");
     assert_eq!(r.irc.status().state, State::Disconnected);
 }
+
+#[test]
+fn pull_rendering_truncates_messages_and_batches() {
+    let rec = |id: u64, text: String| super::log::Record {
+        id,
+        ts_ms: 0,
+        channel: "#paw".into(),
+        nick: "alice".into(),
+        text,
+    };
+    let (items, cut) = super::render(
+        vec![rec(1, "z".repeat(600)), rec(2, "ok".into())],
+        super::text::SUMMARY_CAP,
+    );
+    assert!(cut);
+    let t = items[0]["text"].as_str().expect("text");
+    assert_eq!(t.chars().count(), 512);
+    assert!(t.starts_with(&"z".repeat(248)) && t.ends_with(&"z".repeat(249)));
+    assert!(t.contains("\n…(truncated)…\n"));
+    assert_eq!(items[1]["text"], "ok");
+
+    // 30 messages of 500 characters (15,000 > 8,000): first 10, marker, last 10.
+    let batch: Vec<_> = (1..=30).map(|i| rec(i, "m".repeat(500))).collect();
+    let (items, cut) = super::render(batch, super::text::SUMMARY_CAP);
+    assert!(cut);
+    assert_eq!(items.len(), 21);
+    assert_eq!(items[9]["id"], 10);
+    assert_eq!(items[10]["id"], "truncation_marker");
+    assert_eq!(items[10]["text"], "[...TRUNCATED...]");
+    assert_eq!(items[11]["id"], 21);
+    assert_eq!(items[20]["id"], 30);
+}
