@@ -5,7 +5,7 @@
 //! leaves the old file or the new one, never a torn one.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// How durable a write must be.
@@ -72,6 +72,30 @@ pub fn move_aside_corrupt(path: &Path) -> io::Result<PathBuf> {
     }
     fs::rename(path, &target)?;
     Ok(target)
+}
+
+/// Opens a JSON-lines file for appending (created with `mode`), first ending a torn last
+/// line (a crash mid-append) with a newline so the fragment stays a line of its own and the
+/// next record starts clean. Returns the file and whether a torn line was fenced off.
+pub fn open_append_fenced(path: &Path, mode: u32) -> io::Result<(File, bool)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .mode(mode)
+        .open(path)?;
+    let len = f.metadata()?.len();
+    if len > 0 {
+        let mut last = [0u8; 1];
+        f.seek(SeekFrom::Start(len - 1))?;
+        f.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            f.write_all(b"\n")?;
+            return Ok((f, true));
+        }
+    }
+    Ok((f, false))
 }
 
 #[cfg(test)]

@@ -130,6 +130,22 @@ pub struct Output {
     pub artifacts: Vec<Artifact>,
 }
 
+impl Output {
+    /// Reports warnings (e.g. store files moved aside) on stderr and as `result.warnings`.
+    pub fn add_warnings(&mut self, warnings: Vec<String>) {
+        if warnings.is_empty() {
+            return;
+        }
+        for w in &warnings {
+            self.stderr.push_str(w);
+            self.stderr.push('\n');
+        }
+        if let Value::Object(m) = &mut self.result {
+            m.insert("warnings".into(), warnings.into());
+        }
+    }
+}
+
 /// A command-level failure: an error code and a short lower-case reason.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CmdError {

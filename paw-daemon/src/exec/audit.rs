@@ -16,9 +16,9 @@
 //! and gives the materialiser a bounded time to catch up. A SIGKILL can lose only records
 //! still in the channel (the last moments before the kill); it never tears a file.
 
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::fs::File;
+use std::io::Write;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Condvar, Mutex};
@@ -29,7 +29,7 @@ use paw_proto::{Artifact, ErrorCode};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::store::{Durability, write_atomic};
+use crate::store::{Durability, open_append_fenced, write_atomic};
 
 /// Records queued for the journal before `record` waits (bounds memory under load).
 const QUEUE: usize = 65_536;
@@ -199,23 +199,9 @@ impl AuditWriter {
 }
 
 fn open_journal(path: &Path) -> std::io::Result<File> {
-    let mut f = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .read(true)
-        .mode(0o600)
-        .open(path)?;
-    // A crash mid-append can leave a last line without its newline: end it, so the fragment
-    // stays a line of its own (skipped when materialising) and new records start clean.
-    let len = f.metadata()?.len();
-    if len > 0 {
-        let mut last = [0u8; 1];
-        f.seek(SeekFrom::Start(len - 1))?;
-        f.read_exact(&mut last)?;
-        if last[0] != b'\n' {
-            tracing::warn!(path = %path.display(), "audit journal ended mid-record; closing the torn line");
-            f.write_all(b"\n")?;
-        }
+    let (f, fenced) = open_append_fenced(path, 0o600)?;
+    if fenced {
+        tracing::warn!(path = %path.display(), "audit journal ended mid-record; closing the torn line");
     }
     Ok(f)
 }

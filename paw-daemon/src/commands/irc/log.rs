@@ -10,8 +10,8 @@
 //!   newline before the next append; a `cursors.json` that does not parse is moved aside.
 
 use std::collections::{HashMap, VecDeque};
-use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -20,7 +20,7 @@ use tokio::sync::watch;
 
 use super::text::fold;
 use crate::clock::now_ms;
-use crate::store::{Durability, move_aside_corrupt, write_atomic};
+use crate::store::{Durability, move_aside_corrupt, open_append_fenced, write_atomic};
 
 /// One logged message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,22 +70,7 @@ pub struct Unread {
 }
 
 fn open_append(path: &Path) -> io::Result<File> {
-    let mut f = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .read(true)
-        .open(path)?;
-    // Fence off a torn last line so the next record starts on its own line.
-    let len = f.metadata()?.len();
-    if len > 0 {
-        let mut last = [0u8; 1];
-        f.seek(SeekFrom::Start(len - 1))?;
-        f.read_exact(&mut last)?;
-        if last[0] != b'\n' {
-            f.write_all(b"\n")?;
-        }
-    }
-    Ok(f)
+    open_append_fenced(path, 0o666).map(|(f, _)| f)
 }
 
 /// Reads every record of a JSONL file; unparsable lines are counted, not fatal.
@@ -393,7 +378,7 @@ mod tests {
             let log = Log::open(dir.path(), 10).expect("open");
             log.append_inbound("#c", "a", "one").expect("append");
         }
-        let mut f = OpenOptions::new()
+        let mut f = std::fs::OpenOptions::new()
             .append(true)
             .open(dir.path().join("inbound.jsonl"))
             .expect("open");

@@ -116,15 +116,7 @@ impl Command for IrcCmd {
             }?;
             if let Some(irc) = ctx.session.resource::<Irc>("irc") {
                 let warnings = irc.log.take_warnings();
-                if !warnings.is_empty() {
-                    for w in &warnings {
-                        out.stderr.push_str(w);
-                        out.stderr.push('\n');
-                    }
-                    if let Value::Object(m) = &mut out.result {
-                        m.insert("warnings".into(), warnings.into());
-                    }
-                }
+                out.add_warnings(warnings);
             }
             Ok(out)
         }

@@ -110,15 +110,7 @@ impl Command for Rss {
             }?;
             // Report store files that had to be moved aside when they were loaded.
             let warnings = ctx.services.rss.lock().await.take_warnings();
-            if !warnings.is_empty() {
-                for w in &warnings {
-                    out.stderr.push_str(w);
-                    out.stderr.push('\n');
-                }
-                if let Value::Object(m) = &mut out.result {
-                    m.insert("warnings".into(), warnings.into());
-                }
-            }
+            out.add_warnings(warnings);
             Ok(out)
         }
         .boxed()
