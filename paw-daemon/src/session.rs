@@ -7,7 +7,7 @@
 use std::any::Any;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
@@ -62,7 +62,9 @@ pub struct Session {
     /// Attached resources. A std mutex: it guards a short Vec and is never held across
     /// an `.await`; `closed` is only flipped while holding it so attach and close cannot race.
     resources: Mutex<(bool, Vec<Attached>)>,
-    events: broadcast::Sender<SessionEvent>,
+    /// Made on the first subscribe: its buffer of [`EVENT_BUFFER`] slots is most of a
+    /// session's memory, and events with no subscriber are dropped anyway.
+    events: OnceLock<broadcast::Sender<SessionEvent>>,
     closed: AtomicBool,
 }
 
@@ -74,7 +76,6 @@ impl Session {
         parent: &CancellationToken,
     ) -> Self {
         let now = now_ms();
-        let (events, _) = broadcast::channel(EVENT_BUFFER);
         Self {
             id,
             name,
@@ -83,7 +84,7 @@ impl Session {
             last_used_ms: AtomicU64::new(now),
             cancel: parent.child_token(),
             resources: Mutex::new((false, Vec::new())),
-            events,
+            events: OnceLock::new(),
             closed: AtomicBool::new(false),
         }
     }
@@ -157,7 +158,10 @@ impl Session {
 
     /// Sends an event to the session's subscribers (none listening is fine).
     pub fn emit(&self, kind: &str, fields: Map<String, Value>) {
-        let _ = self.events.send(SessionEvent {
+        let Some(events) = self.events.get() else {
+            return;
+        };
+        let _ = events.send(SessionEvent {
             kind: kind.to_string(),
             session_id: self.id.clone(),
             ts_ms: now_ms(),
@@ -167,12 +171,14 @@ impl Session {
 
     /// A receiver of the session's events from now on.
     pub fn subscribe(&self) -> broadcast::Receiver<SessionEvent> {
-        self.events.subscribe()
+        self.events
+            .get_or_init(|| broadcast::channel(EVENT_BUFFER).0)
+            .subscribe()
     }
 
     /// Number of live subscribers (for tests and status).
     pub fn subscriber_count(&self) -> usize {
-        self.events.receiver_count()
+        self.events.get().map_or(0, |e| e.receiver_count())
     }
 
     /// Closes the session: cancels its calls and tears its resources down within

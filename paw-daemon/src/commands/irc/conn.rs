@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use base64::Engine;
 use futures::StreamExt;
+use irc::client::ClientStream;
 use irc::client::prelude::{Capability, Client, Command, Config as IrcClientConfig, Response};
 use irc::proto::{CapSubCommand, Prefix};
 use paw_proto::ErrorCode;
@@ -37,6 +38,14 @@ const PING_TIMEOUT_SECS: u32 = 30;
 const BACKOFF: [u64; 4] = [5, 15, 30, 60];
 /// How long `QUIT` may take to leave before the socket is closed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// Sends QUIT and drives the stream (which is what writes queued lines) until the server
+/// closes or [`QUIT_GRACE`] passes, so the QUIT actually leaves before the socket drops.
+async fn quit(client: &Client, stream: &mut ClientStream, reason: &str) {
+    let _ = client.send_quit(reason);
+    let _ =
+        tokio::time::timeout(QUIT_GRACE, async { while stream.next().await.is_some() {} }).await;
+}
 
 /// The connection states of SPEC §8.2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -690,8 +699,7 @@ async fn run_connection(
     loop {
         tokio::select! {
             _ = cancel.cancelled() => {
-                let _ = client.send_quit("session closed");
-                let _ = tokio::time::timeout(QUIT_GRACE, async { while stream.next().await.is_some() {} }).await;
+                quit(&client, &mut stream, "session closed").await;
                 return End::Cancelled;
             }
             ctl = rx.recv() => match ctl {
@@ -702,13 +710,12 @@ async fn run_connection(
                     }
                 }
                 Some(Ctl::Disconnect) => {
-                    let _ = client.send_quit("disconnect requested");
-                    let _ = tokio::time::timeout(QUIT_GRACE, async { while stream.next().await.is_some() {} }).await;
+                    quit(&client, &mut stream, "disconnect requested").await;
                     return End::Disconnected;
                 }
             },
             _ = tokio::time::sleep_until(deadline), if !joined => {
-                let _ = client.send_quit("timed out");
+                quit(&client, &mut stream, "timed out").await;
                 let what = if registered {
                     format!("joining {} was not confirmed within {step:?}", creds.channel)
                 } else {
@@ -790,7 +797,7 @@ async fn run_connection(
                             Response::ERR_CHANNELISFULL => (ErrorCode::ChannelIsFull, "the channel is full (471)"),
                             _ => (ErrorCode::NoSuchChannel, "no such channel (403)"),
                         };
-                        let _ = client.send_quit("cannot join");
+                        quit(&client, &mut stream, "cannot join").await;
                         return End::Failed(LastError::new(code, format!("cannot join {}: {why}", creds.channel)), joined);
                     }
                     Command::JOIN(chans, _, _)

@@ -175,6 +175,8 @@ async fn a_server_that_never_welcomes_ends_in_error_not_connecting() {
         waited >= STEP - Duration::from_millis(50) && waited <= STEP * 4,
         "{waited:?}"
     );
+    // The client says why it leaves before closing the socket.
+    assert_eq!(p.expect("QUIT").await, "QUIT :timed out");
 }
 
 #[tokio::test]
@@ -463,4 +465,84 @@ fn pull_rendering_truncates_messages_and_batches() {
     assert_eq!(items[10]["text"], "[...TRUNCATED...]");
     assert_eq!(items[11]["id"], 21);
     assert_eq!(items[20]["id"], 30);
+}
+
+/// Reads the CAP LS + NICK + USER a client with `IRC_NICKSERV_PASSWORD` opens with and
+/// offers `caps`; returns after USER.
+async fn cap_ls(p: &mut Peer, caps: &str) {
+    p.expect("CAP LS").await;
+    let nick = p.expect("NICK").await;
+    p.nick = nick.trim_start_matches("NICK ").to_string();
+    p.expect("USER").await;
+    p.send(&format!(":srv CAP * LS :{caps}")).await;
+}
+
+#[tokio::test]
+async fn sasl_plain_authenticates_before_registration_when_offered() {
+    use base64::Engine;
+    let (port, mut peers) = server().await;
+    let r = rig(port, "IRC_NICKSERV_PASSWORD=s3cret word\n");
+    r.irc.request_connect();
+    let mut p = peers.recv().await.expect("peer");
+    cap_ls(&mut p, "multi-prefix sasl=PLAIN,EXTERNAL").await;
+    assert_eq!(p.expect("CAP REQ").await, "CAP REQ sasl");
+    p.send(":srv CAP * ACK :sasl").await;
+    assert_eq!(p.expect("AUTHENTICATE").await, "AUTHENTICATE PLAIN");
+    p.send("AUTHENTICATE +").await;
+    let line = p.expect("AUTHENTICATE").await;
+    let token = base64::engine::general_purpose::STANDARD
+        .decode(line.trim_start_matches("AUTHENTICATE "))
+        .expect("base64");
+    assert_eq!(token, b"pawbot\0pawbot\0s3cret word");
+    p.send(":srv 900 pawbot pawbot!u@h pawbot :You are now logged in as pawbot")
+        .await;
+    p.send(":srv 903 pawbot :SASL authentication successful")
+        .await;
+    assert_eq!(p.expect("CAP END").await, "CAP END");
+    p.send(":srv 001 pawbot :Welcome").await;
+    p.send(":srv 422 pawbot :MOTD File is missing").await;
+    // After SASL there is no NickServ IDENTIFY: the next thing is the JOIN.
+    let next = p.next().await.expect("line");
+    assert_eq!(next, "JOIN #paw");
+    p.send(":pawbot!u@h JOIN #paw").await;
+    wait_state(&r.irc, State::Joined).await;
+}
+
+#[tokio::test]
+async fn a_failed_or_absent_sasl_falls_back_to_nickserv_identify() {
+    // 904: SASL refused.
+    let (port, mut peers) = server().await;
+    let r = rig(port, "IRC_NICKSERV_PASSWORD=s3cret\n");
+    r.irc.request_connect();
+    let mut p = peers.recv().await.expect("peer");
+    cap_ls(&mut p, "sasl").await;
+    p.expect("CAP REQ").await;
+    p.send(":srv CAP * ACK :sasl").await;
+    p.expect("AUTHENTICATE PLAIN").await;
+    p.send("AUTHENTICATE +").await;
+    p.expect("AUTHENTICATE").await;
+    p.send(":srv 904 pawbot :SASL authentication failed").await;
+    assert_eq!(p.expect("CAP END").await, "CAP END");
+    p.send(":srv 001 pawbot :Welcome").await;
+    p.send(":srv 422 pawbot :MOTD File is missing").await;
+    assert_eq!(
+        p.expect("PRIVMSG NickServ").await,
+        "PRIVMSG NickServ :IDENTIFY s3cret"
+    );
+    p.expect("JOIN #paw").await;
+    p.send(":pawbot!u@h JOIN #paw").await;
+    wait_state(&r.irc, State::Joined).await;
+
+    // A server whose CAP LS has no sasl: CAP END at once, IDENTIFY after 001.
+    let (port, mut peers) = server().await;
+    let r = rig(port, "IRC_NICKSERV_PASSWORD=s3cret\n");
+    r.irc.request_connect();
+    let mut p = peers.recv().await.expect("peer");
+    cap_ls(&mut p, "multi-prefix").await;
+    assert_eq!(p.next().await.expect("line"), "CAP END");
+    p.send(":srv 001 pawbot :Welcome").await;
+    assert_eq!(
+        p.expect("PRIVMSG").await,
+        "PRIVMSG NickServ :IDENTIFY s3cret"
+    );
 }
