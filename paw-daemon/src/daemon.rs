@@ -49,9 +49,15 @@ impl Daemon {
         let shutdown = CancellationToken::new();
         let registry = build_registry(&config);
         let http = HttpClient::new(&config.net).map_err(std::io::Error::other)?;
+        let tracker = TaskTracker::new();
         let services = Arc::new(Services {
             http,
             rss: RssStore::new(home.agents().join("workspace").join("rss")),
+            fulltext: crate::commands::rss::fulltext::Jobs::new(
+                home.agents().join("workspace/rss/fulltext"),
+            ),
+            tasks: tracker.clone(),
+            shutdown: shutdown.clone(),
         });
         let exec = ExecRuntime::new(registry, home.clone(), config.clone(), services.clone())?;
         Ok(Arc::new(Self {
@@ -63,7 +69,7 @@ impl Daemon {
             exec,
             services,
             shutdown,
-            tracker: TaskTracker::new(),
+            tracker,
             shutting_down: AtomicBool::new(false),
         }))
     }

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 pub mod http;
 pub mod ircd;
+pub mod quality;
 
 use serde_json::{Value, json};
 use tempfile::TempDir;

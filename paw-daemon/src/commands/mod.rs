@@ -65,6 +65,13 @@ pub struct Services {
     pub http: crate::net::HttpClient,
     /// The RSS subscriptions, fetch state and cache.
     pub rss: rss::store::RssStore,
+    /// `rss read` full-text jobs in flight and their records.
+    pub fulltext: rss::fulltext::Jobs,
+    /// The daemon's task tracker: background jobs started by commands run on it, so
+    /// shutdown waits for them.
+    pub tasks: tokio_util::task::TaskTracker,
+    /// Cancelled when shutdown begins; background jobs stop on it.
+    pub shutdown: CancellationToken,
 }
 
 /// Everything a running command may use.

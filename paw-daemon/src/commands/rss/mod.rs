@@ -6,12 +6,15 @@
 //! rss remove --name N
 //! rss fetch (--name N | --url U) [--max-items K] [--out P]
 //! rss news [--source S] [--keyword K] [--limit N] [--refresh]
+//! rss read (--link URL | --name N --guid G) [--fulltext] [--wait MS]
 //! rss import --in P
 //! rss export --out P
 //! ```
 
 mod add;
+pub mod extract;
 pub mod fetch;
+pub mod fulltext;
 mod list;
 mod news;
 mod opml_io;
@@ -29,7 +32,7 @@ use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, 
 static SPEC: CommandSpec = CommandSpec {
     name: "rss",
     summary: "subscribe to RSS/Atom/JSON feeds, fetch them, and read a news digest",
-    usage: "rss <add|list|remove|fetch|news|import|export> [flags]",
+    usage: "rss <add|list|remove|fetch|news|read|import|export> [flags]",
     subcommands: &[
         SubcommandSpec {
             name: "add",
@@ -55,6 +58,11 @@ static SPEC: CommandSpec = CommandSpec {
             name: "news",
             summary: "the newest items across subscriptions, from cache when fresh",
             usage: "rss news [--source S] [--keyword K] [--limit N] [--refresh]",
+        },
+        SubcommandSpec {
+            name: "read",
+            summary: "one article as the feed gave it; --fulltext also fetches and extracts the page in the background",
+            usage: "rss read (--link URL | --name N --guid G) [--fulltext] [--wait MS]",
         },
         SubcommandSpec {
             name: "import",
@@ -99,10 +107,11 @@ impl Command for Rss {
                 "remove" => list::remove(&ctx, &args).await,
                 "fetch" => list::fetch(&ctx, &args).await,
                 "news" => news::run(&ctx, &args).await,
+                "read" => fulltext::read(&ctx, &args).await,
                 "import" => opml_io::import(&ctx, &args).await,
                 "export" => opml_io::export(&ctx, &args).await,
                 "" => Err(CmdError::invalid_args(
-                    "missing subcommand: add, list, remove, fetch, news, import or export",
+                    "missing subcommand: add, list, remove, fetch, news, read, import or export",
                 )),
                 other => Err(CmdError::invalid_args(format!(
                     "unknown subcommand: rss {other}"

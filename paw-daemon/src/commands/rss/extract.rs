@@ -1,0 +1,259 @@
+//! Article extraction for `rss read` full text (pure; CPU-bound, run off the async threads).
+//!
+//! Chosen by measurement (docs/benchmarks.md, "rss read"): dom_smoothie (a close port of
+//! Readability.js) finds the article and its title; then two rules a reader would apply
+//! remove what Readability keeps but is not the article's text: figures with their
+//! captions and credits, asides, navigation and footers inside the article, and short
+//! blocks that are mostly links ("Related: …", "More:" lists, tag rows). The result is
+//! sanitised with the same allowlist as feed content, relative URLs made absolute
+//! against the page's final URL, and rendered to plain text keeping paragraph breaks.
+
+use scraper::{ElementRef, Html, Selector};
+use url::Url;
+
+use super::text::sanitize;
+
+/// Subtrees dropped from the article: not its running text.
+const DROPPED: &str = "figure, figcaption, aside, nav, footer";
+/// Blocks tested for link density.
+const BLOCKS: &str = "p, li, h1, h2, h3, h4, h5, h6, blockquote, dd, dt, div, td, th";
+/// A block whose link text is more than this share of its text is navigation...
+const LINK_DENSITY: f64 = 0.5;
+/// ...unless it is at least this long (a real paragraph that links a lot).
+const LINK_BLOCK_MAX_CHARS: usize = 200;
+/// dom_smoothie's element budget: a page with more elements is refused, not ground through.
+const MAX_ELEMENTS: usize = 50_000;
+
+/// An extracted article.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extracted {
+    /// The article's title.
+    pub title: String,
+    /// The article body, sanitised HTML with absolute URLs.
+    pub html: String,
+    /// The article body as plain text, paragraphs separated by a blank line.
+    pub text: String,
+}
+
+/// Extracts the article of `html`, a page fetched from `url` (after redirects).
+pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
+    let cfg = dom_smoothie::Config {
+        max_elements_to_parse: MAX_ELEMENTS,
+        ..Default::default()
+    };
+    let mut r = dom_smoothie::Readability::new(html, Some(url.as_str()), Some(cfg))
+        .map_err(|e| format!("cannot read the page: {e}"))?;
+    let article = r
+        .parse()
+        .map_err(|e| format!("no article found on the page: {e}"))?;
+    let body = clean(&article.content);
+    let html = sanitize(&body, Some(url));
+    let text = plain_text(&html);
+    if text.trim().is_empty() {
+        return Err("no article text found on the page".into());
+    }
+    Ok(Extracted {
+        title: article.title.trim().to_string(),
+        html,
+        text,
+    })
+}
+
+fn selector(s: &str) -> Selector {
+    Selector::parse(s).expect("static selector")
+}
+
+/// Removes the dropped subtrees and link-dense short blocks from an article fragment.
+fn clean(fragment: &str) -> String {
+    let mut doc = Html::parse_fragment(fragment);
+    let blocks = selector(BLOCKS);
+    let links = selector("a");
+    let mut doomed: Vec<_> = doc.select(&selector(DROPPED)).map(|e| e.id()).collect();
+    for e in doc.select(&blocks) {
+        // Innermost blocks only: a container is judged by its own blocks.
+        if e.select(&blocks).next().is_some() {
+            continue;
+        }
+        let len = text_len(e);
+        if len == 0 || len >= LINK_BLOCK_MAX_CHARS {
+            continue;
+        }
+        let in_link = e
+            .ancestors()
+            .any(|a| a.value().as_element().is_some_and(|el| el.name() == "a"));
+        let linked: usize = if in_link {
+            len
+        } else {
+            e.select(&links).map(text_len).sum()
+        };
+        if linked as f64 > LINK_DENSITY * len as f64 {
+            doomed.push(e.id());
+        }
+    }
+    for id in doomed {
+        if let Some(mut n) = doc.tree.get_mut(id) {
+            n.detach();
+        }
+    }
+    doc.root_element().inner_html()
+}
+
+/// Characters of text in `e`, not counting whitespace.
+fn text_len(e: ElementRef<'_>) -> usize {
+    e.text()
+        .map(|t| t.chars().filter(|c| !c.is_whitespace()).count())
+        .sum()
+}
+
+/// Elements that start and end a paragraph of the plain text.
+const BREAKING: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "dd",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "figcaption",
+    "figure",
+    "footer",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "td",
+    "th",
+    "tr",
+    "ul",
+];
+
+/// Plain text of article HTML: one paragraph per block, separated by a blank line; `<br>`
+/// a line break; whitespace inside a line collapsed; no markup, no image text.
+pub fn plain_text(html: &str) -> String {
+    let doc = Html::parse_fragment(html);
+    let mut lines: Vec<String> = vec![String::new()];
+    let mut paragraph_break = |lines: &mut Vec<String>, blank: bool| {
+        let last = lines.last().map(|l| l.trim().is_empty()).unwrap_or(true);
+        if !last {
+            lines.push(String::new());
+        }
+        if blank && lines.len() > 1 && !lines[lines.len() - 2].is_empty() {
+            let n = lines.len();
+            lines.insert(n - 1, String::new());
+        }
+    };
+    for edge in doc.root_element().traverse() {
+        match edge {
+            ego_tree::iter::Edge::Open(n) => match n.value() {
+                scraper::Node::Text(t) => {
+                    if let Some(l) = lines.last_mut() {
+                        l.push_str(t);
+                    }
+                }
+                scraper::Node::Element(e) if e.name() == "br" => paragraph_break(&mut lines, false),
+                scraper::Node::Element(e) if BREAKING.contains(&e.name()) => {
+                    paragraph_break(&mut lines, true)
+                }
+                _ => {}
+            },
+            ego_tree::iter::Edge::Close(n) => {
+                if let scraper::Node::Element(e) = n.value()
+                    && BREAKING.contains(&e.name())
+                {
+                    paragraph_break(&mut lines, true);
+                }
+            }
+        }
+    }
+    let mut out = String::with_capacity(html.len() / 2);
+    let mut blank = false;
+    for line in &lines {
+        let line = super::text::collapse(line);
+        if line.is_empty() {
+            blank = !out.is_empty();
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(if blank { "\n\n" } else { "\n" });
+        }
+        blank = false;
+        out.push_str(&line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(body: &str) -> String {
+        format!(
+            "<html><head><title>The Title Of This Story - Site</title></head><body>\
+             <nav><a href=\"/\">Home</a> <a href=\"/news\">News</a></nav>\
+             <article><h1>The Title Of This Story</h1>{body}</article>\
+             <footer>© Site</footer></body></html>"
+        )
+    }
+
+    fn para(n: usize) -> String {
+        (0..n)
+            .map(|i| format!("<p>Paragraph {i} says something worth reading about the subject, in words long enough to count as prose for an extractor.</p>"))
+            .collect()
+    }
+
+    #[test]
+    fn captions_and_link_lists_go_and_the_text_stays() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let body = format!(
+            "{}<figure><img src=\"pic.jpg\"><figcaption>A caption (Photo: Agency)</figcaption></figure>\
+             <p><a href=\"/other\">Related: another story entirely</a></p>{}",
+            para(4),
+            para(3)
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        assert_eq!(x.title, "The Title Of This Story");
+        assert!(x.text.contains("Paragraph 0 says"), "{}", x.text);
+        assert!(x.text.contains("Paragraph 2 says"), "{}", x.text);
+        assert!(!x.text.contains("caption"), "{}", x.text);
+        assert!(!x.text.contains("Related:"), "{}", x.text);
+        assert!(!x.text.contains("Home"), "{}", x.text);
+        assert!(
+            x.text.contains("\n\n"),
+            "paragraphs are kept apart: {}",
+            x.text
+        );
+    }
+
+    #[test]
+    fn a_long_paragraph_full_of_links_is_kept() {
+        let url = Url::parse("https://example.com/").expect("url");
+        let linked = format!(
+            "<p><a href=\"/x\">{}</a></p>",
+            "a sentence that happens to be one long link ".repeat(6)
+        );
+        let x = extract(&page(&format!("{}{linked}", para(4))), &url).expect("extracted");
+        assert!(x.text.contains("one long link"), "{}", x.text);
+    }
+
+    #[test]
+    fn an_empty_page_is_an_error_not_a_panic() {
+        let url = Url::parse("https://example.com/").expect("url");
+        assert!(extract("", &url).is_err());
+        assert!(extract("<html><body></body></html>", &url).is_err());
+    }
+}
