@@ -30,6 +30,9 @@ struct Shared {
     log: Vec<Seen>,
     /// Bodies set by tests, served at `/dyn/<name>`.
     dynamic: HashMap<String, String>,
+    /// HTML pages set by tests, served at `/page/<name>` (and after 300 ms at
+    /// `/slowpage/<name>`).
+    pages: HashMap<String, String>,
 }
 
 /// The running server.
@@ -134,6 +137,36 @@ async fn dynamic(
     }
 }
 
+async fn page(
+    State(s): State<Arc<Mutex<Shared>>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response<Body> {
+    log(&s, &format!("/page/{name}"), &headers);
+    serve_page(&s, &name)
+}
+
+async fn slow_page(
+    State(s): State<Arc<Mutex<Shared>>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response<Body> {
+    log(&s, &format!("/slowpage/{name}"), &headers);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    serve_page(&s, &name)
+}
+
+fn serve_page(s: &Arc<Mutex<Shared>>, name: &str) -> Response<Body> {
+    let body = s.lock().expect("state").pages.get(name).cloned();
+    match body {
+        Some(b) => Response::builder()
+            .header("content-type", "text/html; charset=utf-8")
+            .body(Body::from(b)),
+        None => Response::builder().status(404).body(Body::empty()),
+    }
+    .expect("response")
+}
+
 async fn special(
     State(s): State<Arc<Mutex<Shared>>>,
     Path(what): Path<String>,
@@ -178,6 +211,13 @@ async fn special(
             tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
             r.body(Body::empty())
         }
+        "big-html" => r
+            .header("content-type", "text/html")
+            .body(Body::from(format!("<html><body><p>{}</p></body></html>", "word ".repeat(600_000)))),
+        "json" => r
+            .header("content-type", "application/json")
+            .body(Body::from("{\"not\": \"html\"}")),
+        "redirect-page" => r.status(302).header("location", "/page/article").body(Body::empty()),
         "bad-xml" => r
             .header("content-type", "application/xml")
             .body(Body::from("<rss version=\"2.0\"><channel><title>broken</title><item><title>x</titl")),
@@ -235,6 +275,8 @@ impl FeedServer {
                     .route("/f/{*rest}", get(fixture))
                     .route("/dyn/{name}", get(dynamic))
                     .route("/x/{what}", get(special))
+                    .route("/page/{name}", get(page))
+                    .route("/slowpage/{name}", get(slow_page))
                     .with_state(state);
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                     .await
@@ -282,6 +324,17 @@ impl FeedServer {
             .expect("state")
             .dynamic
             .insert(name.to_string(), body.to_string());
+    }
+}
+
+impl FeedServer {
+    /// Sets the HTML page served at `/page/<name>` and `/slowpage/<name>`.
+    pub fn set_page(&self, name: &str, html: &str) {
+        self.shared
+            .lock()
+            .expect("state")
+            .pages
+            .insert(name.to_string(), html.to_string());
     }
 }
 

@@ -12,6 +12,7 @@ mod packaging;
 mod protocol;
 mod rss;
 mod rss_corpus;
+mod rss_read;
 mod schema;
 mod sessions;
 mod socket;
