@@ -348,7 +348,11 @@ fn a_job_in_flight_stops_at_shutdown() {
     let t = Instant::now();
     let status = d.stop();
     assert!(status.success(), "{status:?}");
-    assert!(t.elapsed() < Duration::from_secs(3), "shutdown took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_secs(3),
+        "shutdown took {:?}",
+        t.elapsed()
+    );
     assert!(!d.log.text().contains("still running"), "{}", d.log.text());
     assert!(records(&d).is_empty(), "an interrupted job stores nothing");
 }

@@ -147,7 +147,7 @@ const BREAKING: &[&str] = &[
 pub fn plain_text(html: &str) -> String {
     let doc = Html::parse_fragment(html);
     let mut lines: Vec<String> = vec![String::new()];
-    let mut paragraph_break = |lines: &mut Vec<String>, blank: bool| {
+    let paragraph_break = |lines: &mut Vec<String>, blank: bool| {
         let last = lines.last().map(|l| l.trim().is_empty()).unwrap_or(true);
         if !last {
             lines.push(String::new());

@@ -1,0 +1,268 @@
+//! Article extraction benchmark (`rss read` full text): prints, for paw's extractor and
+//! for Readability.js (node + jsdom, run in the same benchmark run on the same pages):
+//! pages/s and quality on both measuring sticks (article-benchmark shingle F1; token F1
+//! and titles against Readability.js's own expected output), and paw's peak memory per
+//! extraction as a multiple of the page size (a counting allocator in this process).
+//!
+//! Run: `cargo bench -p paw-tests --bench extract`. Readability.js is taken from
+//! `target/js` (`npm install --prefix target/js @mozilla/readability jsdom`); without it
+//! that line says so.
+
+// The one unsafe in the repository: a global allocator must implement the unsafe
+// `GlobalAlloc` trait. It only forwards to the system allocator and counts bytes.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use paw_daemon::commands::rss::extract::extract;
+use paw_tests::http::fixtures;
+use paw_tests::quality::{
+    ArticlePage, ReadabilityCase, Scores, article_pages, benchmark_f1, readability_cases, score,
+    shingle_precision_recall, token_f1,
+};
+use serde_json::{Value, json};
+
+/// Counts live heap bytes and their peak.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        // SAFETY: forwarded unchanged to the system allocator.
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(l.size(), Ordering::Relaxed) + l.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(p, l) };
+        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        // SAFETY: forwarded unchanged to the system allocator.
+        let q = unsafe { System.realloc(p, l, new) };
+        if !q.is_null() {
+            if new > l.size() {
+                let now = LIVE.fetch_add(new - l.size(), Ordering::Relaxed) + new - l.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(l.size() - new, Ordering::Relaxed);
+            }
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn paw(html: &str, url: &str) -> (String, String) {
+    let url = url::Url::parse(url).expect("url");
+    match extract(html, &url) {
+        Ok(x) => (x.title, x.text),
+        Err(_) => (String::new(), String::new()),
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// pages/s of paw over `pages` (page, url), median of `runs`.
+fn paw_rate(pages: &[(&str, &str)], runs: usize) -> f64 {
+    let rates = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            for (h, u) in pages {
+                std::hint::black_box(paw(h, u));
+            }
+            pages.len() as f64 / t.elapsed().as_secs_f64()
+        })
+        .collect();
+    median(rates)
+}
+
+/// Readability.js's answer for one page: (id, title, text).
+type JsResult = (String, String, String);
+
+/// Runs Readability.js over `list`; (seconds, results by id).
+fn readability_js(list: &Value) -> Option<(f64, Vec<JsResult>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let modules = root.join("target/js/node_modules");
+    if !modules.join("@mozilla/readability").exists() || !modules.join("jsdom").exists() {
+        return None;
+    }
+    let mut child = Command::new("node")
+        .arg(root.join("scripts/readability-js.js"))
+        .env("NODE_PATH", &modules)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take()?;
+        stdin.write_all(list.to_string().as_bytes()).ok()?;
+    }
+    let out = child.wait_with_output().ok()?;
+    let v: Value = serde_json::from_slice(&out.stdout).ok()?;
+    let results = v["results"]
+        .as_array()?
+        .iter()
+        .map(|r| {
+            let s = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+            (s("id"), s("title"), s("text"))
+        })
+        .collect();
+    Some((v["seconds"].as_f64()?, results))
+}
+
+fn js_scores(articles: &[ArticlePage], cases: &[ReadabilityCase]) -> Option<(Scores, f64, f64)> {
+    let art_list: Vec<Value> = articles
+        .iter()
+        .map(|p| {
+            json!({"id": p.id, "gz": true, "url": p.url,
+                "path": fixtures().join(format!("article-benchmark/html/{}.html.gz", p.id))})
+        })
+        .collect();
+    let rd_list: Vec<Value> = cases
+        .iter()
+        .map(|c| {
+            json!({"id": c.name, "gz": true, "url": "http://fakehost/test/page.html",
+                "path": fixtures().join(format!("readability/{}/source.html.gz", c.name))})
+        })
+        .collect();
+    let (art_secs, art) = readability_js(&Value::Array(art_list))?;
+    let (rd_secs, rd) = readability_js(&Value::Array(rd_list))?;
+    let per_page: Vec<(f64, f64)> = articles
+        .iter()
+        .map(|p| {
+            let text = art
+                .iter()
+                .find(|r| r.0 == p.id)
+                .map(|r| r.2.as_str())
+                .unwrap_or("");
+            shingle_precision_recall(&p.truth, text)
+        })
+        .collect();
+    let mut f1 = 0.0;
+    let mut titles = 0;
+    for c in cases {
+        let (title, text) = rd
+            .iter()
+            .find(|r| r.0 == c.name)
+            .map(|r| (r.1.as_str(), r.2.as_str()))
+            .unwrap_or(("", ""));
+        f1 += token_f1(&c.expected_text, text);
+        if title.trim() == c.title.trim() {
+            titles += 1;
+        }
+    }
+    let n = cases.len() as f64;
+    Some((
+        Scores {
+            article: benchmark_f1(&per_page),
+            readability_f1: f1 / n,
+            titles: titles as f64 / n,
+        },
+        articles.len() as f64 / art_secs,
+        n / rd_secs,
+    ))
+}
+
+fn line(name: &str, s: &Scores, art_rate: f64, rd_rate: f64) {
+    println!(
+        "| {name} | {:.4} (P {:.3}, R {:.3}) | {:.4} | {:.1} % | {:.1} | {:.1} |",
+        s.article.0,
+        s.article.1,
+        s.article.2,
+        s.readability_f1,
+        s.titles * 100.0,
+        art_rate,
+        rd_rate
+    );
+}
+
+fn main() {
+    let articles = article_pages();
+    let cases = readability_cases();
+    let art: Vec<(&str, &str)> = articles
+        .iter()
+        .map(|p| (p.html.as_str(), p.url.as_str()))
+        .collect();
+    let rd: Vec<(&str, &str)> = cases
+        .iter()
+        .map(|c| (c.source.as_str(), "http://fakehost/test/page.html"))
+        .collect();
+
+    let s = score(&articles, &cases, paw);
+    let art_rate = paw_rate(&art, 5);
+    let rd_rate = paw_rate(&rd, 5);
+    println!(
+        "## article extraction ({} article-benchmark pages, {} readability pages)\n",
+        art.len(),
+        rd.len()
+    );
+    println!(
+        "| extractor | article-benchmark F1 | readability token F1 | titles | pages/s (article) | pages/s (readability) |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- |");
+    line("paw (dom_smoothie + cleaning)", &s, art_rate, rd_rate);
+    match js_scores(&articles, &cases) {
+        Some((js, ja, jr)) => {
+            line("Readability.js + jsdom", &js, ja, jr);
+            println!(
+                "\npaw ÷ Readability.js pages/s: {:.0}× (article pages), {:.0}× (readability pages)",
+                art_rate / ja,
+                rd_rate / jr
+            );
+        }
+        None => println!(
+            "| Readability.js | not run: `npm install --prefix target/js @mozilla/readability jsdom` | | | | |"
+        ),
+    }
+
+    // Peak heap per extraction, over the page's size.
+    let mut ratios: Vec<(f64, usize)> = Vec::new();
+    for (h, u) in art.iter().chain(rd.iter()) {
+        let base = LIVE.load(Ordering::Relaxed);
+        PEAK.store(base, Ordering::Relaxed);
+        std::hint::black_box(paw(h, u));
+        let peak = PEAK.load(Ordering::Relaxed) - base;
+        ratios.push((peak as f64 / h.len() as f64, h.len()));
+    }
+    ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let big: Vec<f64> = ratios
+        .iter()
+        .filter(|r| r.1 >= 64 * 1024)
+        .map(|r| r.0)
+        .collect();
+    if !big.is_empty() {
+        println!(
+            "\npeak heap ÷ page size on the {} pages of 64 KiB or more: median {:.1}×, max {:.1}×",
+            big.len(),
+            median(big.clone()),
+            big.iter().cloned().fold(0.0, f64::max)
+        );
+    }
+    let within = ratios.iter().filter(|r| r.0 <= 10.0).count();
+    let (worst, worst_size) = ratios[ratios.len() - 1];
+    println!(
+        "\npeak heap per extraction ÷ page size: median {:.1}×, p90 {:.1}×, max {:.1}× (a {} KiB page); ≤ 10× on {within} of {} pages",
+        ratios[ratios.len() / 2].0,
+        ratios[ratios.len() * 9 / 10].0,
+        worst,
+        worst_size / 1024,
+        ratios.len()
+    );
+}
