@@ -169,18 +169,44 @@ fn push(stream: &TcpStream, n: u64, from: u64) {
     w.flush().expect("flush");
 }
 
-fn capacity(n: u64) -> (f64, u64) {
+/// A daemon with one session joined to the scripted server.
+struct One {
+    d: Daemon,
+    c: Conn,
+    sid: String,
+    peer: Joined,
+    path: PathBuf,
+}
+
+fn one_joined(name: &str) -> One {
     let (port, joined) = server();
     let d = Daemon::start();
     write_env(&d, port);
     let mut c = d.conn();
-    let sid = open_session(&mut c, "capacity");
+    let sid = open_session(&mut c, name);
     exec(&mut c, &sid, "irc status");
     wait_joined(&mut c, &sid);
     let peer = joined
         .recv_timeout(Duration::from_secs(10))
         .expect("joined");
     let path = inbound_path_after_open(&d, &mut c, &sid);
+    One {
+        d,
+        c,
+        sid,
+        peer,
+        path,
+    }
+}
+
+fn capacity(n: u64) -> (f64, u64) {
+    let One {
+        d: _d,
+        mut c,
+        sid,
+        peer,
+        path,
+    } = one_joined("capacity");
 
     let t = Instant::now();
     let pusher = {
@@ -278,17 +304,13 @@ fn memory(sessions: usize) -> (u64, u64, u64) {
 }
 
 fn pull_latency(unread: u64, reps: usize) -> Vec<(String, Duration, Duration)> {
-    let (port, joined) = server();
-    let d = Daemon::start();
-    write_env(&d, port);
-    let mut c = d.conn();
-    let sid = open_session(&mut c, "reader");
-    exec(&mut c, &sid, "irc status");
-    wait_joined(&mut c, &sid);
-    let peer = joined
-        .recv_timeout(Duration::from_secs(10))
-        .expect("joined");
-    let path = inbound_path_after_open(&d, &mut c, &sid);
+    let One {
+        d: _d,
+        mut c,
+        sid,
+        peer,
+        path,
+    } = one_joined("reader");
     push(&peer.stream, unread, 1);
     while last_id(&path) < unread {
         std::thread::sleep(Duration::from_millis(1));
