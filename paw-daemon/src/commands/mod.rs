@@ -4,6 +4,7 @@
 //! A command parses its own argv into a typed args struct (see [`args`]) and then runs.
 
 pub mod args;
+pub mod doc;
 pub mod paths;
 mod registry;
 

@@ -1,0 +1,201 @@
+//! Readers on documents built here with the `zip` writer (the smallest valid parts).
+
+use std::io::Write;
+
+use super::model::{Mode, render};
+use super::{DocError, Format, detect, ooxml, xlsx};
+
+fn zip_of(parts: &[(&str, &str)]) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, body) in parts {
+        w.start_file(*name, opts).expect("start");
+        w.write_all(body.as_bytes()).expect("write");
+    }
+    w.finish().expect("finish").into_inner()
+}
+
+const W: &str = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"";
+
+fn docx_bytes() -> Vec<u8> {
+    let p = |style: &str, text: &str| {
+        format!(
+            "<w:p><w:pPr><w:pStyle w:val=\"{style}\"/></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"
+        )
+    };
+    let li = |num: &str, lvl: u8, text: &str| {
+        format!(
+            "<w:p><w:pPr><w:numPr><w:ilvl w:val=\"{lvl}\"/><w:numId w:val=\"{num}\"/></w:numPr></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"
+        )
+    };
+    let cell = |t: &str| format!("<w:tc><w:p><w:r><w:t>{t}</w:t></w:r></w:p></w:tc>");
+    let body = format!(
+        "<w:document {W}><w:body>{}{}<w:p><w:r><w:t xml:space=\"preserve\">Fish &amp; chips </w:t></w:r><w:r><w:t>cost &#163;5.</w:t></w:r></w:p>{}{}{}{}<w:tbl><w:tr>{}{}</w:tr><w:tr>{}{}</w:tr></w:tbl></w:body></w:document>",
+        p("Title", "Quarterly Report"),
+        p("Heading2", "Summary"),
+        li("1", 0, "first point"),
+        li("1", 1, "a detail"),
+        li("2", 0, "step one"),
+        p("Normal", "After the list."),
+        cell("Region"),
+        cell("Sales"),
+        cell("North"),
+        cell("42"),
+    );
+    let numbering = "<w:numbering xmlns:w=\"x\"><w:abstractNum w:abstractNumId=\"10\"><w:lvl w:ilvl=\"0\"><w:numFmt w:val=\"bullet\"/></w:lvl></w:abstractNum><w:abstractNum w:abstractNumId=\"20\"><w:lvl w:ilvl=\"0\"><w:numFmt w:val=\"decimal\"/></w:lvl></w:abstractNum><w:num w:numId=\"1\"><w:abstractNumId w:val=\"10\"/></w:num><w:num w:numId=\"2\"><w:abstractNumId w:val=\"20\"/></w:num></w:numbering>";
+    zip_of(&[
+        ("[Content_Types].xml", "<Types/>"),
+        ("word/document.xml", &body),
+        ("word/numbering.xml", numbering),
+    ])
+}
+
+#[test]
+fn docx_keeps_headings_lists_and_tables() {
+    let bytes = docx_bytes();
+    assert_eq!(detect(&bytes), Ok(Format::Docx));
+    let blocks = ooxml::docx(&bytes).expect("docx");
+    assert_eq!(
+        render(&blocks, Mode::Md),
+        "# Quarterly Report\n\n## Summary\n\nFish & chips cost £5.\n\n- first point\n  - a detail\n1. step one\n\nAfter the list.\n\n| Region | Sales |\n| --- | --- |\n| North | 42 |\n"
+    );
+    assert_eq!(
+        render(&blocks, Mode::Text),
+        "Quarterly Report\n\nSummary\n\nFish & chips cost £5.\n\n- first point\n  - a detail\n- step one\n\nAfter the list.\n\nRegion\tSales\nNorth\t42\n"
+    );
+}
+
+fn slide(title: &str, lines: &[(u8, &str)]) -> String {
+    let paras: String = lines
+        .iter()
+        .map(|(l, t)| format!("<a:p><a:pPr lvl=\"{l}\"/><a:r><a:t>{t}</a:t></a:r></a:p>"))
+        .collect();
+    format!(
+        "<p:sld xmlns:p=\"p\" xmlns:a=\"a\"><p:cSld><p:spTree>\
+         <p:sp><p:nvSpPr><p:nvPr><p:ph type=\"title\"/></p:nvPr></p:nvSpPr><p:txBody><a:p><a:r><a:t>{title}</a:t></a:r></a:p></p:txBody></p:sp>\
+         <p:sp><p:nvSpPr><p:nvPr><p:ph idx=\"1\"/></p:nvPr></p:nvSpPr><p:txBody>{paras}</p:txBody></p:sp>\
+         </p:spTree></p:cSld></p:sld>"
+    )
+}
+
+#[test]
+fn pptx_has_one_section_per_slide_in_order() {
+    let s1 = slide("Welcome", &[(0, "Agenda"), (1, "Numbers")]);
+    let s2 = slide("Numbers &amp; more", &[(0, "Up 10%")]);
+    let s10 = slide("Close", &[(0, "Questions?")]);
+    // slide10 sorts after slide2 by number, not by name.
+    let bytes = zip_of(&[
+        ("ppt/presentation.xml", "<p:presentation/>"),
+        ("ppt/slides/slide10.xml", &s10),
+        ("ppt/slides/slide1.xml", &s1),
+        ("ppt/slides/slide2.xml", &s2),
+    ]);
+    assert_eq!(detect(&bytes), Ok(Format::Pptx));
+    let (blocks, n) = ooxml::pptx(&bytes).expect("pptx");
+    assert_eq!(n, 3);
+    assert_eq!(
+        render(&blocks, Mode::Md),
+        "## Slide 1: Welcome\n\n- Agenda\n  - Numbers\n\n## Slide 2: Numbers & more\n\n- Up 10%\n\n## Slide 3: Close\n\n- Questions?\n"
+    );
+}
+
+fn sheet(rows: &str) -> String {
+    format!(
+        "<worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><sheetData>{rows}</sheetData></worksheet>"
+    )
+}
+
+fn xlsx_bytes() -> Vec<u8> {
+    let ns = "xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"";
+    let workbook = format!(
+        "<workbook {ns}><sheets><sheet name=\"Sales\" sheetId=\"1\" r:id=\"rId1\"/><sheet name=\"Dates\" sheetId=\"2\" r:id=\"rId2\"/></sheets></workbook>"
+    );
+    let rels = "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">\
+        <Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet\" Target=\"worksheets/sheet1.xml\"/>\
+        <Relationship Id=\"rId2\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet\" Target=\"worksheets/sheet2.xml\"/>\
+        <Relationship Id=\"rId3\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings\" Target=\"sharedStrings.xml\"/>\
+        <Relationship Id=\"rId4\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles\" Target=\"styles.xml\"/></Relationships>";
+    let shared = "<sst xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><si><t>Item</t></si><si><t>Price</t></si><si><t>Tea</t></si><si><t>Total</t></si></sst>";
+    let styles = "<styleSheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><cellXfs count=\"2\"><xf numFmtId=\"0\"/><xf numFmtId=\"14\" applyNumberFormat=\"1\"/></cellXfs></styleSheet>";
+    let s1 = sheet(
+        "<row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c><c r=\"B1\" t=\"s\"><v>1</v></c></row>\
+         <row r=\"2\"><c r=\"A2\" t=\"s\"><v>2</v></c><c r=\"B2\"><v>2.5</v></c></row>\
+         <row r=\"3\"><c r=\"A3\" t=\"s\"><v>3</v></c><c r=\"B3\"><f>SUM(B2:B2)*2</f><v>5</v></c></row>",
+    );
+    let s2 = sheet(
+        "<row r=\"1\"><c r=\"A1\" s=\"1\"><v>46000</v></c><c r=\"B1\" t=\"inlineStr\"><is><t>due</t></is></c></row>",
+    );
+    zip_of(&[
+        ("[Content_Types].xml", "<Types/>"),
+        (
+            "_rels/.rels",
+            "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\"><Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument\" Target=\"xl/workbook.xml\"/></Relationships>",
+        ),
+        ("xl/workbook.xml", &workbook),
+        ("xl/_rels/workbook.xml.rels", rels),
+        ("xl/sharedStrings.xml", shared),
+        ("xl/styles.xml", styles),
+        ("xl/worksheets/sheet1.xml", &s1),
+        ("xl/worksheets/sheet2.xml", &s2),
+    ])
+}
+
+#[test]
+fn xlsx_has_a_table_per_sheet_with_cached_formula_values_and_dates() {
+    let bytes = xlsx_bytes();
+    assert_eq!(detect(&bytes), Ok(Format::Xlsx));
+    let (blocks, n) = xlsx::xlsx(&bytes).expect("xlsx");
+    assert_eq!(n, 2);
+    assert_eq!(
+        render(&blocks, Mode::Md),
+        "## Sheet: Sales\n\n| Item | Price |\n| --- | --- |\n| Tea | 2.5 |\n| Total | 5 |\n\n## Sheet: Dates\n\n| 2025-12-09 | due |\n| --- | --- |\n"
+    );
+}
+
+#[test]
+fn bad_input_is_a_reason_never_a_panic() {
+    // A wrong "extension" does not matter: content decides.
+    assert!(matches!(
+        detect(b"hello, plain text"),
+        Err(DocError::NotSupported(_))
+    ));
+    assert!(matches!(
+        detect(b"\xD0\xCF\x11\xE0rest"),
+        Err(DocError::NotSupported(_))
+    ));
+    assert!(matches!(
+        detect(&zip_of(&[("a.txt", "x")])),
+        Err(DocError::NotSupported(_))
+    ));
+    // Truncated containers.
+    for full in [docx_bytes(), xlsx_bytes()] {
+        let cut = &full[..full.len() / 2];
+        assert!(detect(cut).is_err() || ooxml::docx(cut).is_err());
+        assert!(xlsx::xlsx(cut).is_err());
+    }
+    // Malformed XML inside a valid container.
+    let broken = zip_of(&[("word/document.xml", "<w:document><w:body><w:p></w:body>")]);
+    assert!(matches!(ooxml::docx(&broken), Err(DocError::Parse(_))));
+    assert!(ooxml::pptx(&zip_of(&[("ppt/presentation.xml", "<x/>")])).is_ok());
+}
+
+#[test]
+fn a_zip_bomb_stops_at_the_limit() {
+    // 80 MiB of one repeated byte compresses to well under 1 MiB.
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    w.start_file("word/document.xml", opts).expect("start");
+    let chunk = vec![b'a'; 1 << 20];
+    for _ in 0..80 {
+        w.write_all(&chunk).expect("write");
+    }
+    let bytes = w.finish().expect("finish").into_inner();
+    assert!(bytes.len() < 1 << 20, "{}", bytes.len());
+    assert_eq!(detect(&bytes), Ok(Format::Docx));
+    match ooxml::docx(&bytes) {
+        Err(DocError::Parse(m)) => assert!(m.contains("zip bomb"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
