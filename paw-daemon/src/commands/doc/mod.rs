@@ -5,6 +5,7 @@
 
 pub mod model;
 pub mod ooxml;
+pub mod pdf;
 pub mod xlsx;
 
 /// Why a document could not be read.

@@ -199,3 +199,100 @@ fn a_zip_bomb_stops_at_the_limit() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A PDF with one page per entry of `pages` (each a list of text lines), built with lopdf.
+fn pdf_bytes(pages: &[&[&str]], encrypt: bool) -> Vec<u8> {
+    use lopdf::content::{Content, Operation};
+    use lopdf::{Document, Object, Stream, dictionary};
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font_id = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+    });
+    let resources_id = doc.add_object(dictionary! { "Font" => dictionary! { "F1" => font_id } });
+    let mut kids = Vec::new();
+    for lines in pages {
+        let mut ops = vec![
+            Operation::new("BT", vec![]),
+            Operation::new("Tf", vec!["F1".into(), 12.into()]),
+            Operation::new("TL", vec![14.into()]),
+            Operation::new("Td", vec![72.into(), 720.into()]),
+        ];
+        for l in *lines {
+            ops.push(Operation::new("Tj", vec![Object::string_literal(*l)]));
+            ops.push(Operation::new("T*", vec![]));
+        }
+        ops.push(Operation::new("ET", vec![]));
+        let content = Content { operations: ops };
+        let content_id = doc.add_object(Stream::new(
+            dictionary! {},
+            content.encode().expect("encode"),
+        ));
+        let page_id = doc.add_object(dictionary! {
+            "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+        });
+        kids.push(page_id.into());
+    }
+    let count = kids.len() as i64;
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => kids, "Count" => count, "Resources" => resources_id,
+            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+        }),
+    );
+    let catalog_id = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog_id);
+    if encrypt {
+        let enc = doc.add_object(dictionary! { "Filter" => "Standard", "V" => 1, "R" => 2 });
+        doc.trailer.set("Encrypt", enc);
+    }
+    let mut buf = Vec::new();
+    doc.save_to(&mut buf).expect("save");
+    buf
+}
+
+#[test]
+fn pdf_pages_are_sections_with_their_text() {
+    let bytes = pdf_bytes(
+        &[
+            &["First page text."],
+            &["Second page, line one."],
+            &["Third and last."],
+        ],
+        false,
+    );
+    assert_eq!(detect(&bytes), Ok(Format::Pdf));
+    let (blocks, pages, warnings) = super::pdf::pdf(&bytes).expect("pdf");
+    assert_eq!(pages, 3);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let md = render(&blocks, Mode::Md);
+    let at = |s: &str| {
+        md.find(s)
+            .unwrap_or_else(|| panic!("{s:?} missing in {md}"))
+    };
+    assert!(at("## Page 1") < at("First page text."));
+    assert!(at("First page text.") < at("## Page 2"));
+    assert!(at("## Page 2") < at("Second page, line one."));
+    assert!(at("## Page 3") < at("Third and last."));
+}
+
+#[test]
+fn a_text_less_pdf_warns_and_an_encrypted_or_truncated_one_fails() {
+    let (blocks, pages, warnings) = super::pdf::pdf(&pdf_bytes(&[&[], &[]], false)).expect("pdf");
+    assert_eq!(pages, 2);
+    assert_eq!(
+        render(&blocks, Mode::Text),
+        "=== Page 1 ===\n\n=== Page 2 ===\n"
+    );
+    assert!(warnings[0].contains("no text"), "{warnings:?}");
+    match super::pdf::pdf(&pdf_bytes(&[&["secret"]], true)) {
+        Err(DocError::Parse(m)) => assert!(m.contains("encrypted"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let full = pdf_bytes(&[&["Some text here."]], false);
+    assert!(matches!(
+        super::pdf::pdf(&full[..full.len() / 3]),
+        Err(DocError::Parse(_))
+    ));
+}
