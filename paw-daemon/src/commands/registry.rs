@@ -13,6 +13,9 @@ pub fn build(config: &Config) -> Registry {
     if config.tools.irc.enabled {
         r.register(super::irc::IrcCmd);
     }
+    if config.tools.doc.enabled {
+        r.register(super::doc::Doc);
+    }
     #[cfg(feature = "test-commands")]
     super::testing::register(&mut r);
     r

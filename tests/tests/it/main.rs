@@ -4,6 +4,7 @@
 mod audit;
 mod client;
 mod command_line;
+mod doc;
 mod extract_quality;
 mod hello;
 mod irc;

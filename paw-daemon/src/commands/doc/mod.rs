@@ -1,12 +1,258 @@
-//! `doc extract` building blocks (SPEC §9, issue #6): documents → a small block model →
-//! plain text or Markdown. Pure and bounded: every reader takes bytes, limits the work it
-//! does (zip entries read through a size cap, a cap on cells and blocks) and answers a
-//! reason instead of panicking. The command itself is not registered yet.
+//! `doc extract` (SPEC §9): documents → a small block model → plain text or Markdown.
+//!
+//! ```text
+//! doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md]
+//! ```
+//!
+//! The readers are pure and bounded: they take bytes, limit the work they do (zip entries
+//! read through a size cap, caps on slides and cells, a cap on the input file) and answer
+//! a reason instead of panicking; they run off the async threads.
 
 pub mod model;
 pub mod ooxml;
 pub mod pdf;
 pub mod xlsx;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use paw_proto::{Capabilities, ErrorCode};
+use serde_json::json;
+
+use super::args::{Flag, parse};
+use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
+use model::{Mode, render, truncate};
+
+/// The largest input file read.
+pub const MAX_INPUT_BYTES: u64 = 100 << 20;
+
+static SPEC: CommandSpec = CommandSpec {
+    name: "doc",
+    summary: "turn PDF, DOCX, PPTX and XLSX files under .agents/ into text or Markdown",
+    usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md]",
+    subcommands: &[SubcommandSpec {
+        name: "extract",
+        summary: "extract a document's text (md keeps headings, lists, tables, slides, sheets, pages)",
+        usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md]",
+    }],
+    capabilities: Capabilities {
+        network: false,
+        writes_files: true,
+        reads_secrets: false,
+    },
+    max_stdin_chars: 0,
+    default_timeout_ms: None,
+    skill: include_str!("../../../../docs/skills/doc/SKILL.md"),
+};
+
+/// The `doc` command.
+pub struct Doc;
+
+impl Command for Doc {
+    fn spec(&self) -> &'static CommandSpec {
+        &SPEC
+    }
+
+    fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
+        async move {
+            let sub = inv
+                .argv
+                .get(1)
+                .map(|s| s.to_lowercase())
+                .unwrap_or_default();
+            match sub.as_str() {
+                "extract" => extract(&ctx, inv.argv.get(2..).unwrap_or(&[])).await,
+                "" => Err(CmdError::invalid_args("missing subcommand: extract")),
+                other => Err(CmdError::invalid_args(format!(
+                    "unknown subcommand: doc {other}"
+                ))),
+            }
+        }
+        .boxed()
+    }
+}
+
+impl From<DocError> for CmdError {
+    fn from(e: DocError) -> Self {
+        match e {
+            DocError::Parse(m) => CmdError::new(ErrorCode::ParseError, m),
+            DocError::NotSupported(m) => CmdError::new(ErrorCode::NotSupported, m),
+        }
+    }
+}
+
+/// What one extraction produced.
+struct Extracted {
+    format: Format,
+    blocks: Vec<model::Block>,
+    /// ("pages" | "slides" | "sheets", count)
+    count: Option<(&'static str, usize)>,
+    warnings: Vec<String>,
+}
+
+fn read_doc(bytes: &[u8], format: Option<Format>) -> Result<Extracted, DocError> {
+    let format = match format {
+        Some(f) => f,
+        None => detect(bytes)?,
+    };
+    Ok(match format {
+        Format::Pdf => {
+            let (blocks, pages, warnings) = pdf::pdf(bytes)?;
+            Extracted {
+                format,
+                blocks,
+                count: Some(("pages", pages)),
+                warnings,
+            }
+        }
+        Format::Docx => Extracted {
+            format,
+            blocks: ooxml::docx(bytes)?,
+            count: None,
+            warnings: Vec::new(),
+        },
+        Format::Pptx => {
+            let (blocks, n) = ooxml::pptx(bytes)?;
+            Extracted {
+                format,
+                blocks,
+                count: Some(("slides", n)),
+                warnings: Vec::new(),
+            }
+        }
+        Format::Xlsx => {
+            let (blocks, n) = xlsx::xlsx(bytes)?;
+            Extracted {
+                format,
+                blocks,
+                count: Some(("sheets", n)),
+                warnings: Vec::new(),
+            }
+        }
+    })
+}
+
+async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
+    let flags = parse(
+        args,
+        &[
+            Flag::value("in"),
+            Flag::value("out"),
+            Flag::value("format"),
+            Flag::value("max-chars"),
+            Flag::value("mode"),
+        ],
+    )?;
+    let input = flags
+        .get("in")
+        .ok_or_else(|| CmdError::invalid_args("missing required flag: --in"))?;
+    let out = flags.get("out").ok_or_else(|| {
+        CmdError::new(
+            ErrorCode::OutRequired,
+            "missing required flag: --out (the text goes to a file under .agents/)",
+        )
+    })?;
+    let format = match flags.get("format").unwrap_or("auto") {
+        "auto" => None,
+        "pdf" => Some(Format::Pdf),
+        "docx" => Some(Format::Docx),
+        "pptx" => Some(Format::Pptx),
+        "xlsx" => Some(Format::Xlsx),
+        other => {
+            return Err(CmdError::invalid_args(format!(
+                "--format must be auto, pdf, docx, pptx or xlsx, got {other:?}"
+            )));
+        }
+    };
+    let mode = match flags.get("mode").unwrap_or("text") {
+        "text" => Mode::Text,
+        "md" => Mode::Md,
+        other => {
+            return Err(CmdError::invalid_args(format!(
+                "--mode must be text or md, got {other:?}"
+            )));
+        }
+    };
+    let max_chars = flags.clamped("max-chars", 0, 0, i64::MAX)? as usize;
+    let in_path = super::paths::resolve(ctx.home.agents(), input, false)?;
+    // Checked before reading anything: a bad --out must not cost a parse.
+    super::paths::resolve(ctx.home.agents(), out, true)?;
+    let meta = std::fs::metadata(&in_path).map_err(|e| {
+        CmdError::new(
+            ErrorCode::NotFound,
+            format!("cannot open --in {input}: {e}"),
+        )
+    })?;
+    if !meta.is_file() {
+        return Err(CmdError::invalid_args(format!(
+            "--in {input} is not a file"
+        )));
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(CmdError::new(
+            ErrorCode::ParseError,
+            format!(
+                "{input} is {} MiB; the limit is {} MiB",
+                meta.len() >> 20,
+                MAX_INPUT_BYTES >> 20
+            ),
+        ));
+    }
+    if meta.len() == 0 {
+        return Err(CmdError::new(
+            ErrorCode::ParseError,
+            format!("{input} is empty"),
+        ));
+    }
+    let job = tokio::task::spawn_blocking(move || -> Result<(Extracted, String), CmdError> {
+        let bytes = std::fs::read(&in_path)
+            .map_err(|e| CmdError::new(ErrorCode::NotFound, format!("cannot read --in: {e}")))?;
+        let x = read_doc(&bytes, format)?;
+        let text = render(&x.blocks, mode);
+        Ok((x, text))
+    });
+    let (x, mut text) = job
+        .await
+        .map_err(|e| CmdError::new(ErrorCode::ParseError, format!("the reader failed: {e}")))??;
+    let truncated = max_chars > 0 && truncate(&mut text, max_chars);
+    let chars = text.chars().count();
+    let mime = if mode == Mode::Md {
+        "text/markdown"
+    } else {
+        "text/plain"
+    };
+    let artifact = super::rss::write_out_bytes(
+        ctx,
+        out,
+        text.into_bytes(),
+        mime,
+        &format!("text of {input}"),
+    )
+    .await?;
+    let mut result = json!({
+        "ok": true,
+        "command": "doc extract",
+        "format": x.format.as_str(),
+        "extracted_chars": chars,
+        "truncated": truncated,
+        "warnings": x.warnings,
+    });
+    let mut summary = format!("{}: ", x.format.as_str());
+    if let Some((what, n)) = x.count {
+        result[what] = n.into();
+        summary.push_str(&format!("{n} {what}, "));
+    }
+    summary.push_str(&format!(
+        "{chars} characters{} → {}\n",
+        if truncated { " (truncated)" } else { "" },
+        artifact.path
+    ));
+    Ok(Output {
+        stdout: summary,
+        result,
+        artifacts: vec![artifact],
+        ..Output::default()
+    })
+}
 
 /// Why a document could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
