@@ -8,59 +8,6 @@
 //! `target/js` (`npm install --prefix target/js @mozilla/readability jsdom`); without it
 //! that line says so.
 
-// The one unsafe in the repository: a global allocator must implement the unsafe
-// `GlobalAlloc` trait. It only forwards to the system allocator and counts bytes.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
-
-use paw_daemon::commands::rss::extract::extract;
-use paw_tests::http::fixtures;
-use paw_tests::quality::{
-    ArticlePage, ReadabilityCase, Scores, article_pages, benchmark_f1, readability_cases, score,
-    shingle_precision_recall, token_f1,
-};
-use serde_json::{Value, json};
-
-/// Counts live heap bytes and their peak.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        // SAFETY: forwarded unchanged to the system allocator.
-        let p = unsafe { System.alloc(l) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(l.size(), Ordering::Relaxed) + l.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(p, l) };
-        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        // SAFETY: forwarded unchanged to the system allocator.
-        let q = unsafe { System.realloc(p, l, new) };
-        if !q.is_null() {
-            if new > l.size() {
-                let now = LIVE.fetch_add(new - l.size(), Ordering::Relaxed) + new - l.size();
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(l.size() - new, Ordering::Relaxed);
-            }
-        }
-        q
-    }
-}
-
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
@@ -235,10 +182,10 @@ fn main() {
     // Peak heap per extraction, over the page's size.
     let mut ratios: Vec<(f64, usize)> = Vec::new();
     for (h, u) in art.iter().chain(rd.iter()) {
-        let base = LIVE.load(Ordering::Relaxed);
-        PEAK.store(base, Ordering::Relaxed);
+        let base = live();
+        reset_peak();
         std::hint::black_box(paw(h, u));
-        let peak = PEAK.load(Ordering::Relaxed) - base;
+        let peak = peak() - base;
         ratios.push((peak as f64 / h.len() as f64, h.len()));
     }
     ratios.sort_by(|a, b| a.0.total_cmp(&b.0));

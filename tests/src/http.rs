@@ -191,19 +191,10 @@ async fn special(
             .status(301)
             .header("location", "http://169.254.169.254/latest/meta-data/")
             .body(Body::empty()),
-        "bomb" => {
-            // 20 MB of zeros, gzip-compressed to about 20 KB.
-            use std::io::Write;
-            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-            let zeros = vec![b' '; 1 << 20];
-            for _ in 0..20 {
-                enc.write_all(&zeros).expect("gzip");
-            }
-            let gz = enc.finish().expect("gzip");
-            r.header("content-encoding", "gzip")
-                .header("content-type", "application/xml")
-                .body(Body::from(gz))
-        }
+        "bomb" => r
+            .header("content-encoding", "gzip")
+            .header("content-type", "application/xml")
+            .body(Body::from(bomb())),
         "big" => r
             .header("content-type", "application/xml")
             .body(Body::from(vec![b' '; 3 << 20])),
@@ -230,6 +221,22 @@ async fn special(
         _ => r.status(404).body(Body::empty()),
     }
     .expect("response")
+}
+
+/// 20 MB of spaces, gzip-compressed to about 20 KB; made once (fast compression, so the
+/// request under test is never slowed by the server building it).
+fn bomb() -> Vec<u8> {
+    static BOMB: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    BOMB.get_or_init(|| {
+        use std::io::Write;
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let spaces = vec![b' '; 1 << 20];
+        for _ in 0..20 {
+            enc.write_all(&spaces).expect("gzip");
+        }
+        enc.finish().expect("gzip")
+    })
+    .clone()
 }
 
 fn httpdate(t: std::time::SystemTime) -> String {
@@ -261,6 +268,7 @@ fn httpdate(t: std::time::SystemTime) -> String {
 impl FeedServer {
     /// Starts the server on 127.0.0.1 with an OS-chosen port.
     pub fn start() -> Self {
+        let _ = bomb();
         let shared = Arc::new(Mutex::new(Shared::default()));
         let state = shared.clone();
         let (tx, rx) = std::sync::mpsc::channel();
