@@ -8,6 +8,18 @@
 //! `target/js` (`npm install --prefix target/js @mozilla/readability jsdom`); without it
 //! that line says so.
 
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use paw_daemon::commands::rss::extract::extract;
+use paw_tests::alloc::{Counting, live, peak, reset_peak};
+use paw_tests::http::fixtures;
+use paw_tests::quality::{
+    ArticlePage, ReadabilityCase, Scores, article_pages, benchmark_f1, readability_cases, score,
+    shingle_precision_recall, token_f1,
+};
+use serde_json::{Value, json};
+
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
