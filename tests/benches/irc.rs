@@ -251,16 +251,21 @@ fn inbound_path_after_open(d: &Daemon, c: &mut Conn, sid: &str) -> PathBuf {
     inbound_path(d)
 }
 
-/// The daemon's VmRSS empty and with `sessions` open sessions that never touched IRC.
-fn memory_sessions_only(sessions: usize) -> (u64, u64) {
-    let d = Daemon::start();
-    let mut c = d.conn();
+/// VmRSS of the empty daemon, warmed by a few calls in the default session.
+fn warm_rss(d: &Daemon, c: &mut Conn) -> u64 {
     for _ in 0..20 {
         let out = c.exec(json!({"command": "hello"}));
         assert_eq!(out["exit_code"], 0, "{out}");
     }
     std::thread::sleep(Duration::from_millis(300));
-    let base = vm_kib(d.pid(), "VmRSS:");
+    vm_kib(d.pid(), "VmRSS:")
+}
+
+/// The daemon's VmRSS empty and with `sessions` open sessions that never touched IRC.
+fn memory_sessions_only(sessions: usize) -> (u64, u64) {
+    let d = Daemon::start();
+    let mut c = d.conn();
+    let base = warm_rss(&d, &mut c);
     for i in 0..sessions {
         let sid = open_session(&mut c, &format!("idle-{i}"));
         exec(&mut c, &sid, "hello");
@@ -274,13 +279,7 @@ fn memory(sessions: usize) -> (u64, u64, u64) {
     let d = Daemon::start();
     write_env(&d, port);
     let mut c = d.conn();
-    // The empty daemon, warmed by a few calls in the default session.
-    for _ in 0..20 {
-        let out = c.exec(json!({"command": "hello"}));
-        assert_eq!(out["exit_code"], 0, "{out}");
-    }
-    std::thread::sleep(Duration::from_millis(300));
-    let base = vm_kib(d.pid(), "VmRSS:");
+    let base = warm_rss(&d, &mut c);
     let mut sids = Vec::new();
     for i in 0..sessions {
         let sid = open_session(&mut c, &format!("idle-{i}"));
