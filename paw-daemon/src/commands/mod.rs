@@ -125,6 +125,19 @@ pub struct Invocation {
     pub stdin: Option<String>,
 }
 
+impl Invocation {
+    /// For a command with subcommands: `argv[1]` lower-cased (empty when missing) and the
+    /// arguments after it.
+    pub fn subcommand(&self) -> (String, &[String]) {
+        let sub = self
+            .argv
+            .get(1)
+            .map(|s| s.to_lowercase())
+            .unwrap_or_default();
+        (sub, self.argv.get(2..).unwrap_or(&[]))
+    }
+}
+
 /// A successful command's output.
 #[derive(Debug, Clone, Default)]
 pub struct Output {

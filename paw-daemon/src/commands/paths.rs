@@ -84,24 +84,22 @@ pub fn resolve(agents: &Path, rel: &str, write: bool) -> Result<PathBuf, CmdErro
             format!("path escapes .agents/: {trimmed}"),
         ));
     };
-    let inside_s = inside.to_string_lossy().replace('\\', "/");
-    if !write && inside_s.starts_with("skills/") && inside_s.split('/').any(|c| c == "secrets") {
+    let inside = inside.to_string_lossy().replace('\\', "/");
+    if !write && inside.starts_with("skills/") && inside.split('/').any(|c| c == "secrets") {
         return Err(CmdError::new(
             ErrorCode::Forbidden,
             "reading credentials under .agents/skills/*/secrets/ is not allowed",
         ));
     }
-    if write {
-        let inside = inside_s;
-        if let Some(p) = PROTECTED
+    if write
+        && let Some(p) = PROTECTED
             .iter()
             .find(|p| inside == **p || inside.starts_with(&format!("{p}/")))
-        {
-            return Err(CmdError::new(
-                ErrorCode::Forbidden,
-                format!("writing into .agents/{p}/ is not allowed"),
-            ));
-        }
+    {
+        return Err(CmdError::new(
+            ErrorCode::Forbidden,
+            format!("writing into .agents/{p}/ is not allowed"),
+        ));
     }
     Ok(real)
 }

@@ -54,13 +54,9 @@ impl Command for Doc {
 
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
-            let sub = inv
-                .argv
-                .get(1)
-                .map(|s| s.to_lowercase())
-                .unwrap_or_default();
+            let (sub, args) = inv.subcommand();
             match sub.as_str() {
-                "extract" => extract(&ctx, inv.argv.get(2..).unwrap_or(&[])).await,
+                "extract" => extract(&ctx, args).await,
                 "" => Err(CmdError::invalid_args("missing subcommand: extract")),
                 other => Err(CmdError::invalid_args(format!(
                     "unknown subcommand: doc {other}"

@@ -94,19 +94,14 @@ impl Command for IrcCmd {
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
             creds::check_argv(&inv.argv)?;
-            let sub = inv
-                .argv
-                .get(1)
-                .map(|s| s.to_lowercase())
-                .unwrap_or_default();
-            let args = inv.argv.get(2..).unwrap_or(&[]).to_vec();
+            let (sub, args) = inv.subcommand();
             let mut out = match sub.as_str() {
-                "status" => status(&ctx, &args).await,
-                "connect" => connect(&ctx, &args).await,
-                "disconnect" => disconnect(&ctx, &args).await,
-                "send" => send(&ctx, &args, inv.stdin.as_deref()).await,
-                "pull" => pull(&ctx, &args).await,
-                "history" => history(&ctx, &args).await,
+                "status" => status(&ctx, args).await,
+                "connect" => connect(&ctx, args).await,
+                "disconnect" => disconnect(&ctx, args).await,
+                "send" => send(&ctx, args, inv.stdin.as_deref()).await,
+                "pull" => pull(&ctx, args).await,
+                "history" => history(&ctx, args).await,
                 "" => Err(CmdError::invalid_args(
                     "missing subcommand: status, connect, disconnect, send, pull or history",
                 )),

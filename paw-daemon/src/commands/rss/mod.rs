@@ -95,21 +95,16 @@ impl Command for Rss {
 
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
-            let sub = inv
-                .argv
-                .get(1)
-                .map(|s| s.to_lowercase())
-                .unwrap_or_default();
-            let args = inv.argv.get(2..).unwrap_or(&[]).to_vec();
+            let (sub, args) = inv.subcommand();
             let mut out = match sub.as_str() {
-                "add" => add::run(&ctx, &args).await,
-                "list" => list::list(&ctx, &args).await,
-                "remove" => list::remove(&ctx, &args).await,
-                "fetch" => list::fetch(&ctx, &args).await,
-                "news" => news::run(&ctx, &args).await,
-                "read" => fulltext::read(&ctx, &args).await,
-                "import" => opml_io::import(&ctx, &args).await,
-                "export" => opml_io::export(&ctx, &args).await,
+                "add" => add::run(&ctx, args).await,
+                "list" => list::list(&ctx, args).await,
+                "remove" => list::remove(&ctx, args).await,
+                "fetch" => list::fetch(&ctx, args).await,
+                "news" => news::run(&ctx, args).await,
+                "read" => fulltext::read(&ctx, args).await,
+                "import" => opml_io::import(&ctx, args).await,
+                "export" => opml_io::export(&ctx, args).await,
                 "" => Err(CmdError::invalid_args(
                     "missing subcommand: add, list, remove, fetch, news, read, import or export",
                 )),
