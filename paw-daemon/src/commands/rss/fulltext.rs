@@ -9,14 +9,13 @@
 //! daemon's task tracker and stop at shutdown.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use paw_proto::ErrorCode;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 
 use super::parse::Item;
@@ -56,17 +55,21 @@ pub struct Record {
     pub at_ms: u64,
 }
 
+/// A job's outcome as its waiters receive it: `None` until it ends (and for good if it is
+/// stopped by shutdown).
+type Outcome = watch::Receiver<Option<Arc<Record>>>;
+
 /// The jobs in flight and where records live.
 pub struct Jobs {
     dir: PathBuf,
-    inflight: Mutex<HashMap<String, watch::Receiver<bool>>>,
+    inflight: Mutex<HashMap<String, Outcome>>,
     warnings: Mutex<Vec<String>>,
 }
 
 /// What a read finds for an article's full text.
 enum Found {
-    Record(Record),
-    Pending(watch::Receiver<bool>),
+    Record(Arc<Record>),
+    Pending(Outcome),
 }
 
 impl Jobs {
@@ -80,7 +83,7 @@ impl Jobs {
     }
 
     fn path(&self, url: &str) -> PathBuf {
-        record_path(&self.dir, url)
+        super::store::url_file(&self.dir, url)
     }
 
     /// Warnings about record files moved aside since the last call.
@@ -118,6 +121,24 @@ impl Jobs {
         }
     }
 
+    /// Writes `r` to its record file (atomically); a failure is logged, and the job's
+    /// waiters still get `r`.
+    async fn save(&self, r: &Record) {
+        let written = match serde_json::to_vec(r) {
+            Ok(bytes) => super::store::write_blocking(
+                self.path(&r.url),
+                bytes,
+                crate::store::Durability::NoSync,
+            )
+            .await
+            .map_err(|e| e.0),
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(e) = written {
+            tracing::error!(url = %r.url, error = %e, "cannot save a full-text record");
+        }
+    }
+
     /// The job in flight for `url`, else its usable record, else a new job.
     fn find_or_start(&self, services: &Arc<Services>, url: &str, backoff: Duration) -> Found {
         let mut inflight = self.inflight.lock().unwrap_or_else(|e| e.into_inner());
@@ -128,52 +149,35 @@ impl Jobs {
             let fresh_failure = r.status == "failed"
                 && now_ms() < r.at_ms.saturating_add(backoff.as_millis() as u64);
             if r.status == "ready" || fresh_failure {
-                return Found::Record(r);
+                return Found::Record(Arc::new(r));
             }
         }
-        let (tx, rx) = watch::channel(false);
+        let (tx, rx) = watch::channel(None);
         inflight.insert(url.to_string(), rx.clone());
         drop(inflight);
         let services2 = services.clone();
         let url2 = url.to_string();
         services.tasks.spawn(async move {
             let shutdown = services2.shutdown.clone();
-            tokio::select! {
-                _ = shutdown.cancelled() => {}
+            let outcome = tokio::select! {
+                _ = shutdown.cancelled() => None,
                 r = run_job(&services2, &url2) => {
-                    let jobs = &services2.fulltext;
-                    if let Err(e) = save(&jobs.path(&url2), &r).await {
-                        tracing::error!(url = %url2, error = %e, "cannot save a full-text record");
-                    }
+                    services2.fulltext.save(&r).await;
+                    Some(Arc::new(r))
                 }
-            }
+            };
             services2
                 .fulltext
                 .inflight
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .remove(&url2);
-            let _ = tx.send(true);
+            if outcome.is_some() {
+                let _ = tx.send(outcome);
+            }
         });
         Found::Pending(rx)
     }
-}
-
-/// The record file of `url`.
-pub fn record_path(dir: &Path, url: &str) -> PathBuf {
-    let digest = Sha256::digest(url.as_bytes());
-    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
-    dir.join(format!("{hex}.json"))
-}
-
-async fn save(path: &Path, r: &Record) -> std::io::Result<()> {
-    let bytes = serde_json::to_vec(r).map_err(std::io::Error::other)?;
-    let p = path.to_path_buf();
-    tokio::task::spawn_blocking(move || {
-        crate::store::write_atomic(&p, &bytes, crate::store::Durability::NoSync)
-    })
-    .await
-    .map_err(std::io::Error::other)?
 }
 
 fn failed(url: &str, why: String) -> Record {
@@ -358,18 +362,15 @@ pub async fn read(ctx: &Ctx, args: &[String]) -> CmdResult {
             Found::Pending(mut rx) => {
                 if wait > 0 {
                     tokio::select! {
-                        _ = rx.wait_for(|done| *done) => {}
+                        _ = rx.wait_for(Option::is_some) => {}
                         _ = tokio::time::sleep(Duration::from_millis(wait)) => {}
                         _ = ctx.cancel.cancelled() => {}
                     }
                 }
-                if *rx.borrow() {
-                    match ctx.services.fulltext.load(&link) {
-                        Some(r) => (status_of(&r), Some(r)),
-                        None => ("pending", None),
-                    }
-                } else {
-                    ("pending", None)
+                let done = rx.borrow().clone();
+                match done {
+                    Some(r) => (status_of(&r), Some(r)),
+                    None => ("pending", None),
                 }
             }
         }
@@ -378,7 +379,7 @@ pub async fn read(ctx: &Ctx, args: &[String]) -> CmdResult {
     stdout.push_str(&format!("full text: {}\n", status.0));
     let mut body = feed_text;
     if let Some(r) = status.1 {
-        if let Value::Object(m) = serde_json::to_value(&r).unwrap_or_default() {
+        if let Value::Object(m) = serde_json::to_value(&*r).unwrap_or_default() {
             for (k, v) in m {
                 if k.starts_with("content_full_") {
                     result[k] = v;

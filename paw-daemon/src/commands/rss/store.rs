@@ -320,12 +320,19 @@ impl RssStore {
 }
 
 fn cache_path(dir: &Path, url: &str) -> PathBuf {
-    let digest = Sha256::digest(url.as_bytes());
-    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
-    dir.join("cache").join(format!("{hex}.json"))
+    url_file(&dir.join("cache"), url)
 }
 
-async fn write_blocking(
+/// The file in `dir` that holds what paw keeps about `url`: a hash of the URL, so any URL
+/// makes a safe, fixed-length name.
+pub(crate) fn url_file(dir: &Path, url: &str) -> PathBuf {
+    let digest = Sha256::digest(url.as_bytes());
+    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    dir.join(format!("{hex}.json"))
+}
+
+/// `write_atomic` on a blocking thread.
+pub(crate) async fn write_blocking(
     path: PathBuf,
     bytes: Vec<u8>,
     durability: Durability,
