@@ -1,6 +1,7 @@
 //! DOCX and PPTX over `zip` + `quick-xml`, with every entry read through a size cap so a
 //! zip bomb stops at a limit instead of filling memory.
 
+use std::collections::HashMap;
 use std::io::{Cursor, Read};
 
 use quick_xml::Reader;
@@ -116,7 +117,10 @@ struct Para {
 pub fn docx(bytes: &[u8]) -> Result<Vec<Block>, DocError> {
     let mut zip = Zip::new(bytes)?;
     let xml = zip.read("word/document.xml")?;
-    let numbering = zip.read("word/numbering.xml").unwrap_or_default();
+    let ordered_lists = zip
+        .read("word/numbering.xml")
+        .map(|x| ordered_lists(&x))
+        .unwrap_or_default();
     let mut r = Reader::from_str(&xml);
     let mut blocks = Vec::new();
     let mut para: Option<Para> = None;
@@ -128,6 +132,8 @@ pub fn docx(bytes: &[u8]) -> Result<Vec<Block>, DocError> {
             .read_event()
             .map_err(|e| xml_err("word/document.xml", e))?;
         match ev {
+            // Only an open `<w:t>` starts text; an empty `<w:t/>` has none.
+            Event::Start(e) if e.name().as_ref() == "w:t" => in_text = true,
             Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
                 "w:p" => para = Some(Para::default()),
                 "w:pStyle" => {
@@ -144,10 +150,9 @@ pub fn docx(bytes: &[u8]) -> Result<Vec<Block>, DocError> {
                     if let Some(p) = para.as_mut() {
                         let id = attr(&e, "w:val").unwrap_or_default();
                         p.list_level.get_or_insert(0);
-                        p.ordered = numbering_is_ordered(&numbering, &id);
+                        p.ordered = ordered_lists.get(&id).copied().unwrap_or(false);
                     }
                 }
-                "w:t" => in_text = true,
                 "w:tab" => push_para(&mut para, "\t"),
                 "w:br" | "w:cr" => push_para(&mut para, "\n"),
                 "w:tbl" => tables.push(Default::default()),
@@ -248,29 +253,52 @@ fn para_block(style: Option<&str>, list: Option<u8>, ordered: bool, text: String
     }
 }
 
-/// Whether list `num_id` of numbering.xml counts (its first level's format is not a bullet).
-fn numbering_is_ordered(numbering: &str, num_id: &str) -> bool {
-    // <w:num w:numId="N"><w:abstractNumId w:val="A"/> … <w:abstractNum w:abstractNumId="A">
-    // <w:lvl w:ilvl="0"><w:numFmt w:val="decimal"/>
-    let needle = format!("w:numId=\"{num_id}\"");
-    let Some(at) = numbering.find(&needle) else {
-        return false;
-    };
-    let rest = &numbering[at..];
-    let Some(a) = rest
-        .find("w:abstractNumId w:val=\"")
-        .map(|i| &rest[i + 23..])
-        .and_then(|s| s.split('"').next())
-    else {
-        return false;
-    };
-    let def = format!("w:abstractNumId=\"{a}\"");
-    numbering
-        .find(&def)
-        .map(|i| &numbering[i..])
-        .and_then(|s| s.find("w:numFmt w:val=\"").map(|j| &s[j + 16..]))
-        .and_then(|s| s.split('"').next())
-        .is_some_and(|fmt| fmt != "bullet" && fmt != "none")
+/// For each list (`w:num`) of numbering.xml, whether it counts: the format of its
+/// abstract definition's first level is neither `bullet` nor `none`. Unreadable XML gives
+/// no entries (every list then renders as bullets).
+fn ordered_lists(xml: &str) -> HashMap<String, bool> {
+    let mut r = Reader::from_str(xml);
+    let mut level0_format: HashMap<String, String> = HashMap::new();
+    let mut abstract_of: HashMap<String, String> = HashMap::new();
+    let (mut abs, mut level, mut num) = (None::<String>, None::<String>, None::<String>);
+    while let Ok(ev) = r.read_event() {
+        match ev {
+            Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
+                "w:abstractNum" => abs = attr(&e, "w:abstractNumId"),
+                "w:lvl" => level = attr(&e, "w:ilvl"),
+                "w:numFmt" if level.as_deref() == Some("0") => {
+                    if let (Some(a), Some(fmt)) = (&abs, attr(&e, "w:val")) {
+                        level0_format.entry(a.clone()).or_insert(fmt);
+                    }
+                }
+                "w:num" => num = attr(&e, "w:numId"),
+                "w:abstractNumId" => {
+                    if let (Some(n), Some(a)) = (&num, attr(&e, "w:val")) {
+                        abstract_of.insert(n.clone(), a);
+                    }
+                }
+                _ => {}
+            },
+            Event::End(e) => match e.name().as_ref() {
+                "w:abstractNum" => abs = None,
+                "w:lvl" => level = None,
+                "w:num" => num = None,
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    abstract_of
+        .into_iter()
+        .map(|(n, a)| {
+            let fmt = level0_format
+                .get(&a)
+                .map(String::as_str)
+                .unwrap_or("bullet");
+            (n, fmt != "bullet" && fmt != "none")
+        })
+        .collect()
 }
 
 /// Reads a PPTX: one section per slide (`Slide N: <title>`), the other text frames'
@@ -324,6 +352,8 @@ fn slide_text(xml: &str, part: &str) -> Result<SlideText, DocError> {
     let mut in_text = false;
     loop {
         match r.read_event().map_err(|e| xml_err(part, e))? {
+            // Only an open `<a:t>` starts text; an empty `<a:t/>` has none.
+            Event::Start(e) if e.name().as_ref() == "a:t" => in_text = true,
             Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
                 "p:sp" => shape_is_title = false,
                 "p:ph" => {
@@ -336,7 +366,6 @@ fn slide_text(xml: &str, part: &str) -> Result<SlideText, DocError> {
                         p.0 = attr(&e, "lvl").and_then(|v| v.parse().ok()).unwrap_or(0);
                     }
                 }
-                "a:t" => in_text = true,
                 "a:br" => {
                     if let Some(p) = para.as_mut() {
                         p.1.push(' ');

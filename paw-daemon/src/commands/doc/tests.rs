@@ -66,6 +66,15 @@ fn docx_keeps_headings_lists_and_tables() {
     );
 }
 
+#[test]
+fn an_empty_text_element_does_not_capture_field_codes() {
+    let xml = format!(
+        "<w:document {W}><w:body><w:p><w:r><w:t/></w:r><w:r><w:instrText>HYPERLINK \"https://x\"</w:instrText></w:r><w:r><w:t>visible</w:t></w:r></w:p></w:body></w:document>"
+    );
+    let blocks = ooxml::docx(&zip_of(&[("word/document.xml", &xml)])).expect("docx");
+    assert_eq!(render(&blocks, Mode::Text), "visible\n");
+}
+
 fn slide(title: &str, lines: &[(u8, &str)]) -> String {
     let paras: String = lines
         .iter()
