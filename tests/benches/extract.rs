@@ -15,8 +15,8 @@ use paw_daemon::commands::rss::extract::extract;
 use paw_tests::alloc::{Counting, live, peak, reset_peak};
 use paw_tests::http::fixtures;
 use paw_tests::quality::{
-    ArticlePage, ReadabilityCase, Scores, article_pages, benchmark_f1, readability_cases, score,
-    shingle_precision_recall, token_f1,
+    ArticlePage, READABILITY_URL, ReadabilityCase, Scores, article_pages, readability_cases, score,
+    score_answers,
 };
 use serde_json::{Value, json};
 
@@ -97,45 +97,29 @@ fn js_scores(articles: &[ArticlePage], cases: &[ReadabilityCase]) -> Option<(Sco
     let rd_list: Vec<Value> = cases
         .iter()
         .map(|c| {
-            json!({"id": c.name, "gz": true, "url": "http://fakehost/test/page.html",
+            json!({"id": c.name, "gz": true, "url": READABILITY_URL,
                 "path": fixtures().join(format!("readability/{}/source.html.gz", c.name))})
         })
         .collect();
     let (art_secs, art) = readability_js(&Value::Array(art_list))?;
     let (rd_secs, rd) = readability_js(&Value::Array(rd_list))?;
-    let per_page: Vec<(f64, f64)> = articles
-        .iter()
-        .map(|p| {
-            let text = art
-                .iter()
-                .find(|r| r.0 == p.id)
-                .map(|r| r.2.as_str())
-                .unwrap_or("");
-            shingle_precision_recall(&p.truth, text)
-        })
-        .collect();
-    let mut f1 = 0.0;
-    let mut titles = 0;
-    for c in cases {
-        let (title, text) = rd
+    let answer = |results: &[JsResult], id: &str| {
+        results
             .iter()
-            .find(|r| r.0 == c.name)
-            .map(|r| (r.1.as_str(), r.2.as_str()))
-            .unwrap_or(("", ""));
-        f1 += token_f1(&c.expected_text, text);
-        if title.trim() == c.title.trim() {
-            titles += 1;
-        }
-    }
-    let n = cases.len() as f64;
+            .find(|r| r.0 == id)
+            .map(|r| (r.1.clone(), r.2.clone()))
+            .unwrap_or_default()
+    };
+    let scores = score_answers(
+        articles,
+        cases,
+        |p| answer(&art, &p.id).1,
+        |c| answer(&rd, &c.name),
+    );
     Some((
-        Scores {
-            article: benchmark_f1(&per_page),
-            readability_f1: f1 / n,
-            titles: titles as f64 / n,
-        },
+        scores,
         articles.len() as f64 / art_secs,
-        n / rd_secs,
+        cases.len() as f64 / rd_secs,
     ))
 }
 
@@ -161,7 +145,7 @@ fn main() {
         .collect();
     let rd: Vec<(&str, &str)> = cases
         .iter()
-        .map(|c| (c.source.as_str(), "http://fakehost/test/page.html"))
+        .map(|c| (c.source.as_str(), READABILITY_URL))
         .collect();
 
     let s = score(&articles, &cases, paw);

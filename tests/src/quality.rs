@@ -194,20 +194,39 @@ pub struct Scores {
     pub titles: f64,
 }
 
+/// The URL the Readability cases are extracted as coming from (as in its own tests).
+pub const READABILITY_URL: &str = "http://fakehost/test/page.html";
+
 /// Scores `extract` (page, url → (title, text)) on both sticks.
 pub fn score(
     articles: &[ArticlePage],
     cases: &[ReadabilityCase],
-    mut extract: impl FnMut(&str, &str) -> (String, String),
+    extract: impl Fn(&str, &str) -> (String, String),
+) -> Scores {
+    score_answers(
+        articles,
+        cases,
+        |p| extract(&p.html, &p.url).1,
+        |c| extract(&c.source, READABILITY_URL),
+    )
+}
+
+/// Scores answers given per page: the article text of each benchmark page, and the
+/// (title, text) of each Readability case.
+pub fn score_answers(
+    articles: &[ArticlePage],
+    cases: &[ReadabilityCase],
+    mut article_text: impl FnMut(&ArticlePage) -> String,
+    mut case_answer: impl FnMut(&ReadabilityCase) -> (String, String),
 ) -> Scores {
     let per_page: Vec<(f64, f64)> = articles
         .iter()
-        .map(|p| shingle_precision_recall(&p.truth, &extract(&p.html, &p.url).1))
+        .map(|p| shingle_precision_recall(&p.truth, &article_text(p)))
         .collect();
     let mut f1 = 0.0;
     let mut titles = 0;
     for c in cases {
-        let (title, text) = extract(&c.source, "http://fakehost/test/page.html");
+        let (title, text) = case_answer(c);
         f1 += token_f1(&c.expected_text, &text);
         if title.trim() == c.title.trim() {
             titles += 1;
