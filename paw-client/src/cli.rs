@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use paw_proto::{
-    CommandsResult, DaemonStatus, ExecOutcome, ExecParams, SessionCloseResult, SessionInfo,
-    SessionOpenResult, methods,
+    CommandsResult, DaemonStatus, ExecParams, SessionCloseResult, SessionInfo, SessionOpenResult,
+    methods,
 };
 use serde_json::{Value, json};
 
@@ -90,6 +90,12 @@ enum Cmd {
         #[arg(long, value_parser = ["openai", "anthropic", "mcp"], default_value = "openai")]
         format: String,
     },
+    /// Serve the `terminal_exec` tool over the Model Context Protocol on stdin/stdout.
+    Mcp {
+        /// Fail each call instead of starting paw-daemon when none answers.
+        #[arg(long)]
+        no_autostart: bool,
+    },
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -162,27 +168,51 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn socket_path(cli: &Cli) -> PathBuf {
-    cli.socket.clone().unwrap_or_else(|| {
-        let home = cli
-            .home
-            .clone()
-            .unwrap_or_else(paw_proto::paths::default_home);
-        paw_proto::paths::default_socket(&home)
-    })
+/// Where the daemon is, and how to start one.
+#[derive(Debug, Clone)]
+pub struct Target {
+    socket: PathBuf,
+    home: Option<PathBuf>,
+    config: Option<PathBuf>,
+}
+
+impl Target {
+    fn of(cli: &Cli) -> Self {
+        let socket = cli.socket.clone().unwrap_or_else(|| {
+            let home = cli
+                .home
+                .clone()
+                .unwrap_or_else(paw_proto::paths::default_home);
+            paw_proto::paths::default_socket(&home)
+        });
+        Self {
+            socket,
+            home: cli.home.clone(),
+            config: cli.config.clone(),
+        }
+    }
+
+    /// Connects, starting a daemon when none answers and `autostart` is set.
+    pub fn connect(&self, autostart: bool) -> Result<Client, String> {
+        match Client::connect(&self.socket) {
+            Ok(c) => Ok(c),
+            Err(e) if !autostart => Err(format!(
+                "no daemon answers on {}: {e}",
+                self.socket.display()
+            )),
+            Err(_) => autostart::start_and_connect(
+                &self.socket,
+                self.home.as_deref(),
+                self.config.as_deref(),
+            ),
+        }
+    }
 }
 
 fn connect(cli: &Cli, autostart: bool) -> Result<Client, Failure> {
-    let socket = socket_path(cli);
-    match Client::connect(&socket) {
-        Ok(c) => Ok(c),
-        Err(e) if !autostart => Err(Failure(
-            EXIT_UNAVAILABLE,
-            format!("no daemon answers on {}: {e}", socket.display()),
-        )),
-        Err(_) => autostart::start_and_connect(&socket, cli.home.as_deref(), cli.config.as_deref())
-            .map_err(|m| Failure(EXIT_UNAVAILABLE, m)),
-    }
+    Target::of(cli)
+        .connect(autostart)
+        .map_err(|m| Failure(EXIT_UNAVAILABLE, m))
 }
 
 fn run(cli: Cli) -> Result<u8, Failure> {
@@ -238,6 +268,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             out(text.as_bytes());
             Ok(0)
         }
+        Cmd::Mcp { no_autostart } => crate::mcp::serve(Target::of(&cli), !no_autostart)
+            .map(|()| 0)
+            .map_err(|m| Failure(1, m)),
         Cmd::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(
@@ -308,38 +341,18 @@ fn read_stdin(file: Option<&Path>) -> Result<Option<String>, Failure> {
 
 fn exec(
     client: &mut Client,
-    mut params: ExecParams,
+    params: ExecParams,
     session: Option<&str>,
     json: bool,
 ) -> Result<u8, Failure> {
-    let outcome: ExecOutcome = match session {
-        None => client.call(methods::TERMINAL_EXEC, to_value(&params))?,
-        Some(name) => {
-            // Open (or reuse) the named session and run in it, in one round trip.
-            params.session_id = Some(name.to_string());
-            let mut answers = client.call_many(&[
-                (methods::SESSION_OPEN, json!({"name": name})),
-                (methods::TERMINAL_EXEC, to_value(&params)),
-            ]);
-            let exec = answers
-                .pop()
-                .unwrap_or_else(|| Err(RpcError::Decode("no answer".into())));
-            let open = answers
-                .pop()
-                .unwrap_or_else(|| Err(RpcError::Decode("no answer".into())));
-            let opened: SessionOpenResult = decode(open?)?;
-            match exec {
-                Ok(v) => decode(v)?,
-                // The exec raced ahead of the open: run it again now that the session exists.
-                Err(RpcError::Rpc { code, .. })
-                    if code == i64::from(paw_proto::RPC_UNKNOWN_SESSION) =>
-                {
-                    params.session_id = Some(opened.session_id);
-                    client.call(methods::TERMINAL_EXEC, to_value(&params))?
-                }
-                Err(e) => return Err(e.into()),
-            }
-        }
+    // Progress is drawn on a terminal only; piped or `--json` output stays plain.
+    let outcome = if !json && std::io::stderr().is_terminal() {
+        let mut bar = crate::progress::Bar::default();
+        let r = crate::exec::run(client, params, session, Some(&mut |ev| bar.show(ev)));
+        bar.finish();
+        r?
+    } else {
+        crate::exec::run(client, params, session, None)?
     };
     if json {
         print_json(&outcome);
@@ -462,19 +475,6 @@ fn session_cmd(client: &mut Client, action: &SessionCmd) -> Result<u8, Failure> 
             Ok(0)
         }
     }
-}
-
-fn to_value(p: &ExecParams) -> Value {
-    serde_json::to_value(p).unwrap_or(Value::Null)
-}
-
-fn decode<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, Failure> {
-    serde_json::from_value(v).map_err(|e| {
-        Failure(
-            EXIT_PROTOCOL,
-            format!("unexpected answer from the daemon: {e}"),
-        )
-    })
 }
 
 fn print_json(v: &impl serde::Serialize) {

@@ -4,5 +4,8 @@
 
 pub mod autostart;
 pub mod cli;
+pub mod exec;
+pub mod mcp;
+pub mod progress;
 pub mod rpc;
 pub mod service;

@@ -133,6 +133,30 @@ impl Client {
         serde_json::from_value(v).map_err(|e| RpcError::Decode(e.to_string()))
     }
 
+    /// Calls `method` and hands every notification that arrives before the answer (the
+    /// events of a subscribed session) to `on_event`, as the `result` of its params.
+    pub fn call_with_events(
+        &mut self,
+        method: &str,
+        params: Value,
+        on_event: &mut dyn FnMut(&Value),
+    ) -> Result<Value, RpcError> {
+        let (id, line) = self.request_line(method, &params)?;
+        self.reader.get_mut().write_all(&line)?;
+        loop {
+            let msg = self.read_message()?;
+            match msg.get("id").and_then(Value::as_u64) {
+                Some(got) if got == id => return decode_response(msg),
+                Some(_) => continue,
+                None => {
+                    if let Some(ev) = msg.pointer("/params/result") {
+                        on_event(ev);
+                    }
+                }
+            }
+        }
+    }
+
     /// Reads the next message (response or notification).
     pub fn read_message(&mut self) -> Result<Value, RpcError> {
         let mut line = String::new();

@@ -219,7 +219,8 @@ pub struct CommandsResult {
 
 /// A notification of `session.subscribe` (SPEC §3.1).
 ///
-/// `kind` is `irc.state`, `irc.inbound`, `run.progress` or `session.closed`;
+/// `kind` is `run.started`, `run.progress`, `run.finished`, `irc.state`, `irc.inbound`,
+/// `events.lagged` or `session.closed`;
 /// the remaining fields depend on it and are kept as they came.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionEvent {

@@ -28,7 +28,7 @@ pub struct Seen {
 #[derive(Default)]
 struct Shared {
     log: Vec<Seen>,
-    /// Bodies set by tests, served at `/dyn/<name>`.
+    /// Bodies set by tests, served at `/dyn/<name>` (and after 300 ms at `/slowdyn/<name>`).
     dynamic: HashMap<String, String>,
     /// HTML pages set by tests, served at `/page/<name>` (and after 300 ms at
     /// `/slowpage/<name>`).
@@ -121,15 +121,29 @@ async fn fixture(
     }
 }
 
+async fn slow_dynamic(
+    State(s): State<Arc<Mutex<Shared>>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response<Body> {
+    log(&s, &format!("/slowdyn/{name}"), &headers);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    serve_dynamic(&s, &name, &headers)
+}
+
 async fn dynamic(
     State(s): State<Arc<Mutex<Shared>>>,
     Path(name): Path<String>,
     headers: HeaderMap,
 ) -> Response<Body> {
     log(&s, &format!("/dyn/{name}"), &headers);
-    let body = s.lock().expect("state").dynamic.get(&name).cloned();
+    serve_dynamic(&s, &name, &headers)
+}
+
+fn serve_dynamic(s: &Arc<Mutex<Shared>>, name: &str, headers: &HeaderMap) -> Response<Body> {
+    let body = s.lock().expect("state").dynamic.get(name).cloned();
     match body {
-        Some(b) => serve_body(&headers, b.into_bytes(), "application/rss+xml"),
+        Some(b) => serve_body(headers, b.into_bytes(), "application/rss+xml"),
         None => Response::builder()
             .status(404)
             .body(Body::empty())
@@ -282,6 +296,7 @@ impl FeedServer {
                 let app = Router::new()
                     .route("/f/{*rest}", get(fixture))
                     .route("/dyn/{name}", get(dynamic))
+                    .route("/slowdyn/{name}", get(slow_dynamic))
                     .route("/x/{what}", get(special))
                     .route("/page/{name}", get(page))
                     .route("/slowpage/{name}", get(slow_page))

@@ -215,6 +215,22 @@ impl ExecRuntime {
             }
         };
         self.runs().remove(run_id);
+        if session.subscriber_count() > 0 {
+            // Queued behind the run's own events, so a subscriber that has this knows it
+            // has seen them all (the call's answer travels apart and may overtake them).
+            let mut fields = serde_json::Map::new();
+            fields.insert("run_id".into(), run_id.into());
+            let (exit_code, error_code) = match &result {
+                Ok(_) => (0, None),
+                Err(e) => (e.code.exit_code(), Some(e.code)),
+            };
+            fields.insert("exit_code".into(), exit_code.into());
+            fields.insert(
+                "error_code".into(),
+                serde_json::to_value(error_code).unwrap_or(Value::Null),
+            );
+            session.emit("run.finished", fields);
+        }
         result
     }
 

@@ -205,3 +205,53 @@ fn racing_clients_end_with_one_daemon() {
     assert_eq!(log.matches("paw-daemon ready").count(), 1, "{log}");
     assert!(!socket.exists());
 }
+
+#[test]
+fn exec_draws_progress_on_a_terminal_and_stays_plain_when_piped() {
+    use paw_tests::http::{FeedServer, rss_feed};
+    let feeds = FeedServer::start();
+    let d = Daemon::with_config(&feeds.config());
+    for i in 0..3 {
+        feeds.set(&format!("b{i}"), &rss_feed("B", &format!("b{i}"), 1, 10));
+        let url = feeds.url(&format!("/slowdyn/b{i}"));
+        let r = d.exec(&format!("rss add --name b{i} --url {url} --no-verify"));
+        assert_eq!(r["exit_code"], 0, "{r}");
+    }
+    // On a terminal (a pseudo-terminal made by util-linux `script`): a bar on stderr.
+    let line = format!(
+        "{} --socket {} exec --no-autostart rss news --limit 2",
+        client_bin().display(),
+        d.socket.display()
+    );
+    let o = Command::new("script")
+        .args(["-qfec", &line, "/dev/null"])
+        .env("TERM", "xterm-256color")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run script (util-linux)");
+    let tty = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{tty}");
+    assert!(tty.contains("/3 "), "no progress bar drawn: {tty:?}");
+    assert!(tty.contains("\u{1b}["), "no terminal control: {tty:?}");
+    assert!(tty.contains("1. [b"), "news missing: {tty:?}");
+
+    // Piped: the same command prints only the news.
+    let o = run(client(&d.socket).args([
+        "exec",
+        "--no-autostart",
+        "rss",
+        "news",
+        "--limit",
+        "2",
+        "--refresh",
+    ]));
+    assert_eq!(o.status.code(), Some(0));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(out.contains("1. [b"), "{out}");
+    assert!(
+        !out.contains('\u{1b}') && !err.contains('\u{1b}'),
+        "{out:?} {err:?}"
+    );
+    assert!(!err.contains("/3"), "{err:?}");
+    assert_eq!(feeds.hits("/slowdyn/b0"), 2, "the piped run refreshed too");
+}

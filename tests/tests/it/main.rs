@@ -8,6 +8,7 @@ mod doc;
 mod extract_quality;
 mod hello;
 mod irc;
+mod mcp;
 mod output;
 mod packaging;
 mod protocol;

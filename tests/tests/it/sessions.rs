@@ -162,6 +162,13 @@ fn subscribers_see_run_and_close_events() {
     assert_eq!(ev["session_id"], "ev");
     assert!(ev["ts_ms"].as_u64().unwrap_or(0) > 0);
     assert_eq!(ev["argv"], json!(["hello", "https://u:***@h/"]));
+    let run_id = ev["run_id"].clone();
+    let n = c.notification();
+    let ev = &n["params"]["result"];
+    assert_eq!(ev["kind"], "run.finished", "{ev}");
+    assert_eq!(ev["run_id"], run_id);
+    assert_eq!(ev["exit_code"], 0);
+    assert_eq!(ev["error_code"], json!(null));
     other.result("session.close", json!({"session_id": "ev"}));
     let n = c.notification();
     assert_eq!(n["params"]["result"]["kind"], "session.closed");

@@ -1,0 +1,324 @@
+//! `paw-client mcp`: a Model Context Protocol server on stdin/stdout (rmcp) that offers the
+//! daemon's `terminal_exec` tool to any MCP host.
+//!
+//! Each tool call is one `terminal.exec` on its own connection to the daemon (so calls from
+//! the host run in parallel), in the session named by the call's `session_id` argument:
+//! the MCP spec keeps no state between calls, paw's sessions carry it. The tool's input and
+//! output schemas and annotations come from `paw_proto::tool`, the source `paw-client
+//! schema` prints. Artifacts come back as `resource_link`s whose `file://` URIs this server
+//! also serves through `resources/read` — only the files its own calls reported, so the
+//! bridge never reads anything else under the home (secrets live there).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use paw_proto::tool::{TOOL_NAME, definition};
+use paw_proto::{CommandsResult, DaemonStatus, ExecOutcome, ExecParams, methods};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+
+use crate::cli::Target;
+use crate::exec::{self, RunEvent};
+use crate::rpc::Client;
+
+/// Largest artifact `resources/read` hands over (the host can open the file itself).
+const MAX_RESOURCE_BYTES: u64 = 16 << 20;
+
+/// Runs the server until the host closes stdin.
+pub fn serve(target: Target, autostart: bool) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let served = rt.block_on(async move {
+        let bridge = Bridge {
+            target: Arc::new(target),
+            autostart,
+            links: Arc::default(),
+        };
+        let running = bridge
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| format!("MCP handshake failed: {e}"))?;
+        running
+            .waiting()
+            .await
+            .map(drop)
+            .map_err(|e| format!("MCP server stopped: {e}"))
+    });
+    // Calls still running were cancelled in the daemon when their futures dropped; do not
+    // wait long for their threads.
+    rt.shutdown_timeout(std::time::Duration::from_secs(2));
+    served
+}
+
+#[derive(Clone)]
+struct Bridge {
+    target: Arc<Target>,
+    autostart: bool,
+    /// `file://` URI → file, for every artifact a call of this server reported.
+    links: Arc<Mutex<HashMap<String, (PathBuf, String)>>>,
+}
+
+/// Why a call could not reach the daemon or was refused by it.
+fn daemon_error(msg: impl std::fmt::Display) -> McpError {
+    McpError::internal_error(format!("paw-daemon: {msg}"), None)
+}
+
+impl Bridge {
+    /// Runs `f` with a fresh connection on a blocking thread (the client is synchronous).
+    async fn with_client<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Client) -> Result<T, String> + Send + 'static,
+    ) -> Result<T, McpError> {
+        let target = self.target.clone();
+        let autostart = self.autostart;
+        tokio::task::spawn_blocking(move || {
+            let mut client = target.connect(autostart)?;
+            f(&mut client)
+        })
+        .await
+        .map_err(daemon_error)?
+        .map_err(daemon_error)
+    }
+
+    async fn tool(&self) -> Result<Tool, McpError> {
+        let commands = self
+            .with_client(|c| {
+                c.call::<CommandsResult>(methods::TERMINAL_COMMANDS, json!({}))
+                    .map_err(|e| e.to_string())
+            })
+            .await?;
+        let def = definition("mcp", &commands.commands)
+            .ok_or_else(|| daemon_error("no mcp tool definition"))?;
+        serde_json::from_value(def).map_err(daemon_error)
+    }
+
+    async fn exec(
+        &self,
+        params: ExecParams,
+        session: Option<String>,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<(ExecOutcome, PathBuf), McpError> {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<RunEvent>();
+        let target = self.target.clone();
+        let autostart = self.autostart;
+        let mut job = tokio::task::spawn_blocking(move || {
+            let mut client = target.connect(autostart)?;
+            let status: DaemonStatus = client
+                .call(methods::DAEMON_STATUS, json!({}))
+                .map_err(|e| e.to_string())?;
+            let mut forward = |ev| drop(tx.send(ev));
+            let outcome = exec::run(&mut client, params, session.as_deref(), Some(&mut forward))
+                .map_err(|e| e.to_string())?;
+            Ok::<_, String>((outcome, PathBuf::from(status.home)))
+        });
+        let progress = ctx.meta.get_progress_token();
+        // Cancels the daemon's run when this call is abandoned (host cancel or drop).
+        let mut guard = CancelOnDrop {
+            target: self.target.clone(),
+            run_id: None,
+        };
+        loop {
+            tokio::select! {
+                // Events first, so none is left behind when the call ends at the same time.
+                biased;
+                Some(ev) = rx.recv() => match ev {
+                    RunEvent::Started { run_id } => guard.run_id = Some(run_id),
+                    RunEvent::Progress { done, total, note } => {
+                        if let Some(token) = &progress {
+                            let mut p = ProgressNotificationParam::new(token.clone(), done as f64)
+                                .with_total(total as f64);
+                            if let Some(n) = note {
+                                p = p.with_message(n);
+                            }
+                            let _ = ctx.peer.notify_progress(p).await;
+                        }
+                    }
+                },
+                done = &mut job => {
+                    guard.run_id = None;
+                    return done.map_err(daemon_error)?.map_err(daemon_error);
+                }
+                () = ctx.ct.cancelled() => {
+                    return Err(McpError::internal_error("cancelled by the client", None));
+                }
+            }
+        }
+    }
+
+    fn result(&self, outcome: ExecOutcome, home: &std::path::Path) -> CallToolResult {
+        let mut content = vec![ContentBlock::text(render(&outcome))];
+        let mut links = self.links.lock().unwrap_or_else(|p| p.into_inner());
+        for a in &outcome.artifacts {
+            let path = home.join(&a.path);
+            let Ok(uri) = url::Url::from_file_path(&path) else {
+                continue;
+            };
+            let name = a.path.rsplit('/').next().unwrap_or(&a.path).to_string();
+            let mut r = Resource::new(uri.to_string(), name)
+                .with_description(a.description.clone())
+                .with_mime_type(a.mime.clone());
+            if let Ok(m) = std::fs::metadata(&path) {
+                r = r.with_size(m.len());
+            }
+            links.insert(uri.to_string(), (path, a.mime.clone()));
+            content.push(ContentBlock::resource_link(r));
+        }
+        let failed = outcome.exit_code != 0;
+        let mut result = if failed {
+            CallToolResult::error(content)
+        } else {
+            CallToolResult::success(content)
+        };
+        result.structured_content = serde_json::to_value(&outcome).ok();
+        result
+    }
+}
+
+/// The call as a terminal would show it: stdout, then stderr, then the exit code when it
+/// is not 0.
+fn render(o: &ExecOutcome) -> String {
+    let mut t = o.stdout.clone();
+    let newline = |t: &mut String| {
+        if !t.is_empty() && !t.ends_with('\n') {
+            t.push('\n');
+        }
+    };
+    if !o.stderr.is_empty() {
+        newline(&mut t);
+        t.push_str("[stderr]\n");
+        t.push_str(&o.stderr);
+    }
+    if o.exit_code != 0 {
+        newline(&mut t);
+        let code = o
+            .error_code
+            .as_ref()
+            .and_then(|c| serde_json::to_value(c).ok())
+            .and_then(|v| v.as_str().map(str::to_string));
+        match code {
+            Some(c) => t.push_str(&format!("[exit code {} {c}]", o.exit_code)),
+            None => t.push_str(&format!("[exit code {}]", o.exit_code)),
+        }
+    }
+    if t.is_empty() {
+        t.push_str("[no output]");
+    }
+    t
+}
+
+struct CancelOnDrop {
+    target: Arc<Target>,
+    run_id: Option<String>,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some(run_id) = self.run_id.take() else {
+            return;
+        };
+        // Inline, not on a thread: the process may be about to exit (the host went away).
+        // One local round trip; the daemon answers a cancel at once.
+        if let Ok(mut c) = self.target.connect(false) {
+            let _ = c.call::<Value>(methods::TERMINAL_CANCEL, json!({"run_id": run_id}));
+        }
+    }
+}
+
+impl ServerHandler for Bridge {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new("paw", env!("CARGO_PKG_VERSION")))
+        .with_instructions(
+            "paw runs whitelisted commands (rss, irc, doc, ...) in a pseudo-terminal; never a \
+             shell. Call terminal_exec with one command line; its description lists the commands. Pass \
+             the same session_id on every call to keep an IRC connection and read cursors.",
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(vec![self.tool().await?]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        if request.name != TOOL_NAME {
+            return Err(McpError::invalid_params(
+                format!(
+                    "unknown tool {}; this server offers {TOOL_NAME}",
+                    request.name
+                ),
+                None,
+            ));
+        }
+        let args = Value::Object(request.arguments.unwrap_or_default());
+        let mut params: ExecParams = serde_json::from_value(args)
+            .map_err(|e| McpError::invalid_params(format!("bad arguments: {e}"), None))?;
+        let session = params.session_id.take();
+        let (outcome, home) = self.exec(params, session, &ctx).await?;
+        Ok(self.result(outcome, &home).into())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let known = self
+            .links
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&request.uri)
+            .cloned();
+        let Some((path, mime)) = known else {
+            return Err(McpError::resource_not_found(
+                format!("{} is not an artifact of this server's calls", request.uri),
+                None,
+            ));
+        };
+        let uri = request.uri;
+        let contents = tokio::task::spawn_blocking(move || -> Result<_, String> {
+            let len = std::fs::metadata(&path).map_err(|e| e.to_string())?.len();
+            if len > MAX_RESOURCE_BYTES {
+                return Err(format!(
+                    "{} is {len} bytes, more than {MAX_RESOURCE_BYTES}; open the file",
+                    path.display()
+                ));
+            }
+            let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
+            Ok(match String::from_utf8(bytes) {
+                Ok(text) => ResourceContents::text(text, uri).with_mime_type(mime),
+                Err(e) => {
+                    use base64::Engine as _;
+                    let blob = base64::engine::general_purpose::STANDARD.encode(e.into_bytes());
+                    ResourceContents::blob(blob, uri).with_mime_type(mime)
+                }
+            })
+        })
+        .await
+        .map_err(daemon_error)?
+        .map_err(|m| McpError::resource_not_found(m, None))?;
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+}

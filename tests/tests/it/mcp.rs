@@ -1,0 +1,208 @@
+//! `paw-client mcp` driven by the Python MCP SDK, a client paw did not write. The venv is
+//! made by `scripts/test` (target/py-mcp); run that once before `cargo test` by hand.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use paw_tests::http::{FeedServer, rss_feed};
+use paw_tests::{Daemon, client_bin};
+use serde_json::{Value, json};
+
+/// The venv's python: `PAW_MCP_PYTHON`, else `target/py-mcp/bin/python`.
+fn python() -> PathBuf {
+    if let Some(p) = std::env::var_os("PAW_MCP_PYTHON") {
+        return PathBuf::from(p);
+    }
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/py-mcp/bin/python");
+    assert!(
+        p.is_file(),
+        "{} is missing: scripts/test installs the Python mcp SDK there \
+         (python3 -m venv target/py-mcp && target/py-mcp/bin/pip install mcp)",
+        p.display()
+    );
+    p
+}
+
+fn run_client(d: &Daemon) -> Value {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/mcp_client.py");
+    let out = Command::new(python())
+        .arg(script)
+        .arg(client_bin())
+        .arg(&d.socket)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the python MCP client");
+    assert!(
+        out.status.success(),
+        "python MCP client failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("report is JSON")
+}
+
+fn text_of(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["type"] == "text")
+        .filter_map(|c| c["text"].as_str())
+        .collect()
+}
+
+#[test]
+fn the_python_sdk_lists_and_calls_terminal_exec() {
+    let feeds = FeedServer::start();
+    let d = Daemon::with_config(&feeds.config());
+    for i in 0..3 {
+        feeds.set(&format!("m{i}"), &rss_feed("M", &format!("m{i}"), 1, 10));
+        let url = feeds.url(&format!("/dyn/m{i}"));
+        let r = d.exec(&format!("rss add --name m{i} --url {url} --no-verify"));
+        assert_eq!(r["exit_code"], 0, "{r}");
+    }
+    let r = run_client(&d);
+
+    assert_eq!(r["initialize"]["serverInfo"]["name"], "paw");
+    let tools = r["tools"].as_array().expect("tools");
+    assert_eq!(tools.len(), 1);
+    let tool = &tools[0];
+    assert_eq!(tool["name"], "terminal_exec");
+    // The seed's input schema plus the session argument, and the output schema.
+    let mut props: Vec<&str> = tool["inputSchema"]["properties"]
+        .as_object()
+        .expect("props")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    props.sort_unstable();
+    assert_eq!(props, ["command", "session_id", "stdin", "timeout_ms"]);
+    assert_eq!(tool["inputSchema"]["required"], json!(["command"]));
+    assert!(tool["outputSchema"]["properties"]["exit_code"].is_object());
+    assert_eq!(tool["annotations"]["destructiveHint"], false);
+    assert!(
+        tool["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("rss news") && d.contains("irc pull")),
+        "{tool}"
+    );
+
+    // hello: text is what a terminal shows; structuredContent is the exec outcome (the SDK
+    // validates it against the output schema).
+    let hello = &r["hello"];
+    assert_eq!(hello["isError"], false, "{hello}");
+    assert!(text_of(hello).starts_with("HELLO\n"), "{hello}");
+    assert_eq!(hello["structuredContent"]["exit_code"], 0);
+    assert_eq!(hello["structuredContent"]["result"]["ok"], true);
+    assert_eq!(hello["structuredContent"]["session_id"], "default");
+
+    // A failing command is a tool error the model can read, not a protocol error.
+    let unknown = &r["unknown"];
+    assert_eq!(unknown["isError"], true, "{unknown}");
+    assert_eq!(unknown["structuredContent"]["error_code"], "UnknownCommand");
+    assert_eq!(unknown["structuredContent"]["exit_code"], 127);
+    let t = text_of(unknown);
+    assert!(
+        t.contains("Unknown command: no-such-command")
+            && t.contains("[exit code 127 UnknownCommand]"),
+        "{t}"
+    );
+
+    // Arguments outside the schema and other tool names are refused as protocol errors.
+    assert!(
+        r["bad_args"]["exception"]
+            .as_str()
+            .is_some_and(|e| e.contains("bogus")),
+        "{}",
+        r["bad_args"]
+    );
+    assert!(
+        r["wrong_tool"]["exception"]
+            .as_str()
+            .is_some_and(|e| e.contains("unknown tool rm_rf")),
+        "{}",
+        r["wrong_tool"]
+    );
+
+    // session_id names the session (opened on first use); stdin reaches the command.
+    let s = &r["session"];
+    assert_eq!(s["structuredContent"]["session_id"], "mcp-s1", "{s}");
+    assert_eq!(text_of(s), "kept");
+    let sessions = d.conn().result("session.list", json!({}));
+    assert!(
+        sessions
+            .as_array()
+            .is_some_and(|l| l.iter().any(|x| x["name"] == "mcp-s1")),
+        "{sessions}"
+    );
+
+    // Output over the cap spills to an artifact, returned as a resource_link that the
+    // server also serves through resources/read, byte for byte.
+    let big = &r["big"];
+    assert_eq!(
+        big["structuredContent"]["truncated"]["stdout"], true,
+        "{big}"
+    );
+    let links: Vec<&Value> = big["content"]
+        .as_array()
+        .expect("content")
+        .iter()
+        .filter(|c| c["type"] == "resource_link")
+        .collect();
+    assert_eq!(links.len(), 1, "{big}");
+    let art = &big["structuredContent"]["artifacts"][0];
+    let path = d.home.join(art["path"].as_str().expect("path"));
+    let want = url::Url::from_file_path(&path).expect("file url");
+    assert_eq!(links[0]["uri"], want.as_str());
+    assert_eq!(links[0]["mimeType"], art["mime"]);
+    let on_disk = std::fs::read_to_string(&path).expect("artifact");
+    assert_eq!(r["big_resource"]["text"].as_str(), Some(on_disk.as_str()));
+    assert_eq!(
+        on_disk.len() as u64,
+        r["big_stdin_len"].as_u64().expect("len")
+    );
+    // Nothing but the calls' artifacts is readable through the bridge.
+    assert!(
+        r["foreign_resource"]
+            .as_str()
+            .is_some_and(|e| e.contains("not an artifact")),
+        "{}",
+        r["foreign_resource"]
+    );
+
+    // rss news refreshing three feeds reports progress as MCP progress notifications.
+    assert_eq!(r["news"]["isError"], false, "{}", r["news"]);
+    let done: Vec<u64> = r["progress"]
+        .as_array()
+        .expect("progress")
+        .iter()
+        .filter_map(|p| p["done"].as_f64().map(|f| f as u64))
+        .collect();
+    assert_eq!(done, [1, 2, 3], "{}", r["progress"]);
+    assert!(
+        r["progress"]
+            .as_array()
+            .expect("p")
+            .iter()
+            .all(|p| p["total"] == 3.0)
+    );
+
+    // The abandoned call was cancelled in the daemon (exit 130), long before its 20 s.
+    assert_eq!(r["abandoned"], true);
+    assert_eq!(r["after_cancel"]["isError"], false, "{}", r["after_cancel"]);
+    let journal = d.agents().join("artifacts/terminal_exec/audit.jsonl");
+    let mut cancelled = None;
+    for _ in 0..100 {
+        let text = std::fs::read_to_string(&journal).unwrap_or_default();
+        cancelled = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|rec| rec["argv"][0] == "test-sleep");
+        if cancelled.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let rec = cancelled.expect("the abandoned call ended within 5 s");
+    assert_eq!(rec["exit_code"], 130, "{rec}");
+    assert_eq!(rec["error_code"], "Cancelled", "{rec}");
+}
