@@ -104,7 +104,12 @@ fn split(line: &str) -> Result<Vec<String>, TokenizeError> {
 
 /// Quotes `arg` so that [`tokenize`] gives it back unchanged (for clients and tests).
 pub fn quote(arg: &str) -> String {
-    let needs = arg.is_empty() || arg.contains([' ', '\t', '"', '\\']);
+    // Any whitespace, not only the separators: the line is trimmed before it is split, so
+    // an unquoted leading or trailing vertical tab or NBSP would be lost (found by fuzzing).
+    let needs = arg.is_empty()
+        || arg
+            .chars()
+            .any(|c| c.is_whitespace() || c == '"' || c == '\\');
     if !needs {
         return arg.to_string();
     }

@@ -46,6 +46,12 @@ pub fn detect(body: &[u8], content_type: Option<&str>) -> &'static Encoding {
     if let Some((enc, _)) = Encoding::for_bom(body) {
         return enc;
     }
+    // XML 1.0 Appendix F: a prolog in UTF-16 without a BOM still starts with `<?`.
+    match body.get(..4) {
+        Some([0, b'<', 0, b'?']) => return encoding_rs::UTF_16BE,
+        Some([b'<', 0, b'?', 0]) => return encoding_rs::UTF_16LE,
+        _ => {}
+    }
     let from_header = content_type
         .and_then(header_charset)
         .and_then(|l| Encoding::for_label(l.as_bytes()));
@@ -80,6 +86,17 @@ pub fn decode_cow<'a>(body: &'a [u8], content_type: Option<&str>) -> std::borrow
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf16_without_a_bom_is_recognised_by_its_prolog() {
+        // Found by fuzzing from the feedparser corpus: read as UTF-8 (NUL is valid UTF-8),
+        // this made the XML parser panic.
+        let text = "<?xml version=\"1.0\" encoding=\"utf-16\"?><rss>é</rss>";
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert_eq!(decode(&be, None), text);
+        assert_eq!(decode(&le, Some("application/xml")), text);
+    }
 
     #[test]
     fn header_then_prolog_then_utf8() {

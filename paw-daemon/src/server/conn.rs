@@ -31,6 +31,18 @@ const MAX_SUBSCRIPTIONS: u32 = 64;
 /// Responses and notifications queued for the writer.
 const OUTBOUND_QUEUE: usize = 1024;
 
+/// The request-line splitter: `\n`-delimited, at most [`MAX_LINE_BYTES`] per line (a longer
+/// line is an error and is skipped to its end without being buffered).
+pub fn line_codec() -> AnyDelimiterCodec {
+    line_codec_with_max(MAX_LINE_BYTES)
+}
+
+/// [`line_codec`] with another cap (the fuzz target uses a small one to reach the
+/// too-long path with small inputs).
+pub fn line_codec_with_max(max: usize) -> AnyDelimiterCodec {
+    AnyDelimiterCodec::new_with_max_length(b"\n".to_vec(), Vec::new(), max)
+}
+
 /// Serves one connection until the peer closes it or the daemon shuts down.
 ///
 /// One task does everything for the connection: it reads lines, drives every request's
@@ -40,8 +52,7 @@ const OUTBOUND_QUEUE: usize = 1024;
 pub async fn serve(d: Arc<Daemon>, methods: Methods, stream: Stream, conn_id: usize) {
     tracing::debug!(conn_id, "connection opened");
     let stream = Arc::new(stream);
-    let codec = AnyDelimiterCodec::new_with_max_length(b"\n".to_vec(), Vec::new(), MAX_LINE_BYTES);
-    let mut frames = FramedRead::new(Half(stream.clone()), codec);
+    let mut frames = FramedRead::new(Half(stream.clone()), line_codec());
     let mut out = BufWriter::with_capacity(64 * 1024, Half(stream));
     // Subscriptions (accept/reject answers and notifications) write through this queue.
     let (tx, mut rx) = mpsc::channel::<Box<RawValue>>(OUTBOUND_QUEUE);

@@ -5,7 +5,7 @@
 //! stale socket (nobody answers) is replaced only by the lock holder.
 
 mod conn;
-mod dispatch;
+pub mod dispatch;
 
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
@@ -21,7 +21,7 @@ use interprocess::os::unix::local_socket::ListenerOptionsExt;
 
 use crate::daemon::Daemon;
 
-pub use conn::{MAX_IN_FLIGHT, MAX_LINE_BYTES};
+pub use conn::{MAX_IN_FLIGHT, MAX_LINE_BYTES, line_codec, line_codec_with_max};
 
 /// Why the socket could not be bound.
 #[derive(Debug, thiserror::Error)]

@@ -37,12 +37,13 @@ impl std::fmt::Debug for Secret {
     }
 }
 
-/// Parses dotenv text: `KEY=value` lines, `#` comments (whole lines, or after a space in
+/// Parses dotenv text: `KEY=value` lines (ended by LF, CR LF or CR), `#` comments (whole lines, or after a space in
 /// an unquoted value), an optional `export ` prefix, surrounding double (or single)
 /// quotes stripped. Lines without `=` are ignored. Later keys win.
 pub fn parse_dotenv(text: &str) -> HashMap<String, String> {
     let mut out = HashMap::new();
-    for line in text.lines() {
+    // A lone CR ends a line too: a value must never carry one into an IRC command.
+    for line in text.split(['\n', '\r']) {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -257,6 +258,15 @@ mod tests {
             assert!(truthy(t));
         }
         assert!(!truthy("0") && !truthy("") && !truthy("nope"));
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_line() {
+        // Found by fuzzing: a CR inside a value would have reached the IRC PASS line.
+        let m = parse_dotenv("IRC_SERVER_PASSWORD=a\rQUIT :x\rIRC_NICK=n\r\n");
+        assert_eq!(m["IRC_SERVER_PASSWORD"], "a");
+        assert_eq!(m["IRC_NICK"], "n");
+        assert!(m.values().all(|v| !v.contains(['\r', '\n'])));
     }
 
     fn creds(text: &str) -> Result<Creds, CmdError> {

@@ -343,4 +343,38 @@ mod tests {
             "red b x y"
         );
     }
+
+    mod props {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            /// A cut message is exactly `cap` characters with head and tail kept; an uncut
+            /// one is unchanged.
+            #[test]
+            fn truncate_message_lengths(text in "\\PC{0,200}", cap in 20usize..120) {
+                let (out, cut) = truncate_message(&text, cap);
+                let n = text.chars().count();
+                prop_assert_eq!(cut, n > cap);
+                if cut {
+                    prop_assert_eq!(out.chars().count(), cap);
+                    prop_assert!(out.contains(MESSAGE_MARKER));
+                } else {
+                    prop_assert_eq!(out, text);
+                }
+            }
+
+            /// Outbound pieces fit the line and carry no line break.
+            #[test]
+            fn split_pieces_fit(text in "\\PC{0,1500}", target in "#[a-z]{1,40}") {
+                let budget = text_budget(&target);
+                for p in split_message(&text, budget) {
+                    prop_assert!(p.len() <= budget);
+                    prop_assert!(!p.contains(['\r', '\n']));
+                    let line = format!("PRIVMSG {target} :{p}\r\n");
+                    prop_assert!(line.len() <= 512);
+                }
+            }
+        }
+    }
 }

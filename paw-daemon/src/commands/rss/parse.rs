@@ -277,25 +277,35 @@ fn render_date(
 pub fn repair(xml: &str) -> Cow<'_, str> {
     // Nothing may precede the prolog (quick-xml panics on a declaration it meets late).
     let mut s: Cow<'_, str> = Cow::Borrowed(xml.trim_start_matches('\u{feff}').trim_start());
-    // The prolog's encoding no longer applies: the text has been decoded.
-    if s.trim_start().starts_with("<?xml")
-        && let Some(end) = s.find("?>")
-    {
-        let prolog = &s[..end];
-        if let Some(at) = prolog.find("encoding") {
-            let rest = &prolog[at..];
-            if let Some(q1) = rest.find(['"', '\'']) {
-                let quote = rest.as_bytes()[q1] as char;
-                if let Some(q2) = rest[q1 + 1..].find(quote) {
-                    let start = at + q1 + 1;
-                    let declared = &rest[q1 + 1..q1 + 1 + q2];
-                    if !declared.eq_ignore_ascii_case("utf-8")
-                        && !declared.eq_ignore_ascii_case("utf8")
-                    {
-                        s.to_mut().replace_range(start..start + q2, "utf-8");
-                    }
-                }
-            }
+    // The declared encoding no longer applies: the text has been decoded. Every
+    // declaration, not only the prolog: feed-rs switches the decoder at each one and
+    // quick-xml panics when that happens after the first bytes (found by fuzzing).
+    let mut from = 0;
+    while let Some(at) = s[from..].find("<?xml").map(|i| from + i) {
+        let Some(end) = s[at..].find("?>").map(|e| at + e) else {
+            break;
+        };
+        from = end;
+        let decl = &s[at..end];
+        if !decl[5..].starts_with(char::is_whitespace) {
+            continue; // <?xml-stylesheet ...?>
+        }
+        let Some(enc) = decl.find("encoding") else {
+            continue;
+        };
+        let rest = &decl[enc..];
+        let Some(q1) = rest.find(['"', '\'']) else {
+            continue;
+        };
+        let quote = rest.as_bytes()[q1] as char;
+        let Some(q2) = rest[q1 + 1..].find(quote) else {
+            continue;
+        };
+        let declared = &rest[q1 + 1..q1 + 1 + q2];
+        if !declared.eq_ignore_ascii_case("utf-8") && !declared.eq_ignore_ascii_case("utf8") {
+            let value = at + enc + q1 + 1;
+            s.to_mut().replace_range(value..value + q2, "utf-8");
+            from = value + "utf-8".len();
         }
     }
     if let Some(pos) = find_root(&s, "rss") {

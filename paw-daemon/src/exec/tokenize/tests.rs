@@ -115,6 +115,9 @@ fn quote_round_trips() {
         "back\\slash",
         "it's",
         "日本 語",
+        // Found by fuzzing: whitespace the line's trim removes, unquoted, was lost.
+        "\u{b}",
+        "\u{a0}nbsp\u{a0}",
     ] {
         let line = format!("cmd {}", quote(arg));
         assert_eq!(
@@ -122,5 +125,49 @@ fn quote_round_trips() {
             vec!["cmd".to_string(), arg.to_string()],
             "{arg:?}"
         );
+    }
+}
+
+#[test]
+fn an_escaped_operator_is_an_argument_and_its_quoted_form_is_refused() {
+    // Found by fuzzing: the banned-token check is on the line as sent (SPEC §4.1), so
+    // `$\(` passes it and yields the plain argument `$(`; no shell ever sees it.
+    assert_eq!(ok("echo $\\("), vec!["echo".to_string(), "$(".to_string()]);
+    assert_eq!(
+        tokenize(&format!("echo {}", quote("$("))),
+        Err(TokenizeError::BannedToken("$("))
+    );
+}
+
+mod props {
+    use super::super::*;
+    use proptest::prelude::*;
+
+    /// Arguments the quoted form can carry: no shell operator, no line break.
+    fn arg() -> impl Strategy<Value = String> {
+        "[^\\n\\r]{0,12}".prop_filter("no operator", |a| {
+            !BANNED_TOKENS.iter().any(|t| a.contains(t))
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn quote_then_tokenize_gives_the_argv_back(
+            argv in proptest::collection::vec(arg(), 1..8)
+        ) {
+            let line: Vec<String> = argv.iter().map(|a| quote(a)).collect();
+            let line = line.join(" ");
+            prop_assume!(!BANNED_TOKENS.iter().any(|t| line.contains(t)));
+            prop_assert_eq!(tokenize(&line), Ok(argv));
+        }
+
+        #[test]
+        fn tokenize_never_panics_and_respects_its_limits(line in "\\PC{0,300}") {
+            if let Ok(argv) = tokenize(&line) {
+                prop_assert!(!argv.is_empty() && argv.len() <= MAX_ARGV);
+                prop_assert!(line.trim().chars().count() <= MAX_COMMAND_CHARS);
+                prop_assert!(argv.iter().all(|a| !a.contains(['\n', '\r'])));
+            }
+        }
     }
 }

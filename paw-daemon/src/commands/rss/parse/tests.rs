@@ -120,3 +120,19 @@ fn the_corpus_goes_through_without_a_crash() {
     }
     assert!(ok > 1900, "{ok} parsed");
 }
+
+#[test]
+fn a_late_encoding_declaration_does_not_crash_the_parser() {
+    // Found by fuzzing: feed-rs switches the decoder at every <?xml encoding?>, and
+    // quick-xml panics when that happens after the first bytes. The text is UTF-8 by then.
+    let xml = "<?xml version=\"1.0\" encoding=\"iso-8859-1\"?>\n<rss version=\"2.0\"><channel>\
+               <title>T</title><?xml version=\"1.0\" encoding=\"windows-1252\"?>\
+               <item><title>caf\u{e9}</title><link>https://e.com/1</link></item></channel></rss>";
+    let feed =
+        parse_feed(xml.as_bytes(), Some("application/xml; charset=utf-8"), None).expect("parses");
+    assert_eq!(feed.items.len(), 1);
+    assert_eq!(feed.items[0].title.as_deref(), Some("café"));
+    // A stylesheet instruction is left alone.
+    let xsl = "<?xml-stylesheet href=\"s.xsl\" encoding=\"x\"?><rss version=\"2.0\"><channel><title>T</title></channel></rss>";
+    assert_eq!(repair(xsl), xsl);
+}
