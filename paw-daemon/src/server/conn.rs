@@ -64,6 +64,7 @@ pub async fn serve(d: Arc<Daemon>, methods: Methods, stream: Stream, conn_id: us
     let mut in_flight = FuturesUnordered::new();
     let mut reading = true;
     let mut broken = false;
+    let mut overlong = false;
     while !broken && (reading || !in_flight.is_empty()) {
         let msg: Option<Box<RawValue>> = tokio::select! {
             biased;
@@ -74,6 +75,13 @@ pub async fn serve(d: Arc<Daemon>, methods: Methods, stream: Stream, conn_id: us
                 None
             }
             frame = frames.next(), if reading && in_flight.len() < MAX_IN_FLIGHT => match frame {
+                // After a decoder error FramedRead yields one `None` and then reads on
+                // (tokio-util's "errored → paused" step); the codec is still skipping the
+                // rest of the overlong line. That `None` is not the end of the stream.
+                None if overlong => {
+                    overlong = false;
+                    None
+                }
                 None => {
                     reading = false;
                     None
@@ -87,6 +95,7 @@ pub async fn serve(d: Arc<Daemon>, methods: Methods, stream: Stream, conn_id: us
                     None
                 }
                 Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded)) => {
+                    overlong = true;
                     Some(dispatch::line_too_long(MAX_LINE_BYTES))
                 }
                 Some(Err(AnyDelimiterCodecError::Io(e))) => {

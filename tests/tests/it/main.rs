@@ -4,7 +4,9 @@
 mod audit;
 mod client;
 mod command_line;
+mod crash;
 mod doc;
+mod edge;
 mod extract_quality;
 mod hello;
 mod irc;
