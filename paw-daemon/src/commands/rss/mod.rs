@@ -113,7 +113,7 @@ impl Command for Rss {
                 ))),
             }?;
             // Report store files that had to be moved aside when they were loaded.
-            let warnings = ctx.services.rss.lock().await.take_warnings();
+            let warnings = ctx.services.rss.take_warnings().await;
             out.add_warnings(warnings);
             Ok(out)
         }

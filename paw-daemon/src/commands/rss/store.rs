@@ -154,6 +154,9 @@ pub struct RssStore {
     /// `None` until first use; then the loaded state. Warnings from loading wait in the
     /// second field for the next command to report them.
     inner: Mutex<Option<(State, Vec<String>)>>,
+    /// Set while loading left warnings no command has reported yet, so a command can skip
+    /// taking the lock again just to look (it would queue behind every waiting writer).
+    warned: std::sync::atomic::AtomicBool,
     /// Parsed caches kept in memory after first use, so a warm digest reads no file. A std
     /// mutex: held only to look up or replace an `Arc`.
     memory: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<CachedFeed>>>,
@@ -214,6 +217,7 @@ impl RssStore {
             dir,
             inner: Mutex::new(None),
             memory: std::sync::Mutex::new(std::collections::HashMap::new()),
+            warned: std::sync::atomic::AtomicBool::new(false),
             save_pending: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -236,12 +240,25 @@ impl RssStore {
                     vec!["loading the rss store failed".into()],
                 )
             });
+            if !loaded.1.is_empty() {
+                self.warned
+                    .store(true, std::sync::atomic::Ordering::Release);
+            }
             *guard = Some(loaded);
         }
         Locked {
             guard,
             dir: &self.dir,
         }
+    }
+
+    /// Warnings from loading that no command has reported yet; takes the lock only when
+    /// there are some.
+    pub async fn take_warnings(&self) -> Vec<String> {
+        if !self.warned.swap(false, std::sync::atomic::Ordering::AcqRel) {
+            return Vec::new();
+        }
+        self.lock().await.take_warnings()
     }
 
     /// The cache file of `url`.
