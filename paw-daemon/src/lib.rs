@@ -14,3 +14,8 @@ pub mod rpc;
 pub mod server;
 pub mod session;
 pub mod store;
+
+/// The allocator the daemon binaries use: with glibc's per-thread arenas the daemon's RSS
+/// crept up by 1-3.5 MB per 320,000 calls under sustained load (fragmentation, not a leak:
+/// with one arena it stayed flat); mimalloc keeps it flat. See `docs/reliability.md`.
+pub use mimalloc::MiMalloc as Allocator;

@@ -93,10 +93,11 @@ fn a_100_mb_line_and_a_never_ending_line_cost_no_memory_and_block_no_one() {
     let peak = mem.join().expect("memory");
     assert!(served > 0);
     // The line cap is 16 MiB; the reader discards past it instead of buffering. What a
-    // connection can cost is the buffer up to the cap (grown by doubling: ≤ 32 MiB), once
-    // per connection; the allocator may keep it after.
+    // connection can cost is the buffer up to the cap (grown by doubling, with copies:
+    // up to ~48 MiB at the moment of a copy), once per connection, and the allocator keeps
+    // some of it after (mimalloc's per-thread heaps). 300 MB went through; far less stays.
     assert!(
-        peak < base + 96 * 1024,
+        peak < base + 160 * 1024,
         "peak RSS {peak} KiB vs {base} KiB at start"
     );
     eprintln!(

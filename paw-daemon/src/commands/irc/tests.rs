@@ -546,3 +546,86 @@ async fn a_failed_or_absent_sasl_falls_back_to_nickserv_identify() {
         "PRIVMSG NickServ :IDENTIFY s3cret"
     );
 }
+
+/// The soak: the server drops the link every few hundred milliseconds, right after sending
+/// a batch of numbered messages, for `PAW_SOAK_SECS` (default 8 s; the long run is
+/// `PAW_SOAK_SECS=600 cargo test -p paw-daemon --lib soak -- --nocapture`). The session
+/// must always come back, every message must be in `inbound.jsonl` exactly once and in
+/// order, and once the session is closed no task or file descriptor may be left over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn soak_a_link_dropped_again_and_again_loses_and_duplicates_nothing() {
+    let secs: u64 = std::env::var("PAW_SOAK_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(8);
+    let fds = || {
+        std::fs::read_dir("/proc/self/fd")
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+    let metrics = tokio::runtime::Handle::current().metrics();
+    let (port, mut peers) = server().await;
+    // Settle the listener task before counting.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let (fds_before, tasks_before) = (fds(), metrics.num_alive_tasks());
+
+    let (drops, sent) = {
+        let r = rig(port, "");
+        r.irc.request_connect();
+        let end = Instant::now() + Duration::from_secs(secs);
+        let (mut sent, mut drops) = (0u64, 0u64);
+        while Instant::now() < end {
+            let mut p = tokio::time::timeout(Duration::from_secs(10), peers.recv())
+                .await
+                .expect("the session came back within 10 s")
+                .expect("peer");
+            p.welcome().await;
+            wait_state(&r.irc, State::Joined).await;
+            // 1 to 40 messages, then the link goes (data first, then FIN).
+            for _ in 0..(1 + (drops * 7) % 40) {
+                p.send(&format!(":alice!a@h PRIVMSG #paw :m{sent}")).await;
+                sent += 1;
+            }
+            drop(p);
+            drops += 1;
+        }
+        // Everything sent before each drop arrives.
+        let mut rx = r.irc.log.watch();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while r.irc.log.last_id("#paw") < sent {
+            tokio::time::timeout_at(deadline, rx.changed())
+                .await
+                .unwrap_or_else(|_| panic!("only {} of {sent} logged", r.irc.log.last_id("#paw")))
+                .expect("watch");
+        }
+        let u = r.irc.log.unread("#paw", usize::MAX).expect("unread");
+        let texts: Vec<String> = u.messages.iter().map(|m| m.text.clone()).collect();
+        let want: Vec<String> = (0..sent).map(|i| format!("m{i}")).collect();
+        assert_eq!(texts.len(), want.len(), "lost or duplicated messages");
+        assert!(texts == want, "messages out of order or changed");
+        let ids: Vec<u64> = u.messages.iter().map(|m| m.id).collect();
+        assert!(
+            ids.windows(2).all(|w| w[1] == w[0] + 1),
+            "ids not consecutive"
+        );
+        // Close the session: the connection and its tasks go.
+        r.irc.clone().close().await;
+        (drops, sent)
+    };
+    drop(peers);
+    // Let closed sockets and finished tasks be reaped.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while (fds() > fds_before || metrics.num_alive_tasks() > tasks_before)
+        && Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    eprintln!(
+        "soak: {secs} s, {drops} drops, {sent} messages logged once each; fds {fds_before} -> {}, tasks {tasks_before} -> {}",
+        fds(),
+        metrics.num_alive_tasks()
+    );
+    assert!(drops >= 3, "too few drops to mean anything: {drops}");
+    assert!(fds() <= fds_before, "file descriptors leaked");
+    assert!(metrics.num_alive_tasks() <= tasks_before, "tasks leaked");
+}
