@@ -11,22 +11,7 @@ use std::os::unix::net::UnixStream;
 use std::time::Instant;
 
 use paw_tests::Daemon;
-
-fn status_field(pid: u32, key: &str) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .expect("status")
-        .lines()
-        .find_map(|l| l.strip_prefix(key))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .expect("field")
-}
-
-fn fds(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .expect("fd")
-        .count()
-}
+use paw_tests::procfs::{open_fds as fds, status_field};
 
 /// Runs `clients` × `calls`; returns (errors, seconds).
 fn round(d: &Daemon, clients: usize, calls: usize) -> (usize, f64) {

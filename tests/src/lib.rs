@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 pub mod alloc;
 pub mod http;
 pub mod ircd;
+pub mod procfs;
 pub mod quality;
 
 use serde_json::{Value, json};

@@ -9,23 +9,22 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use paw_tests::Daemon;
+use paw_tests::procfs::{open_fds, rss_kib};
 use serde_json::{Value, json};
 
-/// The daemon's resident memory in KiB (VmRSS).
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .expect("VmRSS")
-}
-
-fn open_fds(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .expect("fds")
-        .count()
+/// `n` requests of `command` as JSON-RPC lines, ids 0..n.
+fn pipelined(n: u64, command: &str) -> Vec<u8> {
+    let mut buf = Vec::new();
+    for i in 0..n {
+        buf.extend_from_slice(
+            json!({"jsonrpc": "2.0", "id": i, "method": "terminal.exec",
+                   "params": {"command": command}})
+            .to_string()
+            .as_bytes(),
+        );
+        buf.push(b'\n');
+    }
+    buf
 }
 
 /// Runs `hello` on fresh connections until `stop`, counting successes; any failure fails.
@@ -112,17 +111,7 @@ fn ten_thousand_pipelined_requests_are_each_answered_once() {
     let mut w = c.writer();
     const N: u64 = 10_000;
     let writer = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        for i in 0..N {
-            buf.extend_from_slice(
-                json!({"jsonrpc": "2.0", "id": i, "method": "terminal.exec",
-                       "params": {"command": "hello"}})
-                .to_string()
-                .as_bytes(),
-            );
-            buf.push(b'\n');
-        }
-        w.write_all(&buf).expect("write");
+        w.write_all(&pipelined(N, "hello")).expect("write");
     });
     let mut seen = vec![false; N as usize];
     let start = Instant::now();
@@ -150,17 +139,8 @@ fn in_flight_requests_are_capped_and_others_are_served_meanwhile() {
     // (backpressure), nothing is dropped.
     const N: u64 = 1_500;
     let writer = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        for i in 0..N {
-            buf.extend_from_slice(
-                json!({"jsonrpc": "2.0", "id": i, "method": "terminal.exec",
-                       "params": {"command": "test-sleep --ms 400"}})
-                .to_string()
-                .as_bytes(),
-            );
-            buf.push(b'\n');
-        }
-        w.write_all(&buf).expect("write");
+        w.write_all(&pipelined(N, "test-sleep --ms 400"))
+            .expect("write");
     });
     std::thread::sleep(Duration::from_millis(150));
     let t = Instant::now();
@@ -257,15 +237,7 @@ fn a_slow_reader_does_not_hold_up_others() {
     let d = Daemon::start();
     // A client sends many requests and never reads the answers.
     let mut s = UnixStream::connect(&d.socket).expect("connect");
-    let mut buf = Vec::new();
-    for i in 0..5_000 {
-        buf.extend_from_slice(
-            json!({"jsonrpc": "2.0", "id": i, "method": "terminal.exec", "params": {"command": "hello"}})
-                .to_string()
-                .as_bytes(),
-        );
-        buf.push(b'\n');
-    }
+    let buf = pipelined(5_000, "hello");
     s.set_write_timeout(Some(Duration::from_secs(2)))
         .expect("timeout");
     let _ = s.write_all(&buf); // may block once both buffers are full: that is the point
