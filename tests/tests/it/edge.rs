@@ -167,7 +167,7 @@ fn in_flight_requests_are_capped_and_others_are_served_meanwhile() {
 fn ten_thousand_connections_opened_and_dropped_leak_nothing() {
     let d = Daemon::start();
     assert_eq!(d.exec("hello")["exit_code"], 0);
-    std::thread::sleep(Duration::from_millis(100));
+    std::thread::sleep(Duration::from_millis(300));
     let fds = open_fds(d.pid());
     let done = AtomicU64::new(0);
     std::thread::scope(|s| {
@@ -201,7 +201,12 @@ fn ten_thousand_connections_opened_and_dropped_leak_nothing() {
     while open_fds(d.pid()) > fds && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_eq!(open_fds(d.pid()), fds, "file descriptors leaked");
+    // `<=`: the audit's background writer may have held a file open at the first count.
+    assert!(
+        open_fds(d.pid()) <= fds,
+        "file descriptors leaked: {fds} -> {}",
+        open_fds(d.pid())
+    );
 }
 
 #[test]
