@@ -46,9 +46,12 @@ fn check_reply(raw: &str) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .expect("runtime");
+    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    let rt = RT.get_or_init(|| {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime")
+    });
     let (tx, _rx) = tokio::sync::mpsc::channel(16);
     let conn = ConnInfo {
         conn_id: 1,

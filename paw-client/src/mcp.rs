@@ -113,13 +113,19 @@ impl Bridge {
         let autostart = self.autostart;
         let mut job = tokio::task::spawn_blocking(move || {
             let mut client = target.connect(autostart)?;
-            let status: DaemonStatus = client
-                .call(methods::DAEMON_STATUS, json!({}))
-                .map_err(|e| e.to_string())?;
             let mut forward = |ev| drop(tx.send(ev));
             let outcome = exec::run(&mut client, params, session.as_deref(), Some(&mut forward))
                 .map_err(|e| e.to_string())?;
-            Ok::<_, String>((outcome, PathBuf::from(status.home)))
+            // The daemon's home turns artifact paths into file URIs: ask only when needed.
+            let home = if outcome.artifacts.is_empty() {
+                PathBuf::new()
+            } else {
+                let status: DaemonStatus = client
+                    .call(methods::DAEMON_STATUS, json!({}))
+                    .map_err(|e| e.to_string())?;
+                PathBuf::from(status.home)
+            };
+            Ok::<_, String>((outcome, home))
         });
         let progress = ctx.meta.get_progress_token();
         // Cancels the daemon's run when this call is abandoned (host cancel or drop).

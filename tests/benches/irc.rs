@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use paw_tests::procfs::status_field;
 use paw_tests::{Conn, Daemon};
 use serde_json::{Value, json};
 
@@ -141,16 +142,6 @@ fn last_id(path: &Path) -> u64 {
         .unwrap_or(0)
 }
 
-fn vm_kib(pid: u32, key: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
-    status
-        .lines()
-        .find(|l| l.starts_with(key))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .expect("VmRSS")
-}
-
 fn percentile(v: &mut [Duration], p: f64) -> Duration {
     v.sort_unstable();
     v[((v.len() - 1) as f64 * p).round() as usize]
@@ -258,7 +249,7 @@ fn warm_rss(d: &Daemon, c: &mut Conn) -> u64 {
         assert_eq!(out["exit_code"], 0, "{out}");
     }
     std::thread::sleep(Duration::from_millis(300));
-    vm_kib(d.pid(), "VmRSS:")
+    status_field(d.pid(), "VmRSS:")
 }
 
 /// The daemon's VmRSS empty and with `sessions` open sessions that never touched IRC.
@@ -271,7 +262,7 @@ fn memory_sessions_only(sessions: usize) -> (u64, u64) {
         exec(&mut c, &sid, "hello");
     }
     std::thread::sleep(Duration::from_millis(500));
-    (base, vm_kib(d.pid(), "VmRSS:"))
+    (base, status_field(d.pid(), "VmRSS:"))
 }
 
 fn memory(sessions: usize) -> (u64, u64, u64) {
@@ -298,8 +289,8 @@ fn memory(sessions: usize) -> (u64, u64, u64) {
         );
     }
     std::thread::sleep(Duration::from_millis(500));
-    let with = vm_kib(d.pid(), "VmRSS:");
-    (base, with, vm_kib(d.pid(), "VmHWM:"))
+    let with = status_field(d.pid(), "VmRSS:");
+    (base, with, status_field(d.pid(), "VmHWM:"))
 }
 
 fn pull_latency(unread: u64, reps: usize) -> Vec<(String, Duration, Duration)> {

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use paw_daemon::commands::rss::parse::parse_feed;
 use paw_tests::Daemon;
 use paw_tests::http::{FeedServer, fixtures, rss_feed};
+use paw_tests::procfs::status_field;
 
 fn corpus() -> Vec<Vec<u8>> {
     let root = fixtures().join("feeds");
@@ -50,17 +51,6 @@ fn feedparser_seconds() -> Option<(f64, String)> {
         v["seconds"].as_f64()?,
         v["feedparser"].as_str()?.to_string(),
     ))
-}
-
-fn vm_hwm_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -152,7 +142,7 @@ fn main() {
     assert_eq!(o["exit_code"], 0, "{o}");
     assert_eq!(o["result"]["refreshed"], 200, "{}", o["result"]["errors"]);
     let cold_requests = server.seen().len() - before;
-    let hwm = vm_hwm_kib(d.pid());
+    let hwm = status_field(d.pid(), "VmHWM:");
     let before = server.seen().len();
     let mut warm = Vec::new();
     for _ in 0..50 {
@@ -173,11 +163,8 @@ fn main() {
         median(warm).as_secs_f64() * 1e3,
         warm_requests
     );
-    match hwm {
-        Some(k) => println!(
-            "  daemon peak RSS after the cold run: {:.1} MiB",
-            k as f64 / 1024.0
-        ),
-        None => println!("  daemon peak RSS: /proc not available"),
-    }
+    println!(
+        "  daemon peak RSS after the cold run: {:.1} MiB",
+        hwm as f64 / 1024.0
+    );
 }

@@ -340,6 +340,18 @@ impl FeedServer {
         self.seen().iter().filter(|s| s.path == path).count()
     }
 
+    /// Serves `n` one-item feeds `<prefix>0`, `<prefix>1`, … at `<route>/<name>` (`/dyn`,
+    /// or `/slowdyn` to answer after 300 ms) and subscribes `d` to them under those names.
+    pub fn subscribe(&self, d: &crate::Daemon, prefix: &str, n: usize, route: &str) {
+        for i in 0..n {
+            let name = format!("{prefix}{i}");
+            self.set(&name, &rss_feed(&prefix.to_uppercase(), &name, 1, 10));
+            let url = self.url(&format!("{route}/{name}"));
+            let r = d.exec(&format!("rss add --name {name} --url {url} --no-verify"));
+            assert_eq!(r["exit_code"], 0, "{r}");
+        }
+    }
+
     /// Sets the body served at `/dyn/<name>`.
     pub fn set(&self, name: &str, body: &str) {
         self.shared

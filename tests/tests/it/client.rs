@@ -208,15 +208,9 @@ fn racing_clients_end_with_one_daemon() {
 
 #[test]
 fn exec_draws_progress_on_a_terminal_and_stays_plain_when_piped() {
-    use paw_tests::http::{FeedServer, rss_feed};
-    let feeds = FeedServer::start();
+    let feeds = paw_tests::http::FeedServer::start();
     let d = Daemon::with_config(&feeds.config());
-    for i in 0..3 {
-        feeds.set(&format!("b{i}"), &rss_feed("B", &format!("b{i}"), 1, 10));
-        let url = feeds.url(&format!("/slowdyn/b{i}"));
-        let r = d.exec(&format!("rss add --name b{i} --url {url} --no-verify"));
-        assert_eq!(r["exit_code"], 0, "{r}");
-    }
+    feeds.subscribe(&d, "b", 3, "/slowdyn");
     // On a terminal (a pseudo-terminal made by util-linux `script`): a bar on stderr.
     let line = format!(
         "{} --socket {} exec --no-autostart rss news --limit 2",

@@ -222,7 +222,8 @@ fn sigkill_during_a_thousand_changes_loses_nothing_acknowledged() {
     let mut cursors: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut totals = (0usize, 0usize); // replies, files checked
     let mut acked_adds = 0usize;
-    for round in 0..ROUNDS {
+    // One start more than rounds: the last start only checks the last round.
+    for round in 0..=ROUNDS {
         let d = Daemon::start_with(opts());
         // Check what the previous round acknowledged, on the restarted daemon.
         totals.1 += check_state_files(&d.agents(), round);
@@ -254,6 +255,9 @@ fn sigkill_during_a_thousand_changes_loses_nothing_acknowledged() {
                 below.is_empty(),
                 "round {round}: {sess} re-delivers {below:?}"
             );
+        }
+        if round == ROUNDS {
+            break;
         }
         for i in 0..6 {
             alice.send(&format!("PRIVMSG #crash :round {round} message {i}"));
@@ -314,20 +318,6 @@ fn sigkill_during_a_thousand_changes_loses_nothing_acknowledged() {
         }
         drop(d);
     }
-    // A last restart checks the last round.
-    let d = Daemon::start_with(opts());
-    totals.1 += check_state_files(&d.agents(), ROUNDS);
-    let names = subscriptions(&d, ROUNDS);
-    let missing: Vec<&String> = live.difference(&names).collect();
-    assert!(
-        missing.is_empty(),
-        "last round: acknowledged adds lost: {missing:?} (of {})",
-        names.len()
-    );
-    assert!(
-        gone.is_disjoint(&names),
-        "acknowledged removes undone in the last round"
-    );
     assert_eq!(outside(&home), before, "files outside .agents/ changed");
     assert!(
         totals.0 > 0,

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use paw_tests::http::{FeedServer, rss_feed};
+use paw_tests::http::FeedServer;
 use paw_tests::{Daemon, client_bin};
 use serde_json::{Value, json};
 
@@ -54,12 +54,7 @@ fn text_of(result: &Value) -> String {
 fn the_python_sdk_lists_and_calls_terminal_exec() {
     let feeds = FeedServer::start();
     let d = Daemon::with_config(&feeds.config());
-    for i in 0..3 {
-        feeds.set(&format!("m{i}"), &rss_feed("M", &format!("m{i}"), 1, 10));
-        let url = feeds.url(&format!("/dyn/m{i}"));
-        let r = d.exec(&format!("rss add --name m{i} --url {url} --no-verify"));
-        assert_eq!(r["exit_code"], 0, "{r}");
-    }
+    feeds.subscribe(&d, "m", 3, "/dyn");
     let r = run_client(&d);
 
     assert_eq!(r["initialize"]["serverInfo"]["name"], "paw");

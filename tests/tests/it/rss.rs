@@ -464,13 +464,7 @@ fn a_ttl_of_zero_refetches_and_a_failing_feed_serves_its_cache() {
 fn news_reports_progress_while_refreshing() {
     let s = FeedServer::start();
     let d = daemon_for(&s);
-    for i in 0..3 {
-        s.set(&format!("p{i}"), &rss_feed("P", &format!("p{i}"), 1, 10));
-        ok(&d.exec(&format!(
-            "rss add --name p{i} --url {} --no-verify",
-            s.url(&format!("/dyn/p{i}"))
-        )));
-    }
+    s.subscribe(&d, "p", 3, "/dyn");
     let mut c = d.conn();
     c.result("session.subscribe", json!({"session_id": "default"}));
     let id = c.send("terminal.exec", json!({"command": "rss news"}));
