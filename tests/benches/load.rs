@@ -105,6 +105,9 @@ fn main() {
     let ok = werr == 0 && err == 0 && (after as f64) <= 1.1 * warm as f64;
     println!("  {}", if ok { "PASS" } else { "FAIL" });
     if !ok {
+        // The daemon's temporary home holds a run record per call (gigabytes); exit()
+        // skips destructors, so stop the daemon and remove the home first.
+        drop(d);
         std::process::exit(1);
     }
 }
