@@ -419,15 +419,58 @@ fn text_of(t: &feed_rs::model::Text) -> String {
 }
 
 /// RSS puts `email (Name)` in `<author>`; feed-rs leaves `(Name)` or the whole string.
+/// Full-width brackets (`（张三）`, `＜…＞`) count as brackets too.
 fn author_name(raw: &str) -> String {
     let a = text::collapse(raw);
-    if let (Some(open), true) = (a.find('('), a.ends_with(')')) {
-        let inner = a[open + 1..a.len() - 1].trim();
-        if !inner.is_empty() {
-            return inner.to_string();
+    for (open, close) in [('(', ')'), ('（', '）')] {
+        if let (Some(at), true) = (a.find(open), a.ends_with(close)) {
+            let inner = a[at + open.len_utf8()..a.len() - close.len_utf8()].trim();
+            if !inner.is_empty() {
+                return inner.to_string();
+            }
         }
     }
-    a
+    let bare = a.trim_matches(|c: char| matches!(c, '<' | '>' | '＜' | '＞' | '：' | ':'));
+    bare.trim().to_string()
+}
+
+/// The e-mail pattern feed-rs 3.0 looks for in a person's text (`parse_person_name_email`).
+static FEED_RS_EMAIL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"\b(<\[\()?(mailto:)?([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})(>]\))?\b",
+    )
+    .expect("valid pattern")
+});
+
+/// feed-rs 3.0 takes the name from one byte before or after the e-mail address it finds in
+/// `<author>`, `<dc:creator>`, `<itunes:author>` and the like, and panics when that byte is
+/// inside a multi-byte character (`作者：a@b.cn`, `a@b.cn（张三）`, `张三＜a@b.cn＞`). Returns
+/// the text with an ASCII space put between every such address and a non-ASCII neighbour, or
+/// `None` when there is none. Used for a second attempt only after the parser crashed, so
+/// feeds it reads already are never changed.
+fn space_emails(s: &str) -> Option<String> {
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut last = 0;
+    for m in FEED_RS_EMAIL.find_iter(s) {
+        let before = s[..m.start()].chars().next_back();
+        let after = s[m.end()..].chars().next();
+        if before.is_some_and(|c| !c.is_ascii()) || after.is_some_and(|c| !c.is_ascii()) {
+            out.push_str(&s[last..m.start()]);
+            if before.is_some_and(|c| !c.is_ascii()) {
+                out.push(' ');
+            }
+            out.push_str(m.as_str());
+            if after.is_some_and(|c| !c.is_ascii()) {
+                out.push(' ');
+            }
+            last = m.end();
+        }
+    }
+    if last == 0 {
+        return None;
+    }
+    out.push_str(&s[last..]);
+    Some(out)
 }
 
 fn stable_guid(link: Option<&str>, title: Option<&str>, date: Option<&str>) -> String {
@@ -454,13 +497,24 @@ pub fn parse_feed(
     } else {
         repair(&text)
     };
-    DATES.with(|d| *d.borrow_mut() = DateCapture::default());
-    let parser = feed_rs::parser::Builder::new()
-        .base_uri(base.map(url::Url::as_str))
-        .id_generator(|_, _, _| NO_ID.to_string())
-        .timestamp_parser(capture_timestamp)
-        .build();
-    let parsed = std::panic::catch_unwind(AssertUnwindSafe(|| parser.parse(input.as_bytes())));
+    let attempt = |input: &str| {
+        DATES.with(|d| *d.borrow_mut() = DateCapture::default());
+        // A parser is not reused after a panic: its state (media RSS scope) is left dirty.
+        let parser = feed_rs::parser::Builder::new()
+            .base_uri(base.map(url::Url::as_str))
+            .id_generator(|_, _, _| NO_ID.to_string())
+            .timestamp_parser(capture_timestamp)
+            .build();
+        std::panic::catch_unwind(AssertUnwindSafe(|| parser.parse(input.as_bytes())))
+    };
+    let mut parsed = attempt(&input);
+    if parsed.is_err()
+        && let Some(spaced) = space_emails(&input)
+    {
+        // feed-rs 3.0 panics on a person's text where a multi-byte character touches an
+        // e-mail address; a space between them is what it needs.
+        parsed = attempt(&spaced);
+    }
     let raw = DATES.with(|d| std::mem::take(&mut d.borrow_mut().raw));
     let feed = match parsed {
         Ok(Ok(f)) => f,

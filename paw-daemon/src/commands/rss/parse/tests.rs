@@ -136,3 +136,46 @@ fn a_late_encoding_declaration_does_not_crash_the_parser() {
     let xsl = "<?xml-stylesheet href=\"s.xsl\" encoding=\"x\"?><rss version=\"2.0\"><channel><title>T</title></channel></rss>";
     assert_eq!(repair(xsl), xsl);
 }
+
+#[test]
+fn an_author_whose_address_touches_a_multibyte_character_is_read() {
+    // feed-rs 3.0 slices one byte either side of the address and panicked on these; the
+    // whole feed used to answer ParseError.
+    let item = |author: &str, n: usize| {
+        format!(
+            "<item><title>t{n}</title><link>https://e.com/{n}</link><guid>g{n}</guid>\
+             <author>{author}</author></item>"
+        )
+    };
+    let cases = [
+        ("a@b.cn（张三）", "张三"),
+        ("张三＜a@b.cn＞", "张三"),
+        ("作者：a@b.cn", "作者"),
+        ("a@e.com (Ann)", "Ann"),
+    ];
+    for (n, (author, want)) in cases.iter().enumerate() {
+        let xml = format!(
+            "<rss version=\"2.0\"><channel><title>T</title>{}\
+             <item><title>x</title><link>https://e.com/x</link><guid>x</guid>\
+             <description>联系a@b.cn获取</description></item></channel></rss>",
+            item(author, n)
+        );
+        let f = parse(&xml);
+        assert_eq!(f.items.len(), 2, "{author}");
+        assert_eq!(f.items[0].full().author.as_deref(), Some(*want), "{author}");
+    }
+    // A feed that parses as it is is not touched: the address in the text keeps its
+    // neighbours.
+    let xml = "<rss version=\"2.0\"><channel><title>T</title><item><title>x</title>\
+               <link>https://e.com/x</link><description>联系a@b.cn获取</description></item>\
+               </channel></rss>";
+    assert_eq!(
+        parse(xml).items[0].full().summary.as_deref(),
+        Some("联系a@b.cn获取")
+    );
+    assert_eq!(space_emails("no address here"), None);
+    assert_eq!(
+        space_emails("作者：mailto:a@b.cn（张三）").as_deref(),
+        Some("作者： mailto:a@b.cn （张三）")
+    );
+}
