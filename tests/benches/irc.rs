@@ -4,9 +4,14 @@
 //!    and text checked (none lost, none duplicated) and the ring read back through `pull`;
 //! 2. memory: the daemon's RSS with 200 idle sessions, each joined to a channel on the
 //!    scripted server, above the same daemon with no session;
-//! 3. `irc pull --peek` latency with 500 unread messages, p50 and p99.
+//! 3. `irc pull --peek` latency with 500 unread messages, p50 and p99;
+//! 4. a long log: one session's store with 1,000,000 inbound messages (two channels, lines
+//!    interleaved) and 100,000 outbound: opening it, reading unread messages from the log
+//!    when the reader is behind the ring (cursor at the start, and 100,000 behind the
+//!    newest), and `history`. Medians.
 //!
-//! Run: `cargo bench -p paw-tests --bench irc` (`PAW_BENCH_QUICK=1` for a smaller run).
+//! Run: `cargo bench -p paw-tests --bench irc` (`PAW_BENCH_QUICK=1` for a smaller run;
+//! `-- long-log` for section 4 alone).
 //! The scripted server accepts every nick, so 200 sessions with the same `IRC_NICK` all
 //! register; it answers PING and confirms JOIN, nothing else.
 
@@ -327,6 +332,75 @@ fn pull_latency(unread: u64, reps: usize) -> Vec<(String, Duration, Duration)> {
     rows
 }
 
+/// Median time of `reps` calls of `f`.
+fn median(reps: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    percentile(&mut times, 0.5)
+}
+
+/// Section 4: the store of one session that has been logging for a long time.
+fn long_log(n: u64, reps: usize) -> Vec<(String, Duration)> {
+    use paw_daemon::commands::irc::log::Log;
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let log = Log::open(dir.path(), 500).expect("open");
+        for i in 1..=n {
+            let channel = if i % 2 == 0 { "#paw" } else { "#other" };
+            log.append_inbound(
+                channel,
+                "alice",
+                &format!("message number {i} of a long day"),
+            )
+            .expect("append");
+            if i % 10 == 0 {
+                log.append_outbound("#paw", "pawbot", &format!("reply {i}"))
+                    .expect("append");
+            }
+        }
+    }
+    let size = std::fs::metadata(dir.path().join("inbound.jsonl"))
+        .expect("size")
+        .len();
+    let per = n / 2; // messages in #paw
+    let mut rows = Vec::new();
+    let open = median(reps.min(5), || {
+        Log::open(dir.path(), 500).expect("open");
+    });
+    rows.push((
+        format!("open a store of {n} inbound lines ({} MiB)", size >> 20),
+        open,
+    ));
+    let log = Log::open(dir.path(), 500).expect("open");
+    let t = median(reps, || {
+        let u = log.unread("#paw", 20).expect("unread");
+        assert_eq!(u.messages.len(), 20);
+        assert_eq!(u.messages[0].id, 1);
+        assert_eq!(u.remaining, per - 20);
+    });
+    rows.push(("unread, cursor 0 (20 from the log's start)".into(), t));
+    log.advance("#paw", per - 100_000).expect("advance");
+    let t = median(reps, || {
+        let u = log.unread("#paw", 200).expect("unread");
+        assert_eq!(u.messages.len(), 200);
+        assert_eq!(u.messages[0].id, per - 100_000 + 1);
+        assert_eq!(u.dropped, 0);
+    });
+    rows.push(("unread, cursor 100,000 behind (200 from the log)".into(), t));
+    let t = median(reps, || {
+        let h = log.history("#paw", 20).expect("history");
+        assert_eq!(h.len(), 20);
+        assert_eq!(h.last().expect("last").1.text, format!("reply {n}"));
+    });
+    rows.push(("history --limit 20".into(), t));
+    rows
+}
+
 fn main() {
     let quick = std::env::var_os("PAW_BENCH_QUICK").is_some();
     let (n, runs, sessions, reps) = if quick {
@@ -334,6 +408,11 @@ fn main() {
     } else {
         (100_000, 5, 200, 500)
     };
+    let lines = if quick { 200_000 } else { 1_000_000 };
+    if std::env::args().any(|a| a == "long-log") {
+        long(lines, quick);
+        return;
+    }
 
     println!("## irc inbound capacity ({n} PRIVMSGs pushed to one session, {runs} runs)");
     let mut rates: Vec<f64> = (0..runs).map(|_| capacity(n).0).collect();
@@ -366,5 +445,13 @@ fn main() {
     println!("\n## irc pull latency (500 unread, {reps} calls each, one connection)");
     for (cmd, p50, p99) in pull_latency(500, reps) {
         println!("{cmd}: p50 {p50:?}, p99 {p99:?}");
+    }
+    long(lines, quick);
+}
+
+fn long(lines: u64, quick: bool) {
+    println!("\n## irc long log ({lines} inbound messages in one session's store)");
+    for (what, t) in long_log(lines, if quick { 5 } else { 20 }) {
+        println!("{what}: median {t:?}");
     }
 }

@@ -38,7 +38,7 @@ pub async fn run(irc: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<()>, cancel: Ca
             continue;
         }
         for channel in irc.log.unread_channels() {
-            let unread = match irc.log.unread(&channel, BATCH_READ) {
+            let unread = match irc.log.unread_async(&channel, BATCH_READ).await {
                 Ok(u) => u,
                 Err(e) => {
                     tracing::error!(error = %e, "auto-forward could not read inbound.jsonl");

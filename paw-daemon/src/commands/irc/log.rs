@@ -6,14 +6,18 @@
 //! - `id` is a per-channel sequence (1, 2, …) recovered from `inbound.jsonl` on open, so
 //!   it survives restarts; a message gets its id and its log line under one lock.
 //! - A reader that falls behind the ring reads the log, so nothing received is lost to it.
+//!   It starts at the nearest checkpoint of a sparse in-memory index (every
+//!   [`INDEX_EVERY`]-th message of a channel → its line's byte offset) and stops once it
+//!   has its page, so a pull costs the same on a log of a year as on a log of a day.
+//! - `history` reads both files backwards from their ends, only as far as its page needs.
 //! - A torn last line (a crash mid-append) is skipped on read and fenced off with a
 //!   newline before the next append; a `cursors.json` that does not parse is moved aside.
 
 use std::collections::{HashMap, VecDeque};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
@@ -37,8 +41,16 @@ pub struct Record {
     pub text: String,
 }
 
+/// A channel's messages between two index checkpoints.
+pub const INDEX_EVERY: u64 = 256;
+
 struct Inner {
     inbound: File,
+    /// The length of `inbound.jsonl`: the byte offset of the next line.
+    inbound_len: u64,
+    /// Per channel, ascending: (id, byte offset of its line) for every
+    /// [`INDEX_EVERY`]-th message.
+    index: HashMap<String, Vec<(u64, u64)>>,
     outbound: File,
     last_id: HashMap<String, u64>,
     last_out: u64,
@@ -73,25 +85,102 @@ fn open_append(path: &Path) -> io::Result<File> {
     open_append_fenced(path, 0o666).map(|(f, _)| f)
 }
 
-/// Reads every record of a JSONL file; unparsable lines are counted, not fatal.
-fn read_records(path: &Path, mut each: impl FnMut(Record)) -> io::Result<usize> {
-    let f = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(e),
+fn open_existing(path: &Path) -> io::Result<Option<File>> {
+    match File::open(path) {
+        Ok(f) => Ok(Some(f)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Reads the records of a JSONL file from byte offset `from`, handing each with its line's
+/// offset to `each` until it returns `false`; unparsable lines are counted, not fatal.
+fn read_records(
+    path: &Path,
+    from: u64,
+    mut each: impl FnMut(u64, Record) -> bool,
+) -> io::Result<usize> {
+    let Some(mut f) = open_existing(path)? else {
+        return Ok(0);
     };
+    f.seek(SeekFrom::Start(from))?;
     let mut bad = 0;
-    for line in BufReader::new(f).split(b'\n') {
+    let mut at = from;
+    for line in BufReader::with_capacity(64 * 1024, f).split(b'\n') {
         let line = line?;
+        let start = at;
+        at += line.len() as u64 + 1;
         if line.is_empty() {
             continue;
         }
         match serde_json::from_slice::<Record>(&line) {
-            Ok(r) => each(r),
+            Ok(r) => {
+                if !each(start, r) {
+                    break;
+                }
+            }
             Err(_) => bad += 1,
         }
     }
     Ok(bad)
+}
+
+/// The last `limit` records of a JSONL file that `keep` accepts, oldest first, reading
+/// backwards from the end in chunks only as far as needed.
+fn read_last(path: &Path, limit: usize, keep: impl Fn(&Record) -> bool) -> io::Result<Vec<Record>> {
+    const CHUNK: u64 = 64 * 1024;
+    let Some(mut f) = open_existing(path)? else {
+        return Ok(Vec::new());
+    };
+    let mut pos = f.metadata()?.len();
+    // The start of the earliest line read so far, whose beginning lies before `pos`.
+    let mut partial: Vec<u8> = Vec::new();
+    let mut newest_first = Vec::new();
+    while pos > 0 && newest_first.len() < limit {
+        let n = CHUNK.min(pos);
+        pos -= n;
+        let mut buf = vec![0u8; n as usize];
+        f.seek(SeekFrom::Start(pos))?;
+        f.read_exact(&mut buf)?;
+        buf.extend_from_slice(&partial);
+        // Unless this is the file's start, the bytes before the first newline continue a
+        // line that begins in an earlier chunk.
+        let whole_from = if pos == 0 {
+            0
+        } else {
+            match buf.iter().position(|b| *b == b'\n') {
+                Some(i) => i + 1,
+                None => {
+                    partial = buf;
+                    continue;
+                }
+            }
+        };
+        for line in buf[whole_from..].rsplit(|b| *b == b'\n') {
+            if newest_first.len() == limit {
+                break;
+            }
+            if let Ok(r) = serde_json::from_slice::<Record>(line)
+                && keep(&r)
+            {
+                newest_first.push(r);
+            }
+        }
+        buf.truncate(whole_from.saturating_sub(1));
+        partial = buf;
+    }
+    newest_first.reverse();
+    Ok(newest_first)
+}
+
+/// Adds `(id, offset)` to a channel's index when it is [`INDEX_EVERY`] past the last one.
+fn index_push(index: &mut Vec<(u64, u64)>, id: u64, offset: u64) {
+    if index
+        .last()
+        .is_none_or(|(last, _)| id >= last + INDEX_EVERY)
+    {
+        index.push((id, offset));
+    }
 }
 
 impl Log {
@@ -101,22 +190,26 @@ impl Log {
         let mut warnings = Vec::new();
         let mut last_id: HashMap<String, u64> = HashMap::new();
         let mut ring: HashMap<String, VecDeque<Record>> = HashMap::new();
-        let bad = read_records(&dir.join("inbound.jsonl"), |r| {
+        let mut index: HashMap<String, Vec<(u64, u64)>> = HashMap::new();
+        let bad = read_records(&dir.join("inbound.jsonl"), 0, |offset, r| {
             let key = fold(&r.channel);
             let last = last_id.entry(key.clone()).or_default();
             *last = (*last).max(r.id);
+            index_push(index.entry(key.clone()).or_default(), r.id, offset);
             let q = ring.entry(key).or_default();
             if q.len() == capacity {
                 q.pop_front();
             }
             q.push_back(r);
+            true
         })?;
         if bad > 0 {
             warnings.push(format!("inbound.jsonl: skipped {bad} unreadable line(s)"));
         }
         let mut last_out = 0;
-        read_records(&dir.join("outbound.jsonl"), |r| {
-            last_out = last_out.max(r.id)
+        read_records(&dir.join("outbound.jsonl"), 0, |_, r| {
+            last_out = last_out.max(r.id);
+            true
         })?;
         let cursors_path = dir.join("cursors.json");
         let cursors = match std::fs::read(&cursors_path) {
@@ -139,6 +232,8 @@ impl Log {
             Err(e) => return Err(e),
         };
         let inbound = open_append(&dir.join("inbound.jsonl"))?;
+        // After the fence (a newline ending a torn last line), so the next line's offset.
+        let inbound_len = inbound.metadata()?.len();
         let outbound = open_append(&dir.join("outbound.jsonl"))?;
         let (notify, _) = watch::channel(0);
         Ok(Self {
@@ -146,6 +241,8 @@ impl Log {
             capacity,
             inner: Mutex::new(Inner {
                 inbound,
+                inbound_len,
+                index,
                 outbound,
                 last_id,
                 last_out,
@@ -181,7 +278,14 @@ impl Log {
             };
             let mut line = serde_json::to_vec(&rec).map_err(io::Error::other)?;
             line.push(b'\n');
-            g.inbound.write_all(&line)?;
+            let offset = g.inbound_len;
+            if let Err(e) = g.inbound.write_all(&line) {
+                // Part of the line may be in the file; offsets go on from its real length.
+                g.inbound_len = g.inbound.metadata().map_or(offset, |m| m.len());
+                return Err(e);
+            }
+            g.inbound_len = offset + line.len() as u64;
+            index_push(g.index.entry(key.clone()).or_default(), id, offset);
             g.last_id.insert(key.clone(), id);
             let cap = self.capacity;
             let q = g.ring.entry(key).or_default();
@@ -251,8 +355,39 @@ impl Log {
     /// Up to `limit` messages of `channel` after its cursor, oldest first: from the ring
     /// when it reaches back far enough, else from `inbound.jsonl`.
     pub fn unread(&self, channel: &str, limit: usize) -> io::Result<Unread> {
+        self.unread_from(channel, limit, true)
+            .map(|u| u.expect("allowed to read the log"))
+    }
+
+    /// [`Log::unread`] off the async threads: answered from the ring at once, and on the
+    /// blocking pool when it has to read the log.
+    pub async fn unread_async(self: &Arc<Self>, channel: &str, limit: usize) -> io::Result<Unread> {
+        if let Some(u) = self.unread_from(channel, limit, false)? {
+            return Ok(u);
+        }
+        let (log, channel) = (self.clone(), channel.to_string());
+        tokio::task::spawn_blocking(move || log.unread(&channel, limit))
+            .await
+            .map_err(io::Error::other)?
+    }
+
+    /// [`Log::history`] on the blocking pool (it reads both files).
+    pub async fn history_async(
+        self: &Arc<Self>,
+        channel: &str,
+        limit: usize,
+    ) -> io::Result<Vec<(&'static str, Record)>> {
+        let (log, channel) = (self.clone(), channel.to_string());
+        tokio::task::spawn_blocking(move || log.history(&channel, limit))
+            .await
+            .map_err(io::Error::other)?
+    }
+
+    /// [`Log::unread`]; `None` when the ring does not reach back far enough and `disk` is
+    /// false.
+    fn unread_from(&self, channel: &str, limit: usize, disk: bool) -> io::Result<Option<Unread>> {
         let key = fold(channel);
-        let (cursor, last, from_ring) = {
+        let (cursor, last, from_ring, start) = {
             let g = self.lock();
             let cursor = g.cursors.get(&key).copied().unwrap_or(0);
             let last = g.last_id.get(&key).copied().unwrap_or(0);
@@ -274,17 +409,30 @@ impl Log {
             } else {
                 None
             };
-            (cursor, last, from_ring)
+            // The last checkpoint at or before the first unread message.
+            let start = g
+                .index
+                .get(&key)
+                .and_then(|ix| {
+                    let n = ix.partition_point(|(id, _)| *id <= cursor + 1);
+                    n.checked_sub(1).map(|i| ix[i].1)
+                })
+                .unwrap_or(0);
+            (cursor, last, from_ring, start)
         };
         let messages = match from_ring {
             Some(m) => m,
+            None if !disk => return Ok(None),
             None => {
                 let mut found = Vec::new();
-                read_records(&self.dir.join("inbound.jsonl"), |r| {
-                    if r.id > cursor && found.len() < limit && fold(&r.channel) == key {
-                        found.push(r);
-                    }
-                })?;
+                if limit > 0 {
+                    read_records(&self.dir.join("inbound.jsonl"), start, |_, r| {
+                        if r.id > cursor && fold(&r.channel) == key {
+                            found.push(r);
+                        }
+                        found.len() < limit
+                    })?;
+                }
                 found
             }
         };
@@ -292,7 +440,7 @@ impl Log {
             .first()
             .map_or(last.saturating_sub(cursor), |m| m.id - cursor - 1);
         let upto = messages.last().map_or(last, |m| m.id);
-        Ok(Unread {
+        Ok(Some(Unread {
             cursor,
             remaining: last.saturating_sub(upto),
             dropped: if messages.is_empty() && limit == 0 {
@@ -301,7 +449,7 @@ impl Log {
                 dropped
             },
             messages,
-        })
+        }))
     }
 
     /// Moves `channel`'s cursor to `id` (never backwards) and saves the cursors.
@@ -321,15 +469,15 @@ impl Log {
     /// `"in"` or `"out"`.
     pub fn history(&self, channel: &str, limit: usize) -> io::Result<Vec<(&'static str, Record)>> {
         let key = fold(channel);
-        let mut all: VecDeque<(&'static str, Record)> = VecDeque::new();
-        let mut keep = |dir: &'static str, r: Record| {
-            if fold(&r.channel) == key {
-                all.push_back((dir, r));
-            }
-        };
-        read_records(&self.dir.join("inbound.jsonl"), |r| keep("in", r))?;
-        read_records(&self.dir.join("outbound.jsonl"), |r| keep("out", r))?;
-        let mut all: Vec<_> = all.into();
+        let ours = |r: &Record| fold(&r.channel) == key;
+        // The newest `limit` of the merge are among the newest `limit` of each file.
+        let inbound = read_last(&self.dir.join("inbound.jsonl"), limit, ours)?;
+        let outbound = read_last(&self.dir.join("outbound.jsonl"), limit, ours)?;
+        let mut all: Vec<(&'static str, Record)> = inbound
+            .into_iter()
+            .map(|r| ("in", r))
+            .chain(outbound.into_iter().map(|r| ("out", r)))
+            .collect();
         all.sort_by_key(|(_, r)| r.ts_ms);
         let skip = all.len().saturating_sub(limit);
         Ok(all.split_off(skip))
@@ -403,6 +551,90 @@ mod tests {
                     .starts_with("cursors.json.corrupt-")
             });
         assert!(aside);
+    }
+
+    /// Every record of a file, read naively from the start.
+    fn all_records(path: &Path) -> Vec<Record> {
+        std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    }
+
+    #[test]
+    fn reads_behind_the_ring_and_history_match_a_full_scan_across_restarts_and_torn_lines() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let chans = ["#a", "#b", "#c"];
+        // Long texts so lines straddle history's 64 KiB read chunks.
+        let text = |i: usize| format!("{i} {}", "x".repeat(i * 37 % 3000));
+        let mut n = 0;
+        let mut append = |log: &Log, count: usize| {
+            for _ in 0..count {
+                log.append_inbound(chans[n % 3], "alice", &text(n))
+                    .expect("append");
+                if n % 7 == 0 {
+                    log.append_outbound(chans[n % 2], "me", &text(n))
+                        .expect("append");
+                }
+                n += 1;
+            }
+        };
+        {
+            let log = Log::open(dir.path(), 10).expect("open");
+            append(&log, 1500);
+        }
+        // A crash mid-append, then a restart: the index is rebuilt from the file and the
+        // torn line is fenced off.
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.path().join("inbound.jsonl"))
+            .expect("open");
+        f.write_all(b"{\"id\":9999,\"ts_ms\":1,\"chan")
+            .expect("torn");
+        drop(f);
+        let log = Log::open(dir.path(), 10).expect("reopen");
+        append(&log, 1500);
+        let inbound = all_records(&dir.path().join("inbound.jsonl"));
+        let outbound = all_records(&dir.path().join("outbound.jsonl"));
+        for ch in chans {
+            let mine: Vec<&Record> = inbound.iter().filter(|r| r.channel == ch).collect();
+            assert_eq!(mine.len(), 1000);
+            for cursor in [
+                0u64, 1, 255, 256, 257, 511, 512, 600, 768, 777, 989, 990, 999,
+            ] {
+                log.lock().cursors.insert(fold(ch), cursor);
+                for limit in [1, 20, 200] {
+                    let u = log.unread(ch, limit).expect("unread");
+                    let want: Vec<&Record> = mine
+                        .iter()
+                        .copied()
+                        .filter(|r| r.id > cursor)
+                        .take(limit)
+                        .collect();
+                    assert_eq!(u.messages.iter().collect::<Vec<_>>(), want, "{ch} {cursor}");
+                    assert_eq!(u.dropped, 0);
+                }
+            }
+            for limit in [1, 5, 200] {
+                let h = log.history(ch, limit).expect("history");
+                let mut all: Vec<(&str, &Record)> = inbound
+                    .iter()
+                    .filter(|r| r.channel == ch)
+                    .map(|r| ("in", r))
+                    .chain(
+                        outbound
+                            .iter()
+                            .filter(|r| r.channel == ch)
+                            .map(|r| ("out", r)),
+                    )
+                    .collect();
+                all.sort_by_key(|(_, r)| r.ts_ms);
+                let want = &all[all.len() - limit..];
+                let got: Vec<(&str, &Record)> = h.iter().map(|(d, r)| (*d, r)).collect();
+                assert_eq!(got, want, "{ch} {limit}");
+            }
+        }
     }
 
     #[test]

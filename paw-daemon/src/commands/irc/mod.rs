@@ -433,7 +433,7 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
             format!("cannot read the IRC log: {e}"),
         )
     };
-    let mut unread = log.unread(&from, limit).map_err(io)?;
+    let mut unread = log.unread_async(&from, limit).await.map_err(io)?;
     if unread.messages.is_empty() && wait > 0 && limit > 0 {
         let mut rx = log.watch();
         let cursor = unread.cursor;
@@ -452,7 +452,7 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
             _ = tokio::time::sleep(Duration::from_millis(wait)) => {}
             _ = ctx.cancel.cancelled() => {}
         }
-        unread = log.unread(&from, limit).map_err(io)?;
+        unread = log.unread_async(&from, limit).await.map_err(io)?;
     }
     let mut artifacts = Vec::new();
     if let Some(o) = flags.get("out") {
@@ -523,7 +523,7 @@ async fn history(ctx: &Ctx, args: &[String]) -> CmdResult {
     let irc = attach(ctx)?;
     let c = shown_creds(&irc, ctx)?;
     let from = flags.get("from").unwrap_or(&c.channel).to_string();
-    let rows = irc.log.history(&from, limit).map_err(|e| {
+    let rows = irc.log.history_async(&from, limit).await.map_err(|e| {
         CmdError::new(
             ErrorCode::CommandFailed,
             format!("cannot read the IRC log: {e}"),
