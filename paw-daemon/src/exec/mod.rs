@@ -220,10 +220,7 @@ impl ExecRuntime {
             // has seen them all (the call's answer travels apart and may overtake them).
             let mut fields = serde_json::Map::new();
             fields.insert("run_id".into(), run_id.into());
-            let (exit_code, error_code) = match &result {
-                Ok(_) => (0, None),
-                Err(e) => (e.code.exit_code(), Some(e.code)),
-            };
+            let (exit_code, error_code) = exit_of(&result);
             fields.insert("exit_code".into(), exit_code.into());
             fields.insert(
                 "error_code".into(),
@@ -242,15 +239,16 @@ impl ExecRuntime {
         result: CmdResult,
         started: Instant,
     ) -> ExecOutcome {
-        let (exit_code, error_code, error_message, out) = match result {
-            Ok(out) => (0, None, None, out),
+        let (exit_code, error_code) = exit_of(&result);
+        let (error_message, out) = match result {
+            Ok(out) => (None, out),
             Err(e) => {
                 let out = Output {
                     stderr: e.message.clone(),
                     result: e.result.unwrap_or(Value::Null),
                     ..Output::default()
                 };
-                (e.code.exit_code(), Some(e.code), Some(e.message), out)
+                (Some(e.message), out)
             }
         };
         let Output {
@@ -351,5 +349,14 @@ fn stream_name(path: &Path) -> &'static str {
     match path.to_string_lossy().ends_with(".stderr.txt") {
         true => "stderr",
         false => "stdout",
+    }
+}
+
+/// The exit code and error code a command's result ends with (the outcome and the
+/// `run.finished` event both report them).
+fn exit_of(result: &CmdResult) -> (i32, Option<ErrorCode>) {
+    match result {
+        Ok(_) => (0, None),
+        Err(e) => (e.code.exit_code(), Some(e.code)),
     }
 }

@@ -9,7 +9,8 @@
 //! daemon's task tracker and stop at shutdown.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -63,6 +64,8 @@ type Outcome = watch::Receiver<Option<Arc<Record>>>;
 pub struct Jobs {
     dir: PathBuf,
     inflight: Mutex<HashMap<String, Outcome>>,
+    /// Jobs ended so far; bumped under `inflight`'s lock, after the job's record is saved.
+    ended: AtomicU64,
     warnings: Mutex<Vec<String>>,
 }
 
@@ -78,6 +81,7 @@ impl Jobs {
         Self {
             dir,
             inflight: Mutex::new(HashMap::new()),
+            ended: AtomicU64::new(0),
             warnings: Mutex::new(Vec::new()),
         }
     }
@@ -91,34 +95,20 @@ impl Jobs {
         std::mem::take(&mut *self.warnings.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    /// The stored record of `url`; a corrupt file is moved aside (with a warning), never
-    /// overwritten in place.
-    fn load(&self, url: &str) -> Option<Record> {
-        let path = self.path(url);
-        let bytes = std::fs::read(&path).ok()?;
-        match serde_json::from_slice::<Record>(&bytes) {
-            Ok(r) if r.url == url => Some(r),
-            Ok(_) => None,
-            Err(e) => {
-                let note = match crate::store::move_aside_corrupt(&path) {
-                    Ok(aside) => format!(
-                        "full-text record {} did not parse ({e}); moved aside to {}",
-                        path.display(),
-                        aside.display()
-                    ),
-                    Err(m) => format!(
-                        "full-text record {} did not parse ({e}): {m}",
-                        path.display()
-                    ),
-                };
-                tracing::error!("{note}");
-                self.warnings
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(note);
-                None
-            }
+    /// The stored record of `url`, read on the blocking pool; a corrupt file is moved
+    /// aside (with a warning), never overwritten in place.
+    async fn load(&self, url: &str) -> Option<Record> {
+        let (path, url) = (self.path(url), url.to_string());
+        let (record, note) = tokio::task::spawn_blocking(move || load_record(&path, &url))
+            .await
+            .unwrap_or((None, None));
+        if let Some(note) = note {
+            self.warnings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(note);
         }
+        record
     }
 
     /// Writes `r` to its record file (atomically); a failure is logged, and the job's
@@ -139,19 +129,34 @@ impl Jobs {
         }
     }
 
-    /// The job in flight for `url`, else its usable record, else a new job.
-    fn find_or_start(&self, services: &Arc<Services>, url: &str, backoff: Duration) -> Found {
-        let mut inflight = self.inflight.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(rx) = inflight.get(url) {
-            return Found::Pending(rx.clone());
-        }
-        if let Some(r) = self.load(url) {
-            let fresh_failure = r.status == "failed"
-                && now_ms() < r.at_ms.saturating_add(backoff.as_millis() as u64);
-            if r.status == "ready" || fresh_failure {
-                return Found::Record(Arc::new(r));
+    /// The job in flight for `url`, else its usable record, else a new job. The record file
+    /// is read with no lock held; a job that ended meanwhile (its record may be the one
+    /// this read needs) sends it round again, so one article never gets two jobs.
+    async fn find_or_start(&self, services: &Arc<Services>, url: &str, backoff: Duration) -> Found {
+        let lock = || self.inflight.lock().unwrap_or_else(|e| e.into_inner());
+        let mut inflight = loop {
+            let seen = {
+                let inflight = lock();
+                if let Some(rx) = inflight.get(url) {
+                    return Found::Pending(rx.clone());
+                }
+                self.ended.load(Ordering::SeqCst)
+            };
+            if let Some(r) = self.load(url).await {
+                let fresh_failure = r.status == "failed"
+                    && now_ms() < r.at_ms.saturating_add(backoff.as_millis() as u64);
+                if r.status == "ready" || fresh_failure {
+                    return Found::Record(Arc::new(r));
+                }
             }
-        }
+            let inflight = lock();
+            if let Some(rx) = inflight.get(url) {
+                return Found::Pending(rx.clone());
+            }
+            if self.ended.load(Ordering::SeqCst) == seen {
+                break inflight;
+            }
+        };
         let (tx, rx) = watch::channel(None);
         inflight.insert(url.to_string(), rx.clone());
         drop(inflight);
@@ -166,17 +171,46 @@ impl Jobs {
                     Some(Arc::new(r))
                 }
             };
-            services2
-                .fulltext
-                .inflight
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&url2);
+            {
+                let jobs = &services2.fulltext;
+                let mut inflight = jobs.inflight.lock().unwrap_or_else(|e| e.into_inner());
+                inflight.remove(&url2);
+                jobs.ended.fetch_add(1, Ordering::SeqCst);
+            }
             if outcome.is_some() {
                 let _ = tx.send(outcome);
             }
         });
         Found::Pending(rx)
+    }
+}
+
+/// Reads a record file (blocking): the record when it is `url`'s, and a warning when the
+/// file did not parse and was moved aside.
+fn load_record(path: &Path, url: &str) -> (Option<Record>, Option<String>) {
+    let Ok(bytes) = std::fs::read(path) else {
+        return (None, None);
+    };
+    match serde_json::from_slice::<Record>(&bytes) {
+        Ok(r) if r.url == url => (Some(r), None),
+        Ok(_) => (None, None),
+        Err(e) => {
+            let note = match crate::store::move_aside_corrupt(path) {
+                Ok(aside) => format!(
+                    "full-text record {} did not parse ({e}); moved aside to {}",
+                    path.display(),
+                    aside.display()
+                ),
+                // Another read moved it aside first and reported it.
+                Err(_) if !path.exists() => return (None, None),
+                Err(m) => format!(
+                    "full-text record {} did not parse ({e}): {m}",
+                    path.display()
+                ),
+            };
+            tracing::error!("{note}");
+            (None, Some(note))
+        }
     }
 }
 
@@ -357,6 +391,7 @@ pub async fn read(ctx: &Ctx, args: &[String]) -> CmdResult {
             .services
             .fulltext
             .find_or_start(&ctx.services, &link, backoff)
+            .await
         {
             Found::Record(r) => (status_of(&r), Some(r)),
             Found::Pending(mut rx) => {
