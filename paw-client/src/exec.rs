@@ -4,7 +4,7 @@
 use paw_proto::{ExecOutcome, ExecParams, SessionOpenResult, methods};
 use serde_json::{Value, json};
 
-use crate::rpc::{Client, RpcError};
+use crate::rpc::{Client, RpcError, decode};
 
 /// The session a call without `--session` / `session_id` runs in (SPEC §3).
 const DEFAULT_SESSION: &str = "default";
@@ -132,8 +132,4 @@ fn run_plain(
 
 fn to_value(p: &ExecParams) -> Value {
     serde_json::to_value(p).unwrap_or(Value::Null)
-}
-
-fn decode<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, RpcError> {
-    serde_json::from_value(v).map_err(|e| RpcError::Decode(e.to_string()))
 }

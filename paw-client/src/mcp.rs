@@ -74,20 +74,28 @@ fn daemon_error(msg: impl std::fmt::Display) -> McpError {
 }
 
 impl Bridge {
-    /// Runs `f` with a fresh connection on a blocking thread (the client is synchronous).
-    async fn with_client<T: Send + 'static>(
+    /// Starts `f` with a fresh connection on a blocking thread (the client is synchronous).
+    fn spawn_with_client<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Client) -> Result<T, String> + Send + 'static,
-    ) -> Result<T, McpError> {
+    ) -> tokio::task::JoinHandle<Result<T, String>> {
         let target = self.target.clone();
         let autostart = self.autostart;
         tokio::task::spawn_blocking(move || {
             let mut client = target.connect(autostart)?;
             f(&mut client)
         })
-        .await
-        .map_err(daemon_error)?
-        .map_err(daemon_error)
+    }
+
+    /// Runs `f` with a fresh connection on a blocking thread.
+    async fn with_client<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Client) -> Result<T, String> + Send + 'static,
+    ) -> Result<T, McpError> {
+        self.spawn_with_client(f)
+            .await
+            .map_err(daemon_error)?
+            .map_err(daemon_error)
     }
 
     async fn tool(&self) -> Result<Tool, McpError> {
@@ -109,12 +117,9 @@ impl Bridge {
         ctx: &RequestContext<RoleServer>,
     ) -> Result<(ExecOutcome, PathBuf), McpError> {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<RunEvent>();
-        let target = self.target.clone();
-        let autostart = self.autostart;
-        let mut job = tokio::task::spawn_blocking(move || {
-            let mut client = target.connect(autostart)?;
+        let mut job = self.spawn_with_client(move |client| {
             let mut forward = |ev| drop(tx.send(ev));
-            let outcome = exec::run(&mut client, params, session.as_deref(), Some(&mut forward))
+            let outcome = exec::run(client, params, session.as_deref(), Some(&mut forward))
                 .map_err(|e| e.to_string())?;
             // The daemon's home turns artifact paths into file URIs: ask only when needed.
             let home = if outcome.artifacts.is_empty() {
@@ -206,13 +211,8 @@ fn render(o: &ExecOutcome) -> String {
     }
     if o.exit_code != 0 {
         newline(&mut t);
-        let code = o
-            .error_code
-            .as_ref()
-            .and_then(|c| serde_json::to_value(c).ok())
-            .and_then(|v| v.as_str().map(str::to_string));
-        match code {
-            Some(c) => t.push_str(&format!("[exit code {} {c}]", o.exit_code)),
+        match o.error_code {
+            Some(c) => t.push_str(&format!("[exit code {} {}]", o.exit_code, c.as_str())),
             None => t.push_str(&format!("[exit code {}]", o.exit_code)),
         }
     }

@@ -130,7 +130,7 @@ impl Client {
             .call_many(&[(method, params)])
             .pop()
             .unwrap_or_else(|| Err(RpcError::Decode("no answer".into())))?;
-        serde_json::from_value(v).map_err(|e| RpcError::Decode(e.to_string()))
+        decode(v)
     }
 
     /// Calls `method` and hands every notification that arrives before the answer (the
@@ -166,6 +166,11 @@ impl Client {
         }
         serde_json::from_str(&line).map_err(|e| RpcError::Decode(e.to_string()))
     }
+}
+
+/// Decodes a call's result into `T`.
+pub fn decode<T: DeserializeOwned>(v: Value) -> Result<T, RpcError> {
+    serde_json::from_value(v).map_err(|e| RpcError::Decode(e.to_string()))
 }
 
 fn decode_response(msg: Value) -> Result<Value, RpcError> {

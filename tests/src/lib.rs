@@ -17,6 +17,23 @@ pub mod quality;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
+/// Every file under `dir` (recursively) with its bytes; unreadable entries are skipped.
+pub fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let Ok(b) = std::fs::read(&p) {
+                out.push((p, b));
+            }
+        }
+    }
+    out
+}
+
 /// How long any single wait in a test may take before the test fails instead of hanging.
 pub const WAIT: Duration = Duration::from_secs(30);
 

@@ -224,7 +224,7 @@ impl ExecRuntime {
             fields.insert("exit_code".into(), exit_code.into());
             fields.insert(
                 "error_code".into(),
-                serde_json::to_value(error_code).unwrap_or(Value::Null),
+                error_code.map(ErrorCode::as_str).into(),
             );
             session.emit("run.finished", fields);
         }

@@ -105,19 +105,10 @@ fn drive(socket: &Path, ops: Vec<Op>, answered: &AtomicUsize) -> Acked {
 
 /// Every file under `dir`, relative, with its bytes.
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if let Ok(b) = std::fs::read(&p) {
-                out.insert(p.strip_prefix(dir).expect("inside").to_path_buf(), b);
-            }
-        }
-    }
-    out
+    paw_tests::files_under(dir)
+        .into_iter()
+        .map(|(p, b)| (p.strip_prefix(dir).expect("inside").to_path_buf(), b))
+        .collect()
 }
 
 /// Every `.json` state file parses; every complete line of a `.jsonl` log parses (a torn

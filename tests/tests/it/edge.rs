@@ -27,6 +27,14 @@ fn pipelined(n: u64, command: &str) -> Vec<u8> {
     buf
 }
 
+/// Writes [`pipelined`] requests down `c` from a thread of their own (the test reads the
+/// answers meanwhile).
+fn send_pipelined(c: &paw_tests::Conn, n: u64, command: &str) -> std::thread::JoinHandle<()> {
+    let mut w = c.writer();
+    let buf = pipelined(n, command);
+    std::thread::spawn(move || w.write_all(&buf).expect("write"))
+}
+
 /// Runs `hello` on fresh connections until `stop`, counting successes; any failure fails.
 fn keep_serving(d: &Daemon, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<u64> {
     let socket = d.socket.clone();
@@ -108,11 +116,8 @@ fn a_100_mb_line_and_a_never_ending_line_cost_no_memory_and_block_no_one() {
 fn ten_thousand_pipelined_requests_are_each_answered_once() {
     let d = Daemon::start();
     let mut c = d.conn();
-    let mut w = c.writer();
     const N: u64 = 10_000;
-    let writer = std::thread::spawn(move || {
-        w.write_all(&pipelined(N, "hello")).expect("write");
-    });
+    let writer = send_pipelined(&c, N, "hello");
     let mut seen = vec![false; N as usize];
     let start = Instant::now();
     for _ in 0..N {
@@ -134,14 +139,10 @@ fn ten_thousand_pipelined_requests_are_each_answered_once() {
 fn in_flight_requests_are_capped_and_others_are_served_meanwhile() {
     let d = Daemon::start();
     let mut c = d.conn();
-    let mut w = c.writer();
     // 1,500 calls that each take 400 ms: at most 1,024 run at once; reading pauses
     // (backpressure), nothing is dropped.
     const N: u64 = 1_500;
-    let writer = std::thread::spawn(move || {
-        w.write_all(&pipelined(N, "test-sleep --ms 400"))
-            .expect("write");
-    });
+    let writer = send_pipelined(&c, N, "test-sleep --ms 400");
     std::thread::sleep(Duration::from_millis(150));
     let t = Instant::now();
     assert_eq!(d.exec("hello")["exit_code"], 0);

@@ -28,23 +28,14 @@ fn exec_in(d: &Daemon, session: &str, command: &str, stdin: Option<&str>) -> Val
 }
 
 fn grep_tree(root: &Path, needle: &str) -> Vec<String> {
-    let mut hits = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().is_some_and(|n| n != ".env")
-                && std::fs::read(&p)
-                    .map(|b| String::from_utf8_lossy(&b).contains(needle))
-                    .unwrap_or(false)
-            {
-                hits.push(p.display().to_string());
-            }
-        }
-    }
-    hits
+    paw_tests::files_under(root)
+        .into_iter()
+        .filter(|(p, b)| {
+            p.file_name().is_some_and(|n| n != ".env")
+                && String::from_utf8_lossy(b).contains(needle)
+        })
+        .map(|(p, _)| p.display().to_string())
+        .collect()
 }
 
 #[test]

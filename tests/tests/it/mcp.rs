@@ -103,20 +103,15 @@ fn the_python_sdk_lists_and_calls_terminal_exec() {
     );
 
     // Arguments outside the schema and other tool names are refused as protocol errors.
-    assert!(
-        r["bad_args"]["exception"]
-            .as_str()
-            .is_some_and(|e| e.contains("bogus")),
-        "{}",
-        r["bad_args"]
-    );
-    assert!(
-        r["wrong_tool"]["exception"]
-            .as_str()
-            .is_some_and(|e| e.contains("unknown tool rm_rf")),
-        "{}",
-        r["wrong_tool"]
-    );
+    for (call, says) in [("bad_args", "bogus"), ("wrong_tool", "unknown tool rm_rf")] {
+        assert!(
+            r[call]["exception"]
+                .as_str()
+                .is_some_and(|e| e.contains(says)),
+            "{}",
+            r[call]
+        );
+    }
 
     // session_id names the session (opened on first use); stdin reaches the command.
     let s = &r["session"];

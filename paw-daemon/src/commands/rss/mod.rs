@@ -113,7 +113,7 @@ impl Command for Rss {
                 ))),
             }?;
             // Report store files that had to be moved aside when they were loaded.
-            let warnings = ctx.services.rss.take_warnings().await;
+            let warnings = ctx.services.rss.take_warnings();
             out.add_warnings(warnings);
             Ok(out)
         }

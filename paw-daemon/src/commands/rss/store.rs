@@ -151,12 +151,11 @@ impl State {
 /// The store.
 pub struct RssStore {
     dir: PathBuf,
-    /// `None` until first use; then the loaded state. Warnings from loading wait in the
-    /// second field for the next command to report them.
-    inner: Mutex<Option<(State, Vec<String>)>>,
-    /// Set while loading left warnings no command has reported yet, so a command can skip
-    /// taking the lock again just to look (it would queue behind every waiting writer).
-    warned: std::sync::atomic::AtomicBool,
+    /// `None` until first use; then the loaded state.
+    inner: Mutex<Option<State>>,
+    /// Warnings from loading, waiting for the next command to report them. Apart from
+    /// `inner`, so looking for them never queues behind the store's waiting writers.
+    warnings: std::sync::Mutex<Vec<String>>,
     /// Parsed caches kept in memory after first use, so a warm digest reads no file. A std
     /// mutex: held only to look up or replace an `Arc`.
     memory: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<CachedFeed>>>,
@@ -169,7 +168,7 @@ const SAVE_DELAY: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// A locked, loaded store.
 pub struct Locked<'a> {
-    guard: MutexGuard<'a, Option<(State, Vec<String>)>>,
+    guard: MutexGuard<'a, Option<State>>,
     dir: &'a Path,
 }
 
@@ -217,7 +216,7 @@ impl RssStore {
             dir,
             inner: Mutex::new(None),
             memory: std::sync::Mutex::new(std::collections::HashMap::new()),
-            warned: std::sync::atomic::AtomicBool::new(false),
+            warnings: std::sync::Mutex::new(Vec::new()),
             save_pending: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -240,11 +239,12 @@ impl RssStore {
                     vec!["loading the rss store failed".into()],
                 )
             });
-            if !loaded.1.is_empty() {
-                self.warned
-                    .store(true, std::sync::atomic::Ordering::Release);
-            }
-            *guard = Some(loaded);
+            let (state, warnings) = loaded;
+            self.warnings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(warnings);
+            *guard = Some(state);
         }
         Locked {
             guard,
@@ -252,13 +252,9 @@ impl RssStore {
         }
     }
 
-    /// Warnings from loading that no command has reported yet; takes the lock only when
-    /// there are some.
-    pub async fn take_warnings(&self) -> Vec<String> {
-        if !self.warned.swap(false, std::sync::atomic::Ordering::AcqRel) {
-            return Vec::new();
-        }
-        self.lock().await.take_warnings()
+    /// Warnings from loading that no command has reported yet.
+    pub fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut *self.warnings.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// The cache file of `url`.
@@ -365,12 +361,7 @@ pub(crate) async fn write_blocking(
 impl Locked<'_> {
     /// The state.
     pub fn state(&mut self) -> &mut State {
-        &mut self.guard.as_mut().expect("loaded in lock()").0
-    }
-
-    /// Warnings from loading that no command has reported yet.
-    pub fn take_warnings(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.guard.as_mut().expect("loaded in lock()").1)
+        self.guard.as_mut().expect("loaded in lock()")
     }
 
     /// Writes `subscriptions.json`.
