@@ -66,6 +66,11 @@ fn absolute(p: PathBuf) -> PathBuf {
 
 /// Runs the daemon; the exit code is non-zero when it could not start.
 pub fn main() -> ExitCode {
+    // A worker (SPEC §10) is this binary re-executed by the daemon: no logging, no runtime.
+    let argv: Vec<String> = std::env::args().collect();
+    if argv.get(1).map(String::as_str) == Some(crate::worker::WORKER_FLAG) {
+        return crate::worker::child::main(&argv[2..]);
+    }
     let args = Args::parse();
     init_logging(args.log_format);
     match run(args) {

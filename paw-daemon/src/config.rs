@@ -32,6 +32,8 @@ pub struct Config {
     pub terminal: TerminalConfig,
     /// `[session]`
     pub session: SessionConfig,
+    /// `[worker]`
+    pub worker: WorkerConfig,
     /// `[net]`
     pub net: NetConfig,
     /// `[tools.*]`
@@ -59,6 +61,28 @@ impl Default for TerminalConfig {
             max_stderr_chars: 8_000,
             default_timeout_ms: 30_000,
             max_timeout_ms: 120_000,
+        }
+    }
+}
+
+/// `[worker]`: the processes that parse untrusted bytes (SPEC §10).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct WorkerConfig {
+    /// Warm worker processes (also the number of parse jobs that run at once).
+    pub processes: usize,
+    /// One worker's address-space cap in MiB.
+    pub memory_mb: u64,
+    /// One job's CPU-time cap in seconds.
+    pub cpu_secs: u64,
+}
+
+impl Default for WorkerConfig {
+    fn default() -> Self {
+        Self {
+            processes: 2,
+            memory_mb: 512,
+            cpu_secs: 60,
         }
     }
 }
@@ -239,6 +263,15 @@ impl Config {
         }
         if t.default_timeout_ms == 0 {
             return Err("terminal.default_timeout_ms must be greater than 0".into());
+        }
+        if self.worker.processes == 0 {
+            return Err("worker.processes must be greater than 0".into());
+        }
+        if self.worker.memory_mb < 64 {
+            return Err("worker.memory_mb must be at least 64".into());
+        }
+        if self.worker.cpu_secs == 0 {
+            return Err("worker.cpu_secs must be greater than 0".into());
         }
         if self.tools.rss.fetch_concurrency == 0 {
             return Err("tools.rss.fetch_concurrency must be greater than 0".into());

@@ -56,6 +56,12 @@ impl Daemon {
             fulltext: crate::commands::rss::fulltext::Jobs::new(
                 home.agents().join("workspace/rss/fulltext"),
             ),
+            workers: crate::worker::Pool::new(
+                crate::worker::Pool::own_exe(),
+                config.worker.clone(),
+                tracker.clone(),
+                shutdown.clone(),
+            ),
             tasks: tracker.clone(),
             shutdown: shutdown.clone(),
         });
@@ -79,8 +85,10 @@ impl Daemon {
         self.shutting_down.load(Ordering::Acquire)
     }
 
-    /// Starts the background tasks that belong to the daemon itself (the idle reaper).
+    /// Starts the background tasks that belong to the daemon itself: the worker pool's keeper
+    /// and the idle reaper.
     pub fn start_background(self: &Arc<Self>) {
+        self.services.workers.start();
         let idle = self.config.session.idle_timeout_secs;
         if idle == 0 {
             return;
@@ -114,6 +122,7 @@ impl Daemon {
         tracing::info!("shutting down");
         let closed = self.sessions.close_all().await;
         self.shutdown.cancel();
+        self.services.workers.stop();
         self.tracker.close();
         if tokio::time::timeout(grace, self.tracker.wait())
             .await

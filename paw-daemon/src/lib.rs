@@ -14,6 +14,7 @@ pub mod rpc;
 pub mod server;
 pub mod session;
 pub mod store;
+pub mod worker;
 
 /// The allocator the daemon binaries use: with glibc's per-thread arenas the daemon's RSS
 /// crept up by 1-3.5 MB per 320,000 calls under sustained load (fragmentation, not a leak:

@@ -154,6 +154,26 @@ pub struct DaemonStatus {
     pub socket: String,
     /// The home directory.
     pub home: String,
+    /// The worker processes that parse untrusted bytes.
+    #[serde(default)]
+    pub workers: WorkerStatus,
+}
+
+/// `daemon.status`'s `workers`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkerStatus {
+    /// Worker processes alive now.
+    pub alive: usize,
+    /// Jobs answered.
+    pub jobs_done: u64,
+    /// Jobs that cost their worker (crash, cap, timeout or cancel).
+    pub jobs_failed: u64,
+    /// Whether the seccomp filter is installed (known once a worker started).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seccomp: Option<bool>,
+    /// Landlock's status (`full`, `partial`, `none`), once a worker started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub landlock: Option<String>,
 }
 
 /// What a command may do, declared by the command.

@@ -68,6 +68,8 @@ pub struct Services {
     pub rss: rss::store::RssStore,
     /// `rss read` full-text jobs in flight and their records.
     pub fulltext: rss::fulltext::Jobs,
+    /// The worker processes every parse of untrusted bytes runs in (SPEC §10).
+    pub workers: Arc<crate::worker::Pool>,
     /// The daemon's task tracker: background jobs started by commands run on it, so
     /// shutdown waits for them.
     pub tasks: tokio_util::task::TaskTracker,
@@ -287,4 +289,27 @@ impl Registry {
             })
             .collect()
     }
+}
+
+/// Reads a file of at most `max` bytes on the blocking pool; a larger file is refused
+/// (`ParseError`) before it is read, a missing one is `NotFound`.
+pub async fn read_capped(path: &std::path::Path, max: u64) -> Result<Vec<u8>, (ErrorCode, String)> {
+    use std::io::Read as _;
+    let path = path.to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        let f = std::fs::File::open(&path).map_err(|e| (ErrorCode::NotFound, e.to_string()))?;
+        let mut bytes = Vec::new();
+        f.take(max + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| (ErrorCode::NotFound, e.to_string()))?;
+        if bytes.len() as u64 > max {
+            return Err((
+                ErrorCode::ParseError,
+                format!("the file is over the {} MiB limit", max >> 20),
+            ));
+        }
+        Ok(bytes)
+    })
+    .await
+    .map_err(|e| (ErrorCode::CommandFailed, e.to_string()))?
 }

@@ -167,6 +167,17 @@ pub async fn status(
         sessions: d.sessions.len(),
         socket: d.socket.display().to_string(),
         home: d.home.root().display().to_string(),
+        workers: {
+            let s = d.services.workers.stats();
+            let report = d.services.workers.sandbox_report();
+            paw_proto::WorkerStatus {
+                alive: s.alive,
+                jobs_done: s.jobs_done,
+                jobs_failed: s.jobs_failed,
+                seccomp: report.as_ref().map(|r| r.seccomp),
+                landlock: report.map(|r| r.landlock),
+            }
+        },
     })
 }
 

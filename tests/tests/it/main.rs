@@ -9,6 +9,7 @@ mod doc;
 mod edge;
 mod extract_quality;
 mod hello;
+mod hostile;
 mod irc;
 mod mcp;
 mod output;

@@ -16,6 +16,7 @@ pub mod xlsx;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use paw_proto::{Capabilities, ErrorCode};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::args::{Flag, parse};
@@ -76,55 +77,58 @@ impl From<DocError> for CmdError {
     }
 }
 
-/// What one extraction produced.
-struct Extracted {
-    format: Format,
-    blocks: Vec<model::Block>,
+/// What one extraction produced, besides its text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocText {
+    /// The format read.
+    pub format: Format,
     /// ("pages" | "slides" | "sheets", count)
-    count: Option<(&'static str, usize)>,
-    warnings: Vec<String>,
+    pub count: Option<(String, usize)>,
+    /// What was skipped or could not be read.
+    pub warnings: Vec<String>,
+    /// Characters of text (after truncation).
+    pub chars: usize,
+    /// Whether `--max-chars` cut the text.
+    pub truncated: bool,
 }
 
-fn read_doc(bytes: &[u8], format: Option<Format>) -> Result<Extracted, DocError> {
+/// Reads a document and renders its text (in a worker: the bytes are untrusted).
+pub fn read_text(
+    bytes: &[u8],
+    format: Option<Format>,
+    mode: Mode,
+    max_chars: usize,
+) -> Result<(DocText, String), DocError> {
     let format = match format {
         Some(f) => f,
         None => detect(bytes)?,
     };
-    Ok(match format {
+    let (blocks, count, warnings) = match format {
         Format::Pdf => {
             let (blocks, pages, warnings) = pdf::pdf(bytes)?;
-            Extracted {
-                format,
-                blocks,
-                count: Some(("pages", pages)),
-                warnings,
-            }
+            (blocks, Some(("pages", pages)), warnings)
         }
-        Format::Docx => Extracted {
-            format,
-            blocks: ooxml::docx(bytes)?,
-            count: None,
-            warnings: Vec::new(),
-        },
+        Format::Docx => (ooxml::docx(bytes)?, None, Vec::new()),
         Format::Pptx => {
             let (blocks, n) = ooxml::pptx(bytes)?;
-            Extracted {
-                format,
-                blocks,
-                count: Some(("slides", n)),
-                warnings: Vec::new(),
-            }
+            (blocks, Some(("slides", n)), Vec::new())
         }
         Format::Xlsx => {
             let (blocks, n) = xlsx::xlsx(bytes)?;
-            Extracted {
-                format,
-                blocks,
-                count: Some(("sheets", n)),
-                warnings: Vec::new(),
-            }
+            (blocks, Some(("sheets", n)), Vec::new())
         }
-    })
+    };
+    let mut text = render(&blocks, mode);
+    drop(blocks);
+    let truncated = max_chars > 0 && truncate(&mut text, max_chars);
+    let info = DocText {
+        format,
+        count: count.map(|(what, n)| (what.to_string(), n)),
+        warnings,
+        chars: text.chars().count(),
+        truncated,
+    };
+    Ok((info, text))
 }
 
 async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
@@ -199,18 +203,17 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
             format!("{input} is empty"),
         ));
     }
-    let job = tokio::task::spawn_blocking(move || -> Result<(Extracted, String), CmdError> {
-        let bytes = std::fs::read(&in_path)
-            .map_err(|e| CmdError::new(ErrorCode::NotFound, format!("cannot read --in: {e}")))?;
-        let x = read_doc(&bytes, format)?;
-        let text = render(&x.blocks, mode);
-        Ok((x, text))
-    });
-    let (x, mut text) = job
+    let bytes = tokio::task::spawn_blocking(move || std::fs::read(&in_path))
         .await
-        .map_err(|e| CmdError::new(ErrorCode::ParseError, format!("the reader failed: {e}")))??;
-    let truncated = max_chars > 0 && truncate(&mut text, max_chars);
-    let chars = text.chars().count();
+        .map_err(|e| CmdError::new(ErrorCode::CommandFailed, format!("cannot read --in: {e}")))?
+        .map_err(|e| CmdError::new(ErrorCode::NotFound, format!("cannot read --in: {e}")))?;
+    // The bytes are untrusted: they are parsed in a worker process (SPEC §10).
+    let (x, text) = ctx
+        .services
+        .workers
+        .doc(bytes, format, mode, max_chars)
+        .await?;
+    let (chars, truncated) = (x.chars, x.truncated);
     let mime = if mode == Mode::Md {
         "text/markdown"
     } else {
@@ -233,8 +236,8 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
         "warnings": x.warnings,
     });
     let mut summary = format!("{}: ", x.format.as_str());
-    if let Some((what, n)) = x.count {
-        result[what] = n.into();
+    if let Some((what, n)) = &x.count {
+        result[what.as_str()] = (*n).into();
         summary.push_str(&format!("{n} {what}, "));
     }
     summary.push_str(&format!(
@@ -262,7 +265,8 @@ pub enum DocError {
 }
 
 /// The formats read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// PDF.
     Pdf,

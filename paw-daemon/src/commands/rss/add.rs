@@ -78,7 +78,11 @@ async fn verify(ctx: &Ctx, url: &str, name: &str) -> Result<Fetched, CmdError> {
                 .get(url, &[])
                 .await
                 .map_err(|n| CmdError::new(n.code(), n.to_string()))?;
-            let found = discover_feed(&resp.text(), &resp.final_url);
+            let found = ctx
+                .services
+                .workers
+                .discover(resp.text().into_bytes(), &resp.final_url)
+                .await;
             match found {
                 Some(feed_url) if feed_url != url => {
                     // fetch_feed goes through the guarded client: the discovered URL is

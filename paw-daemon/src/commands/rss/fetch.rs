@@ -7,7 +7,7 @@ use paw_proto::ErrorCode;
 use reqwest::header::{IF_MODIFIED_SINCE, IF_NONE_MATCH};
 use serde_json::json;
 
-use super::parse::{Item, parse_feed};
+use super::parse::Item;
 use super::store::CachedFeed;
 use crate::clock::now_ms;
 use crate::commands::{CmdError, Services};
@@ -128,20 +128,22 @@ pub async fn fetch_feed(
                 .with_result(json!({"url": url, "status": status})),
         );
     }
-    let body = resp.body.clone();
     let content_type = resp.header("content-type").map(str::to_string);
-    let base = resp.final_url.clone();
-    let parsed = tokio::task::spawn_blocking(move || {
-        parse_feed(&body, content_type.as_deref(), Some(&base))
-    })
-    .await
-    .map_err(|e| CmdError::new(ErrorCode::CommandFailed, format!("parser task failed: {e}")))?
-    .map_err(|e| {
-        CmdError::new(
-            ErrorCode::ParseError,
-            format!("cannot parse this feed URL; check it ({url}): {e}"),
-        )
-    })?;
+    // The body is untrusted: parsed in a worker (SPEC §10).
+    let parsed = services
+        .workers
+        .feed(&resp.body, content_type, Some(resp.final_url.to_string()))
+        .await
+        .map_err(|e| {
+            let code = match e {
+                crate::worker::WorkerError::Unavailable(_) => ErrorCode::CommandFailed,
+                _ => ErrorCode::ParseError,
+            };
+            CmdError::new(
+                code,
+                format!("cannot parse this feed URL; check it ({url}): {e}"),
+            )
+        })?;
     let feed = CachedFeed {
         url: url.to_string(),
         title: parsed.title.clone(),

@@ -254,12 +254,14 @@ async fn run_job(services: &Services, url: &str) -> Record {
             ),
         );
     }
-    let final_url = resp.final_url.clone();
-    let page = resp.text();
-    let extracted =
-        tokio::task::spawn_blocking(move || super::extract::extract(&page, &final_url)).await;
-    match extracted {
-        Ok(Ok(x)) => Record {
+    // The page is untrusted: extracted in a worker (SPEC §10). A worker that dies or hits
+    // a cap makes a failed record like any other failure, with its reason.
+    match services
+        .workers
+        .extract(resp.text().into_bytes(), &resp.final_url)
+        .await
+    {
+        Ok(x) => Record {
             url: url.to_string(),
             status: "ready".into(),
             title: Some(x.title).filter(|t| !t.is_empty()),
@@ -270,8 +272,7 @@ async fn run_job(services: &Services, url: &str) -> Record {
             content_full_error: None,
             at_ms: now_ms(),
         },
-        Ok(Err(why)) => failed(url, why),
-        Err(e) => failed(url, format!("extraction failed: {e}")),
+        Err(e) => failed(url, e.to_string()),
     }
 }
 
@@ -299,7 +300,7 @@ async fn find_item(
             _ => false,
         });
         if let Some(i) = hit {
-            return Ok(Some((sub.name.clone(), i.full())));
+            return Ok(Some((sub.name.clone(), i.clone())));
         }
     }
     Ok(None)
@@ -355,6 +356,18 @@ pub async fn read(ctx: &Ctx, args: &[String]) -> CmdResult {
         }
     };
 
+    // The cached item's raw HTML is untrusted: sanitised and rendered in a worker.
+    let (item, item_text) = match item {
+        Some(i) => {
+            let (mut items, mut texts) = ctx
+                .services
+                .workers
+                .render(vec![i], crate::worker::jobs::Form::FullText)
+                .await?;
+            (items.pop(), texts.pop().flatten())
+        }
+        None => (None, None),
+    };
     let mut result = json!({"ok": true, "command": "rss read", "link": link});
     if let Some(s) = &source {
         result["source"] = s.clone().into();
@@ -372,7 +385,7 @@ pub async fn read(ctx: &Ctx, args: &[String]) -> CmdResult {
         }
         if let Some(h) = &i.content_html {
             result["content_html"] = h.clone().into();
-            let t = super::extract::plain_text(h);
+            let t = item_text.clone().unwrap_or_default();
             result["content_text"] = t.clone().into();
             feed_text = Some(t);
         } else if let Some(s) = &i.summary {

@@ -8,6 +8,7 @@ use super::fetch::fetch_feed;
 use super::{output, write_out};
 use crate::commands::args::{Flag, parse};
 use crate::commands::{CmdError, CmdResult, Ctx};
+use crate::worker::jobs::Form;
 
 /// `rss list [--max N] [--out P]`
 pub async fn list(ctx: &Ctx, args: &[String]) -> CmdResult {
@@ -98,11 +99,14 @@ pub async fn fetch(ctx: &Ctx, args: &[String]) -> CmdResult {
         (None, Some(u)) => (None, check_url(u)?),
     };
     let f = fetch_feed(&ctx.services, &url, name.as_deref().unwrap_or(&url)).await?;
-    let emitted: Vec<Value> = f
-        .items
+    let (brief, _) = ctx
+        .services
+        .workers
+        .render(f.items.iter().take(max).cloned().collect(), Form::Brief)
+        .await?;
+    let emitted: Vec<Value> = brief
         .iter()
-        .take(max)
-        .map(|i| serde_json::to_value(i.brief()).unwrap_or(Value::Null))
+        .map(|i| serde_json::to_value(i).unwrap_or(Value::Null))
         .collect();
     let mut stdout = format!(
         "{} — {} items{}\n",
@@ -135,7 +139,11 @@ pub async fn fetch(ctx: &Ctx, args: &[String]) -> CmdResult {
     });
     let mut artifacts = Vec::new();
     if let Some(out) = flags.get("out") {
-        let items: Vec<_> = f.items.iter().map(|i| i.full()).collect();
+        let (items, _) = ctx
+            .services
+            .workers
+            .render(f.items.clone(), Form::Full)
+            .await?;
         let full = json!({"url": url, "name": name, "title": f.title, "items": items});
         artifacts.push(write_out(ctx, out, &full, "all items of the feed").await?);
         result["out"] = artifacts[0].path.clone().into();

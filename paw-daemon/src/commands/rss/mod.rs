@@ -11,13 +11,13 @@
 //! rss export --out P
 //! ```
 
-mod add;
+pub mod add;
 pub mod extract;
 pub mod fetch;
 pub mod fulltext;
 mod list;
 mod news;
-mod opml_io;
+pub mod opml_io;
 pub mod parse;
 pub mod store;
 pub mod text;

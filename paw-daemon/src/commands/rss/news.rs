@@ -10,6 +10,7 @@ use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
 use crate::commands::args::{Flag, parse};
 use crate::commands::{CmdResult, Ctx};
+use crate::worker::jobs::Form;
 
 /// What `rss news` says when there is nothing to read.
 pub const NO_SUBSCRIPTIONS: &str =
@@ -150,8 +151,17 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     // Newest first; undated items after dated ones, in feed order.
     digests.sort_by_cached_key(|d| std::cmp::Reverse(d.item.sort_key()));
     digests.truncate(limit);
-    for d in &mut digests {
-        d.item = d.item.brief();
+    // Only the items handed out are rendered, in one worker job (the raw HTML is untrusted).
+    let (brief, _) = ctx
+        .services
+        .workers
+        .render(
+            digests.iter().map(|d| d.item.clone()).collect(),
+            Form::Brief,
+        )
+        .await?;
+    for (d, item) in digests.iter_mut().zip(brief) {
+        d.item = item;
     }
 
     let mut stdout = String::new();

@@ -9,9 +9,52 @@ use crate::clock::now_ms;
 use crate::commands::args::{Flag, parse};
 use crate::commands::{CmdError, CmdResult, Ctx};
 
-/// Every feed outline, depth first (folders are flattened).
-fn feeds(outlines: &[opml::Outline], out: &mut Vec<(String, String)>) {
-    for o in outlines {
+/// The deepest outline nesting read; deeper files are refused before the `opml` crate
+/// (whose serde reader recurses per level) sees them.
+const MAX_DEPTH: usize = 256;
+
+/// Counts elements and nesting with a streaming reader (no recursion, no tree).
+fn check_shape(text: &str, max_outlines: usize) -> Result<(), String> {
+    let mut reader = quick_xml::Reader::from_str(text);
+    let (mut depth, mut outlines) = (0usize, 0usize);
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Start(e)) => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(format!("OPML nested deeper than {MAX_DEPTH} levels"));
+                }
+                outlines += usize::from(e.local_name().into_inner() == "outline");
+            }
+            Ok(quick_xml::events::Event::Empty(e)) => {
+                outlines += usize::from(e.local_name().into_inner() == "outline");
+            }
+            Ok(quick_xml::events::Event::End(_)) => depth = depth.saturating_sub(1),
+            Ok(quick_xml::events::Event::Eof) => return Ok(()),
+            Ok(_) => {}
+            Err(e) => return Err(format!("not an OPML file: {e}")),
+        }
+        if outlines > max_outlines {
+            return Err(format!(
+                "the OPML file has more than {max_outlines} outlines; split it"
+            ));
+        }
+    }
+}
+
+/// Every feed outline of an OPML document, depth first (folders are flattened), as
+/// (title, url). Runs in a worker: the text is untrusted.
+pub fn feeds_of(text: &str, max_outlines: usize) -> Result<Vec<(String, String)>, String> {
+    check_shape(text, max_outlines)?;
+    let doc = opml::OPML::from_str(text).map_err(|e| format!("not an OPML file: {e}"))?;
+    let mut out = Vec::new();
+    // An explicit stack: nesting depth is the file's to choose.
+    let mut stack: Vec<std::slice::Iter<'_, opml::Outline>> = vec![doc.body.outlines.iter()];
+    while let Some(level) = stack.last_mut() {
+        let Some(o) = level.next() else {
+            stack.pop();
+            continue;
+        };
         if let Some(url) = o.xml_url.as_deref().filter(|u| !u.trim().is_empty()) {
             let title = o
                 .title
@@ -20,38 +63,45 @@ fn feeds(outlines: &[opml::Outline], out: &mut Vec<(String, String)>) {
                 .unwrap_or_else(|| o.text.clone());
             out.push((title.trim().to_string(), url.trim().to_string()));
         }
-        feeds(&o.outlines, out);
+        stack.push(o.outlines.iter());
     }
+    Ok(out)
 }
+
+/// The largest OPML file read.
+const MAX_OPML_BYTES: u64 = 16 << 20;
 
 /// `rss import --in P`
 pub async fn import(ctx: &Ctx, args: &[String]) -> CmdResult {
     let flags = parse(args, &[Flag::value("in")])?;
     let rel = flags.required("in")?;
     let path = crate::commands::paths::resolve(ctx.home.agents(), rel, false)?;
-    let text = tokio::fs::read_to_string(&path)
+    let bytes = crate::commands::read_capped(&path, MAX_OPML_BYTES)
         .await
-        .map_err(|e| CmdError::new(ErrorCode::NotFound, format!("cannot read {rel}: {e}")))?;
-    let doc = opml::OPML::from_str(&text)
-        .map_err(|e| CmdError::new(ErrorCode::ParseError, format!("not an OPML file: {e}")))?;
-    let mut found = Vec::new();
-    feeds(&doc.body.outlines, &mut found);
+        .map_err(|e| CmdError::new(e.0, format!("cannot read {rel}: {}", e.1)))?;
+    // Parsed in a worker (SPEC §10): the file is untrusted.
+    let found = ctx.services.workers.opml(bytes).await?;
 
     let mut store = ctx.services.rss.lock().await;
     let state = store.state();
     let now = now_ms();
     let (mut added, mut skipped) = (Vec::new(), Vec::new());
+    // Linear in the file: names and URLs are looked up in sets, suffixes counted per base.
+    let mut names = state.name_index();
+    let mut urls: std::collections::HashSet<String> =
+        state.subs.iter().map(|s| s.url.clone()).collect();
     for (title, url) in found {
         let Ok(url) = check_url(&url) else {
             skipped.push(json!({"url": url, "reason": "not an http(s) url"}));
             continue;
         };
-        if state.subs.iter().any(|s| s.url == url) {
+        if !urls.insert(url.clone()) {
             skipped.push(json!({"url": url, "reason": "already subscribed"}));
             continue;
         }
         let base = slug(if title.is_empty() { &url } else { &title });
-        let name = state.add_unique(&base, &url, (!title.is_empty()).then(|| title.clone()), now);
+        let name = names.claim(&base);
+        state.push_sub(&name, &url, (!title.is_empty()).then(|| title.clone()), now);
         added.push(json!({"name": name, "url": url}));
     }
     if !added.is_empty() {

@@ -6,6 +6,7 @@
 //! update. Network requests are never made while it is held. Files are written atomically
 //! with fsync; a file that does not parse is moved aside and reported, never overwritten.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -112,20 +113,28 @@ impl State {
         title: Option<String>,
         now_ms: u64,
     ) -> String {
-        let mut name = base.to_string();
-        let mut n = 2;
-        while self.subs.iter().any(|s| s.name.eq_ignore_ascii_case(&name)) {
-            name = format!("{base}-{n}");
-            n += 1;
+        let name = self.name_index().claim(base);
+        self.push_sub(&name, url, title, now_ms);
+        name
+    }
+
+    /// The names in use, for claiming many new ones in linear time.
+    pub fn name_index(&self) -> NameIndex {
+        NameIndex {
+            taken: self.subs.iter().map(|s| s.name.to_lowercase()).collect(),
+            next: HashMap::new(),
         }
+    }
+
+    /// Appends a subscription whose name was claimed from [`Self::name_index`].
+    pub fn push_sub(&mut self, name: &str, url: &str, title: Option<String>, now_ms: u64) {
         self.subs.push(Subscription {
-            name: name.clone(),
+            name: name.to_string(),
             url: url.to_string(),
             title,
             created_at_ms: now_ms,
             updated_at_ms: now_ms,
         });
-        name
     }
 
     /// The fetch state of `url`.
@@ -145,6 +154,32 @@ impl State {
         });
         let last = self.fetch.len() - 1;
         &mut self.fetch[last]
+    }
+}
+
+/// Names in use (lower-cased) and, per base, the next suffix to try: claiming a name costs
+/// O(1) however many feeds share a title.
+#[derive(Debug, Default)]
+pub struct NameIndex {
+    taken: HashSet<String>,
+    next: HashMap<String, usize>,
+}
+
+impl NameIndex {
+    /// `base`, or `base-2`, `base-3`… the first not taken; marks it taken.
+    pub fn claim(&mut self, base: &str) -> String {
+        let n = self.next.entry(base.to_lowercase()).or_insert(1);
+        loop {
+            let name = if *n == 1 {
+                base.to_string()
+            } else {
+                format!("{base}-{n}")
+            };
+            *n += 1;
+            if self.taken.insert(name.to_lowercase()) {
+                return name;
+            }
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! test-panic               panic inside the command
 //! test-echo [--stderr]     copy stdin to stdout (or to stderr)
 //! test-attach              attach a session resource whose teardown writes a marker file
+//! test-worker --do A       run a worker job that misbehaves: crash, hog, spin, overflow
 //! ```
 
 use std::sync::Arc;
@@ -24,7 +25,7 @@ const CAPS: Capabilities = Capabilities {
     writes_files: false,
     reads_secrets: false,
 };
-const SKILL: &str = "---\nname: test\ndescription: test-only commands (test-sleep, test-panic, test-echo, test-attach)\n---\n";
+const SKILL: &str = "---\nname: test\ndescription: test-only commands (test-sleep, test-panic, test-echo, test-attach, test-worker)\n---\n";
 
 /// Registers every test command.
 pub fn register(r: &mut Registry) {
@@ -32,6 +33,41 @@ pub fn register(r: &mut Registry) {
     r.register(Panic);
     r.register(Echo);
     r.register(Attach);
+    r.register(Worker);
+}
+
+static WORKER: CommandSpec = CommandSpec {
+    name: "test-worker",
+    summary: "run a worker job that crashes, hogs memory, spins or overflows its stack",
+    usage: "test-worker --do crash|hog|spin|overflow|echo",
+    subcommands: &[],
+    capabilities: CAPS,
+    max_stdin_chars: 0,
+    default_timeout_ms: None,
+    skill: SKILL,
+};
+
+struct Worker;
+
+impl Command for Worker {
+    fn spec(&self) -> &'static CommandSpec {
+        &WORKER
+    }
+
+    fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
+        async move {
+            let flags = parse(&inv.argv[1..], &[Flag::value("do")])?;
+            let action = flags.required("do")?.to_string();
+            let job = crate::worker::jobs::Job::Test { action };
+            ctx.services.workers.run(&job, &[]).await?;
+            Ok(Output {
+                stdout: "the worker answered\n".into(),
+                result: json!({"ok": true}),
+                ..Output::default()
+            })
+        }
+        .boxed()
+    }
 }
 
 static SLEEP: CommandSpec = CommandSpec {

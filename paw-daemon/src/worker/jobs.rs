@@ -1,0 +1,281 @@
+//! What a worker can be asked to do, and the worker-side handler that does it. Every job is
+//! a parse of untrusted bytes (SPEC §10); each one calls the same pure function the daemon
+//! used to call in-process.
+
+use serde::{Deserialize, Serialize};
+
+use crate::commands::doc::model::Mode;
+use crate::commands::doc::{self, DocError, DocText, Format};
+use crate::commands::rss::parse::{Item, ParsedFeed, parse_feed};
+use crate::commands::rss::{add, extract, opml_io};
+
+/// The most feeds one OPML file may hold; a larger file is refused, not ground through.
+pub const MAX_OPML_FEEDS: usize = 10_000;
+
+/// How items are rendered for handing out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Form {
+    /// The seed's six fields, the summary rendered.
+    Brief,
+    /// Every field, `content_html` sanitised.
+    Full,
+    /// As `Full`, plus the plain text of `content_html`.
+    FullText,
+}
+
+/// One job. The input bytes travel as the frame's payload.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "job", rename_all = "snake_case")]
+pub enum Job {
+    /// `doc extract`: the document's text, rendered and truncated.
+    Doc {
+        /// The format asked for (None: detect from the bytes).
+        format: Option<Format>,
+        /// Text or Markdown.
+        mode: Mode,
+        /// `--max-chars` (0: no cap).
+        max_chars: usize,
+    },
+    /// A feed body to items.
+    Feed {
+        /// The response's `Content-Type`.
+        content_type: Option<String>,
+        /// The URL relative links resolve against.
+        base: Option<String>,
+    },
+    /// Summaries and sanitised HTML of items handed out.
+    Render {
+        /// How to render.
+        form: Form,
+        /// The cached items (with their raw HTML).
+        items: Vec<Item>,
+    },
+    /// A page (payload, UTF-8) to its article.
+    Extract {
+        /// The page's URL after redirects.
+        url: String,
+    },
+    /// A page (payload, UTF-8) to the feed it advertises.
+    Discover {
+        /// The page's URL after redirects.
+        base: String,
+    },
+    /// An OPML file (payload) to its feeds.
+    Opml,
+    /// Test-only jobs that misbehave on purpose (the `test-worker` command).
+    #[cfg(feature = "test-commands")]
+    Test {
+        /// `crash`, `hog`, `spin` or `echo`.
+        action: String,
+    },
+}
+
+impl Job {
+    /// Its name, for logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Job::Doc { .. } => "doc",
+            Job::Feed { .. } => "feed",
+            Job::Render { .. } => "render",
+            Job::Extract { .. } => "extract",
+            Job::Discover { .. } => "discover",
+            Job::Opml => "opml",
+            #[cfg(feature = "test-commands")]
+            Job::Test { .. } => "test",
+        }
+    }
+}
+
+/// A job's own failure (the input is bad), as opposed to the worker dying.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobFailure {
+    /// `ParseError` or `NotSupported`.
+    pub not_supported: bool,
+    /// The reason.
+    pub message: String,
+}
+
+/// A parsed feed as it crosses the boundary (`published_ms` is not serialised in `Item`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FeedReply {
+    /// The feed's title.
+    pub title: Option<String>,
+    /// Its items.
+    pub items: Vec<Item>,
+    /// Each item's sort key.
+    pub published_ms: Vec<Option<i64>>,
+}
+
+/// An extracted article as it crosses the boundary.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ArticleReply {
+    /// The article's title.
+    pub title: String,
+    /// Sanitised HTML.
+    pub html: String,
+    /// Plain text.
+    pub text: String,
+}
+
+/// A worker's answer. `Doc`'s text travels as the frame's payload.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "reply", rename_all = "snake_case")]
+pub enum Reply {
+    /// Sent once, when the worker is ready: what its sandbox enforces.
+    Ready {
+        /// The seccomp filter is installed.
+        seccomp: bool,
+        /// Landlock's status: `full`, `partial` or `none`.
+        landlock: String,
+    },
+    /// A document's text (in the payload) and what was found.
+    Doc(DocText),
+    /// A feed.
+    Feed(FeedReply),
+    /// Rendered items, and for `FullText` each item's plain text.
+    Render {
+        /// The items.
+        items: Vec<Item>,
+        /// Plain text of each item's `content_html` (`FullText` only).
+        texts: Vec<Option<String>>,
+    },
+    /// An article.
+    Extract(ArticleReply),
+    /// The advertised feed, if any.
+    Discover {
+        /// Its absolute URL.
+        url: Option<String>,
+    },
+    /// Feed outlines: (title, url).
+    Opml {
+        /// Every feed outline, depth first.
+        feeds: Vec<(String, String)>,
+    },
+    /// The job failed on its input.
+    Failed(JobFailure),
+}
+
+fn failed(message: impl Into<String>) -> Reply {
+    Reply::Failed(JobFailure {
+        not_supported: false,
+        message: message.into(),
+    })
+}
+
+fn utf8(payload: Vec<u8>) -> String {
+    String::from_utf8(payload)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Runs one job (in the worker). Returns the reply and its payload.
+pub fn handle(job: Job, payload: Vec<u8>) -> (Reply, Vec<u8>) {
+    match job {
+        Job::Doc {
+            format,
+            mode,
+            max_chars,
+        } => match doc::read_text(&payload, format, mode, max_chars) {
+            Ok((info, text)) => (Reply::Doc(info), text.into_bytes()),
+            Err(e) => (
+                Reply::Failed(JobFailure {
+                    not_supported: matches!(e, DocError::NotSupported(_)),
+                    message: e.to_string(),
+                }),
+                Vec::new(),
+            ),
+        },
+        Job::Feed { content_type, base } => {
+            let base = base.and_then(|b| url::Url::parse(&b).ok());
+            let reply = match parse_feed(&payload, content_type.as_deref(), base.as_ref()) {
+                Ok(ParsedFeed { title, items }) => Reply::Feed(FeedReply {
+                    title,
+                    published_ms: items.iter().map(|i| i.published_ms).collect(),
+                    items,
+                }),
+                Err(e) => failed(e.0),
+            };
+            (reply, Vec::new())
+        }
+        Job::Render { form, items } => {
+            let mut texts = Vec::new();
+            let items: Vec<Item> = items
+                .iter()
+                .map(|i| match form {
+                    Form::Brief => i.brief(),
+                    Form::Full => i.full(),
+                    Form::FullText => {
+                        let full = i.full();
+                        texts.push(full.content_html.as_deref().map(extract::plain_text));
+                        full
+                    }
+                })
+                .collect();
+            (Reply::Render { items, texts }, Vec::new())
+        }
+        Job::Extract { url } => {
+            let reply = match url::Url::parse(&url) {
+                Ok(u) => match extract::extract(&utf8(payload), &u) {
+                    Ok(x) => Reply::Extract(ArticleReply {
+                        title: x.title,
+                        html: x.html,
+                        text: x.text,
+                    }),
+                    Err(why) => failed(why),
+                },
+                Err(e) => failed(format!("bad page url: {e}")),
+            };
+            (reply, Vec::new())
+        }
+        Job::Discover { base } => {
+            let url = url::Url::parse(&base)
+                .ok()
+                .and_then(|b| add::discover_feed(&utf8(payload), &b));
+            (Reply::Discover { url }, Vec::new())
+        }
+        Job::Opml => {
+            let reply = match opml_io::feeds_of(&utf8(payload), MAX_OPML_FEEDS) {
+                Ok(feeds) => Reply::Opml { feeds },
+                Err(why) => failed(why),
+            };
+            (reply, Vec::new())
+        }
+        #[cfg(feature = "test-commands")]
+        Job::Test { action } => (test_job(&action), Vec::new()),
+    }
+}
+
+/// Misbehaviour on demand, to prove the pool contains it.
+#[cfg(feature = "test-commands")]
+fn test_job(action: &str) -> Reply {
+    match action {
+        "crash" => std::process::abort(),
+        "hog" => {
+            // Touch every page so the cap is met by real use, not only by reservation.
+            let mut hoard: Vec<Vec<u8>> = Vec::new();
+            loop {
+                hoard.push(vec![1u8; 16 << 20]);
+                std::hint::black_box(&hoard);
+            }
+        }
+        "spin" => {
+            let mut x = 0u64;
+            loop {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+        }
+        "overflow" => {
+            fn deep(n: u64) -> u64 {
+                let pad = std::hint::black_box([n; 64]);
+                if pad[1] == u64::MAX {
+                    return 0;
+                }
+                deep(n + 1).wrapping_add(pad[0])
+            }
+            Reply::Discover {
+                url: Some(deep(0).to_string()),
+            }
+        }
+        _ => Reply::Discover { url: None },
+    }
+}

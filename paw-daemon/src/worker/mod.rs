@@ -1,0 +1,528 @@
+//! The worker boundary (SPEC §1, §10): untrusted bytes — documents, pages, feeds, OPML
+//! files — are parsed only in worker processes, never in the daemon.
+//!
+//! A worker is the daemon's own binary re-executed with [`WORKER_FLAG`] (never another
+//! program, never a shell). It caps its own address space and per-job CPU time, asks to die
+//! with the daemon, drops file-system and network access (Landlock) and most system calls
+//! (seccomp), then answers jobs read from its stdin, one at a time ([`child`]). The daemon
+//! keeps `worker.processes` of them warm in a [`Pool`]; a job checks one out, and a worker
+//! that dies, hits a cap, or whose job is abandoned (the call timed out or was cancelled)
+//! is killed at once and replaced in the background. The daemon only ever sees a reply
+//! frame or a dead pipe: whatever the input does, it costs one worker.
+
+pub mod child;
+pub mod jobs;
+mod sandbox;
+pub mod wire;
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use paw_proto::ErrorCode;
+use tokio::io::AsyncReadExt;
+use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::sync::{Notify, Semaphore};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::commands::CmdError;
+use crate::commands::doc::model::Mode;
+use crate::commands::doc::{DocText, Format};
+use crate::commands::rss::parse::{Item, ParsedFeed};
+use crate::config::WorkerConfig;
+use jobs::{ArticleReply, Form, Job, Reply};
+
+/// `paw-daemon --paw-worker MEMORY_MB CPU_SECS PARENT_PID` runs a worker.
+pub const WORKER_FLAG: &str = "--paw-worker";
+
+/// How much of a dead worker's stderr is kept to tell why it died.
+const STDERR_TAIL: usize = 4096;
+/// How long a new worker may take to say it is ready.
+const READY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why a job produced no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WorkerError {
+    /// The input was bad: the job's own answer.
+    #[error("{}", .0.message)]
+    Job(jobs::JobFailure),
+    /// The worker ran out of address space.
+    #[error("worker exceeded its memory limit")]
+    Memory,
+    /// The worker used its CPU time.
+    #[error("worker used its CPU time")]
+    Cpu,
+    /// The worker died otherwise (a crash, a stack overflow, an abort).
+    #[error("worker crashed")]
+    Crashed,
+    /// The job ran past its wall-clock limit (only jobs no call waits on have one).
+    #[error("worker took too long")]
+    TooSlow,
+    /// No worker could be started.
+    #[error("cannot start a worker: {0}")]
+    Unavailable(String),
+}
+
+impl From<WorkerError> for CmdError {
+    fn from(e: WorkerError) -> Self {
+        let code = match &e {
+            WorkerError::Job(f) if f.not_supported => ErrorCode::NotSupported,
+            WorkerError::Unavailable(_) => ErrorCode::CommandFailed,
+            _ => ErrorCode::ParseError,
+        };
+        CmdError::new(code, e.to_string())
+    }
+}
+
+/// Counters for `daemon.status`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PoolStats {
+    /// Worker processes alive now.
+    pub alive: usize,
+    /// Jobs answered.
+    pub jobs_done: u64,
+    /// Jobs that cost their worker (crash, cap, timeout, cancel).
+    pub jobs_failed: u64,
+}
+
+/// What the sandbox enforces, as the first worker reported it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SandboxReport {
+    /// The seccomp filter is installed.
+    pub seccomp: bool,
+    /// Landlock: `full`, `partial` or `none`.
+    pub landlock: String,
+}
+
+/// One live worker process. Dropping it kills the process (`kill_on_drop`).
+struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: ChildStdout,
+    /// The last bytes of its stderr; the reader task ends at EOF and says so.
+    stderr: Arc<Mutex<Vec<u8>>>,
+    stderr_done: Arc<Notify>,
+    alive: Arc<AtomicUsize>,
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.alive.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The warm workers. Owned by `Services`; `idle` is a std mutex held only to push or pop.
+pub struct Pool {
+    exe: PathBuf,
+    cfg: WorkerConfig,
+    idle: Mutex<Vec<Worker>>,
+    /// One permit per worker: more jobs than workers wait their turn.
+    permits: Semaphore,
+    alive: Arc<AtomicUsize>,
+    done: AtomicU64,
+    failed: AtomicU64,
+    /// Wakes the keeper when a worker was lost.
+    refill: Notify,
+    report: Mutex<Option<SandboxReport>>,
+    tasks: TaskTracker,
+    shutdown: CancellationToken,
+}
+
+/// A checked-out worker: back to the pool when the job answered, killed otherwise
+/// (including when the job's future is dropped because its call ended).
+struct Lease<'a> {
+    pool: &'a Pool,
+    worker: Option<Worker>,
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        if self.worker.take().is_some() {
+            self.pool.failed.fetch_add(1, Ordering::Relaxed);
+            self.pool.refill.notify_one();
+        }
+    }
+}
+
+impl Pool {
+    /// A pool running `exe` (the daemon's own binary) as workers. Nothing starts until
+    /// [`Pool::start`].
+    pub fn new(
+        exe: PathBuf,
+        cfg: WorkerConfig,
+        tasks: TaskTracker,
+        shutdown: CancellationToken,
+    ) -> Arc<Self> {
+        Arc::new(Self {
+            permits: Semaphore::new(cfg.processes),
+            exe,
+            cfg,
+            idle: Mutex::new(Vec::new()),
+            alive: Arc::new(AtomicUsize::new(0)),
+            done: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            refill: Notify::new(),
+            report: Mutex::new(None),
+            tasks,
+            shutdown,
+        })
+    }
+
+    /// The binary that runs workers: this process's own executable.
+    pub fn own_exe() -> PathBuf {
+        // /proc/self/exe still runs this build after the file on disk was replaced.
+        let proc_exe = PathBuf::from("/proc/self/exe");
+        if proc_exe.exists() {
+            return proc_exe;
+        }
+        std::env::current_exe().unwrap_or(proc_exe)
+    }
+
+    /// Starts the keeper task: it fills the pool to `worker.processes` now and after every
+    /// lost worker, until shutdown.
+    pub fn start(self: &Arc<Self>) {
+        let pool = self.clone();
+        self.tasks.spawn(async move {
+            loop {
+                while pool.alive.load(Ordering::Relaxed) < pool.cfg.processes
+                    && !pool.shutdown.is_cancelled()
+                {
+                    match pool.spawn().await {
+                        Ok(w) => pool.lock_idle().push(w),
+                        Err(e) => {
+                            tracing::error!(error = %e, "cannot start a worker");
+                            break;
+                        }
+                    }
+                }
+                tokio::select! {
+                    _ = pool.shutdown.cancelled() => break,
+                    _ = pool.refill.notified() => {}
+                }
+            }
+            pool.lock_idle().clear();
+        });
+    }
+
+    /// Kills the idle workers (shutdown; busy ones die with their jobs).
+    pub fn stop(&self) {
+        self.lock_idle().clear();
+    }
+
+    /// The counters for `daemon.status`.
+    pub fn stats(&self) -> PoolStats {
+        PoolStats {
+            alive: self.alive.load(Ordering::Relaxed),
+            jobs_done: self.done.load(Ordering::Relaxed),
+            jobs_failed: self.failed.load(Ordering::Relaxed),
+        }
+    }
+
+    /// What the sandbox enforces on this machine (after the first worker started).
+    pub fn sandbox_report(&self) -> Option<SandboxReport> {
+        self.report
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    fn lock_idle(&self) -> std::sync::MutexGuard<'_, Vec<Worker>> {
+        self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    async fn spawn(&self) -> Result<Worker, WorkerError> {
+        let unavailable = |e: String| WorkerError::Unavailable(e);
+        let mut child = tokio::process::Command::new(&self.exe)
+            .arg(WORKER_FLAG)
+            .arg(self.cfg.memory_mb.to_string())
+            .arg(self.cfg.cpu_secs.to_string())
+            .arg(std::process::id().to_string())
+            .env_clear()
+            // mimalloc reserves a 1 GiB arena up front by default, which alone is over the
+            // address-space cap; without it, it maps what it uses.
+            .env("MIMALLOC_ARENA_RESERVE", "0")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| unavailable(format!("{}: {e}", self.exe.display())))?;
+        let (Some(stdin), Some(stdout), Some(mut err)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(unavailable("no pipes".into()));
+        };
+        self.alive.fetch_add(1, Ordering::Relaxed);
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let stderr_done = Arc::new(Notify::new());
+        let (tail, done) = (stderr.clone(), stderr_done.clone());
+        self.tasks.spawn(async move {
+            let mut buf = [0u8; 1024];
+            while let Ok(n @ 1..) = err.read(&mut buf).await {
+                let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
+                t.extend_from_slice(&buf[..n]);
+                let excess = t.len().saturating_sub(STDERR_TAIL);
+                t.drain(..excess);
+            }
+            done.notify_one();
+        });
+        let mut w = Worker {
+            child,
+            stdin,
+            stdout,
+            stderr,
+            stderr_done,
+            alive: self.alive.clone(),
+        };
+        let ready = tokio::time::timeout(READY_TIMEOUT, wire::read(&mut w.stdout))
+            .await
+            .map_err(|_| unavailable("no ready line in 10 s".into()))?
+            .map_err(|e| unavailable(format!("it died at start: {e}")))?;
+        match serde_json::from_slice::<Reply>(&ready.header) {
+            Ok(Reply::Ready { seccomp, landlock }) => {
+                let mut report = self.report.lock().unwrap_or_else(|e| e.into_inner());
+                if report.is_none() {
+                    tracing::info!(seccomp, landlock = %landlock, "worker sandbox");
+                }
+                *report = Some(SandboxReport { seccomp, landlock });
+            }
+            _ => return Err(unavailable("a bad ready line".into())),
+        }
+        Ok(w)
+    }
+
+    /// Runs one job in a worker and returns its reply, or why there is none. Dropping the
+    /// returned future (the call timed out or was cancelled) kills the worker at once.
+    pub async fn run(&self, job: &Job, payload: &[u8]) -> Result<(Reply, Vec<u8>), WorkerError> {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| WorkerError::Unavailable("shutting down".into()))?;
+        let idle = self.lock_idle().pop();
+        let worker = match idle {
+            Some(w) => w,
+            None => {
+                // Counted as alive from here: the keeper does not start another for it.
+                self.spawn().await?
+            }
+        };
+        let mut lease = Lease {
+            pool: self,
+            worker: Some(worker),
+        };
+        let Some(w) = lease.worker.as_mut() else {
+            return Err(WorkerError::Crashed);
+        };
+        // CPU time is capped in the worker; a wall-clock limit is a backstop for jobs no
+        // call is waiting on (a background full-text extraction).
+        let limit = Duration::from_secs(self.cfg.cpu_secs.saturating_mul(2).max(5));
+        let outcome = match tokio::time::timeout(limit, exchange(w, job, payload)).await {
+            Ok(Ok(frame)) => match serde_json::from_slice::<Reply>(&frame.header) {
+                Ok(reply) => Ok((reply, frame.payload)),
+                Err(_) => Err(WorkerError::Crashed),
+            },
+            Ok(Err(_)) => Err(diagnose(w).await),
+            Err(_) => Err(WorkerError::TooSlow),
+        };
+        match outcome {
+            Ok((Reply::Failed(f), _)) => {
+                self.release(&mut lease);
+                Err(WorkerError::Job(f))
+            }
+            Ok(reply) => {
+                self.release(&mut lease);
+                Ok(reply)
+            }
+            Err(e) => {
+                tracing::warn!(job = job.name(), reason = %e, "a worker was lost");
+                Err(e)
+            }
+        }
+    }
+
+    fn release(&self, lease: &mut Lease<'_>) {
+        if let Some(w) = lease.worker.take() {
+            self.done.fetch_add(1, Ordering::Relaxed);
+            if !self.shutdown.is_cancelled() {
+                self.lock_idle().push(w);
+            }
+        }
+    }
+
+    /// `doc extract`: the document's text and what was found.
+    pub async fn doc(
+        &self,
+        bytes: Vec<u8>,
+        format: Option<Format>,
+        mode: Mode,
+        max_chars: usize,
+    ) -> Result<(DocText, String), CmdError> {
+        let job = Job::Doc {
+            format,
+            mode,
+            max_chars,
+        };
+        match self.run(&job, &bytes).await? {
+            (Reply::Doc(info), text) => Ok((info, utf8(text))),
+            _ => Err(WorkerError::Crashed.into()),
+        }
+    }
+
+    /// A feed body to items (each with its sort key).
+    pub async fn feed(
+        &self,
+        body: &[u8],
+        content_type: Option<String>,
+        base: Option<String>,
+    ) -> Result<ParsedFeed, WorkerError> {
+        match self.run(&Job::Feed { content_type, base }, body).await? {
+            (Reply::Feed(f), _) => {
+                let mut items = f.items;
+                for (i, ms) in items.iter_mut().zip(f.published_ms) {
+                    i.published_ms = ms;
+                }
+                Ok(ParsedFeed {
+                    title: f.title,
+                    items,
+                })
+            }
+            _ => Err(WorkerError::Crashed),
+        }
+    }
+
+    /// Renders items for handing out: summaries, sanitised HTML and (for `FullText`) the
+    /// plain text of each. Items that need nothing rendered never reach a worker.
+    pub async fn render(
+        &self,
+        items: Vec<Item>,
+        form: Form,
+    ) -> Result<(Vec<Item>, Vec<Option<String>>), CmdError> {
+        let needs_work = |i: &Item| {
+            (i.summary.is_none() && i.summary_source.is_some())
+                || (form != Form::Brief && (i.content_raw.is_some() || i.content_html.is_some()))
+        };
+        if !items.iter().any(needs_work) {
+            let n = items.len();
+            let items = items
+                .iter()
+                .map(|i| {
+                    if form == Form::Brief {
+                        i.brief()
+                    } else {
+                        i.full()
+                    }
+                })
+                .collect();
+            return Ok((
+                items,
+                vec![None; if form == Form::FullText { n } else { 0 }],
+            ));
+        }
+        match self.run(&Job::Render { form, items }, &[]).await? {
+            (Reply::Render { items, texts }, _) => Ok((items, texts)),
+            _ => Err(WorkerError::Crashed.into()),
+        }
+    }
+
+    /// A page to its article.
+    pub async fn extract(
+        &self,
+        html: Vec<u8>,
+        url: &url::Url,
+    ) -> Result<ArticleReply, WorkerError> {
+        let job = Job::Extract {
+            url: url.to_string(),
+        };
+        match self.run(&job, &html).await? {
+            (Reply::Extract(a), _) => Ok(a),
+            _ => Err(WorkerError::Crashed),
+        }
+    }
+
+    /// The feed a page advertises, if any (a worker failure finds none).
+    pub async fn discover(&self, html: Vec<u8>, base: &url::Url) -> Option<String> {
+        let job = Job::Discover {
+            base: base.to_string(),
+        };
+        match self.run(&job, &html).await {
+            Ok((Reply::Discover { url }, _)) => url,
+            _ => None,
+        }
+    }
+
+    /// An OPML file's feed outlines, (title, url).
+    pub async fn opml(&self, bytes: Vec<u8>) -> Result<Vec<(String, String)>, CmdError> {
+        match self.run(&Job::Opml, &bytes).await? {
+            (Reply::Opml { feeds }, _) => Ok(feeds),
+            _ => Err(WorkerError::Crashed.into()),
+        }
+    }
+}
+
+fn utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+async fn exchange(
+    w: &mut Worker,
+    job: &Job,
+    payload: &[u8],
+) -> Result<wire::Frame, wire::WireError> {
+    let header = serde_json::to_vec(job).map_err(std::io::Error::other)?;
+    wire::write(&mut w.stdin, &header, payload).await?;
+    wire::read(&mut w.stdout).await
+}
+
+/// Why a worker whose pipe broke is gone: its exit status and the end of its stderr.
+async fn diagnose(w: &mut Worker) -> WorkerError {
+    let status = match tokio::time::timeout(Duration::from_secs(2), w.child.wait()).await {
+        Ok(Ok(s)) => Some(s),
+        _ => None,
+    };
+    // The stderr reader sees EOF once the process is gone.
+    let _ = tokio::time::timeout(Duration::from_millis(500), w.stderr_done.notified()).await;
+    let tail = w.stderr.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    classify(status, &tail)
+}
+
+/// The user-facing reason for a dead worker.
+fn classify(status: Option<std::process::ExitStatus>, stderr_tail: &[u8]) -> WorkerError {
+    use std::os::unix::process::ExitStatusExt as _;
+    let tail = String::from_utf8_lossy(stderr_tail);
+    // Rust's allocation-failure message: the address-space cap was reached.
+    if tail.contains("memory allocation of") {
+        return WorkerError::Memory;
+    }
+    match status.and_then(|s| s.signal()) {
+        Some(libc::SIGXCPU) => WorkerError::Cpu,
+        _ => WorkerError::Crashed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt as _;
+
+    #[test]
+    fn a_dead_worker_is_named_by_its_signal_and_stderr() {
+        let sig = |n| Some(std::process::ExitStatus::from_raw(n));
+        assert_eq!(classify(sig(libc::SIGXCPU), b""), WorkerError::Cpu);
+        assert_eq!(
+            classify(
+                sig(libc::SIGABRT),
+                b"memory allocation of 1048576 bytes failed\n"
+            ),
+            WorkerError::Memory
+        );
+        assert_eq!(
+            classify(sig(libc::SIGSEGV), b"thread 'x' has overflowed its stack\n"),
+            WorkerError::Crashed
+        );
+        assert_eq!(classify(None, b""), WorkerError::Crashed);
+    }
+}

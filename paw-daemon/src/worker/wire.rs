@@ -1,0 +1,117 @@
+//! The frames that cross the worker boundary, both ways: a JSON header (`u32` length, little
+//! endian) then a byte payload (`u64` length). Bytes travel as bytes (a document, a page, a
+//! feed body, extracted text), so nothing large is JSON-escaped; both lengths are capped
+//! before anything is allocated.
+
+use std::io::{Read, Write};
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+
+/// The largest JSON header either side accepts.
+pub const MAX_HEADER: u64 = 64 << 20;
+/// The largest payload either side accepts (the 100 MiB document cap fits under it).
+pub const MAX_PAYLOAD: u64 = 128 << 20;
+
+/// One message: what it is (JSON) and the bytes it carries.
+#[derive(Debug, Default)]
+pub struct Frame {
+    /// A serialised [`super::jobs::Job`] or [`super::jobs::Reply`].
+    pub header: Vec<u8>,
+    /// The job's input bytes or the reply's text.
+    pub payload: Vec<u8>,
+}
+
+/// Why a frame could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum WireError {
+    /// The pipe failed or ended (the peer is gone).
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// A length over its cap.
+    #[error("a frame of {0} bytes is over the limit")]
+    TooLarge(u64),
+}
+
+fn check(len: u64, cap: u64) -> Result<usize, WireError> {
+    if len > cap {
+        return Err(WireError::TooLarge(len));
+    }
+    usize::try_from(len).map_err(|_| WireError::TooLarge(len))
+}
+
+fn header_len(header: &[u8]) -> std::io::Result<[u8; 4]> {
+    u32::try_from(header.len())
+        .map(u32::to_le_bytes)
+        .map_err(|_| std::io::Error::other("header too large"))
+}
+
+/// Reads one frame (blocking; the worker's side).
+pub fn read_blocking(r: &mut impl Read) -> Result<Frame, WireError> {
+    let mut n = [0u8; 4];
+    r.read_exact(&mut n)?;
+    let mut header = vec![0; check(u32::from_le_bytes(n).into(), MAX_HEADER)?];
+    r.read_exact(&mut header)?;
+    let mut n = [0u8; 8];
+    r.read_exact(&mut n)?;
+    let mut payload = vec![0; check(u64::from_le_bytes(n), MAX_PAYLOAD)?];
+    r.read_exact(&mut payload)?;
+    Ok(Frame { header, payload })
+}
+
+/// Writes one frame (blocking; the worker's side).
+pub fn write_blocking(w: &mut impl Write, header: &[u8], payload: &[u8]) -> std::io::Result<()> {
+    w.write_all(&header_len(header)?)?;
+    w.write_all(header)?;
+    w.write_all(&(payload.len() as u64).to_le_bytes())?;
+    w.write_all(payload)?;
+    w.flush()
+}
+
+/// Reads one frame (the daemon's side).
+pub async fn read(r: &mut (impl AsyncRead + Unpin)) -> Result<Frame, WireError> {
+    let n = r.read_u32_le().await?;
+    let mut header = vec![0; check(n.into(), MAX_HEADER)?];
+    r.read_exact(&mut header).await?;
+    let n = r.read_u64_le().await?;
+    let mut payload = vec![0; check(n, MAX_PAYLOAD)?];
+    r.read_exact(&mut payload).await?;
+    Ok(Frame { header, payload })
+}
+
+/// Writes one frame (the daemon's side).
+pub async fn write(
+    w: &mut (impl AsyncWrite + Unpin),
+    header: &[u8],
+    payload: &[u8],
+) -> std::io::Result<()> {
+    w.write_all(&header_len(header)?).await?;
+    w.write_all(header).await?;
+    w.write_u64_le(payload.len() as u64).await?;
+    w.write_all(payload).await?;
+    w.flush().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_round_trips_and_an_oversized_length_is_refused_before_allocating() {
+        let mut buf = Vec::new();
+        write_blocking(&mut buf, b"{\"a\":1}", b"bytes").expect("write");
+        let f = read_blocking(&mut buf.as_slice()).expect("read");
+        assert_eq!(
+            (f.header.as_slice(), f.payload.as_slice()),
+            (&b"{\"a\":1}"[..], &b"bytes"[..])
+        );
+
+        let mut huge = Vec::new();
+        huge.extend_from_slice(&2u32.to_le_bytes());
+        huge.extend_from_slice(b"{}");
+        huge.extend_from_slice(&u64::MAX.to_le_bytes());
+        assert!(matches!(
+            read_blocking(&mut huge.as_slice()),
+            Err(WireError::TooLarge(u64::MAX))
+        ));
+    }
+}
