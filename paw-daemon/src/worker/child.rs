@@ -10,6 +10,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter};
 use std::panic::AssertUnwindSafe;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::jobs::{self, Job, Reply};
 use super::{sandbox, wire};
@@ -18,6 +19,10 @@ use super::{sandbox, wire};
 /// recurses on input depth); it counts against the address-space cap, so at most a quarter
 /// of it.
 const MAX_STACK: usize = 64 << 20;
+
+/// Set by the panic hook: a parser panicked (even if the panic was caught), so state it
+/// shares across calls may be poisoned; the worker answers and then exits.
+static PANICKED: AtomicBool = AtomicBool::new(false);
 
 /// Exit code when the worker is started wrongly or its parent is gone.
 const EXIT_SETUP: u8 = 3;
@@ -37,7 +42,10 @@ pub fn main(args: &[String]) -> ExitCode {
         return ExitCode::from(EXIT_SETUP);
     };
     // The panic message may quote the input; say only that there was one.
-    std::panic::set_hook(Box::new(|_| eprintln!("paw worker: panic")));
+    std::panic::set_hook(Box::new(|_| {
+        PANICKED.store(true, Ordering::SeqCst);
+        eprintln!("paw worker: panic");
+    }));
     if let Err(e) = sandbox::limit_process(memory_mb, parent) {
         eprintln!("paw worker: {e}");
         return ExitCode::from(EXIT_SETUP);
@@ -73,7 +81,7 @@ fn serve(proto_out: File, cpu_secs: u64) -> ExitCode {
         seccomp: confined.seccomp,
         landlock: confined.landlock,
     };
-    if send(&mut output, &ready, &[]).is_err() {
+    if send(&mut output, &ready, &[], false).is_err() {
         return ExitCode::from(EXIT_SETUP);
     }
     loop {
@@ -107,13 +115,23 @@ fn serve(proto_out: File, cpu_secs: u64) -> ExitCode {
                 return ExitCode::from(EXIT_SETUP);
             }
         };
-        if send(&mut output, &reply, &payload).is_err() {
+        let retire = PANICKED.load(Ordering::SeqCst);
+        if send(&mut output, &reply, &payload, retire).is_err() || retire {
             return ExitCode::SUCCESS;
         }
     }
 }
 
-fn send(out: &mut BufWriter<File>, reply: &Reply, payload: &[u8]) -> std::io::Result<()> {
-    let header = serde_json::to_vec(reply).map_err(std::io::Error::other)?;
+fn send(
+    out: &mut BufWriter<File>,
+    reply: &Reply,
+    payload: &[u8],
+    retire: bool,
+) -> std::io::Result<()> {
+    let envelope = jobs::Envelope {
+        retire,
+        reply: reply.clone(),
+    };
+    let header = serde_json::to_vec(&envelope).map_err(std::io::Error::other)?;
     wire::write_blocking(out, &header, payload)
 }

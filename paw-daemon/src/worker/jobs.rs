@@ -66,7 +66,7 @@ pub enum Job {
     /// Test-only jobs that misbehave on purpose (the `test-worker` command).
     #[cfg(feature = "test-commands")]
     Test {
-        /// `crash`, `hog`, `spin` or `echo`.
+        /// `crash`, `panic`, `hog`, `spin`, `overflow` or `echo`.
         action: String,
     },
 }
@@ -154,6 +154,18 @@ pub enum Reply {
     },
     /// The job failed on its input.
     Failed(JobFailure),
+}
+
+/// A reply as it crosses the boundary: `retire` says the worker exits after it (a parser
+/// panicked, so shared state in it may be poisoned), so the daemon must not reuse it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Envelope {
+    /// The worker exits after this reply.
+    #[serde(default)]
+    pub retire: bool,
+    /// The reply.
+    #[serde(flatten)]
+    pub reply: Reply,
 }
 
 fn failed(message: impl Into<String>) -> Reply {
@@ -250,6 +262,7 @@ pub fn handle(job: Job, payload: Vec<u8>) -> (Reply, Vec<u8>) {
 fn test_job(action: &str) -> Reply {
     match action {
         "crash" => std::process::abort(),
+        "panic" => panic!("a test job panicked"),
         "hog" => {
             // Touch every page so the cap is met by real use, not only by reservation.
             let mut hoard: Vec<Vec<u8>> = Vec::new();

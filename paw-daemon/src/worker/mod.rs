@@ -281,7 +281,7 @@ impl Pool {
             .await
             .map_err(|_| unavailable("no ready line in 10 s".into()))?
             .map_err(|e| unavailable(format!("it died at start: {e}")))?;
-        match serde_json::from_slice::<Reply>(&ready.header) {
+        match serde_json::from_slice::<jobs::Envelope>(&ready.header).map(|e| e.reply) {
             Ok(Reply::Ready { seccomp, landlock }) => {
                 let mut report = self.report.lock().unwrap_or_else(|e| e.into_inner());
                 if report.is_none() {
@@ -321,21 +321,21 @@ impl Pool {
         // call is waiting on (a background full-text extraction).
         let limit = Duration::from_secs(self.cfg.cpu_secs.saturating_mul(2).max(5));
         let outcome = match tokio::time::timeout(limit, exchange(w, job, payload)).await {
-            Ok(Ok(frame)) => match serde_json::from_slice::<Reply>(&frame.header) {
-                Ok(reply) => Ok((reply, frame.payload)),
+            Ok(Ok(frame)) => match serde_json::from_slice::<jobs::Envelope>(&frame.header) {
+                Ok(e) => Ok((e.reply, frame.payload, e.retire)),
                 Err(_) => Err(WorkerError::Crashed),
             },
             Ok(Err(_)) => Err(diagnose(w).await),
             Err(_) => Err(WorkerError::TooSlow),
         };
         match outcome {
-            Ok((Reply::Failed(f), _)) => {
-                self.release(&mut lease);
+            Ok((Reply::Failed(f), _, retire)) => {
+                self.release(&mut lease, retire);
                 Err(WorkerError::Job(f))
             }
-            Ok(reply) => {
-                self.release(&mut lease);
-                Ok(reply)
+            Ok((reply, payload, retire)) => {
+                self.release(&mut lease, retire);
+                Ok((reply, payload))
             }
             Err(e) => {
                 tracing::warn!(job = job.name(), reason = %e, "a worker was lost");
@@ -344,10 +344,15 @@ impl Pool {
         }
     }
 
-    fn release(&self, lease: &mut Lease<'_>) {
+    /// The job answered: the worker goes back to the pool, unless it is retiring (it exits
+    /// after a parser panic), when it is let go and replaced.
+    fn release(&self, lease: &mut Lease<'_>, retire: bool) {
         if let Some(w) = lease.worker.take() {
             self.done.fetch_add(1, Ordering::Relaxed);
-            if !self.shutdown.is_cancelled() {
+            if retire {
+                drop(w);
+                self.refill.notify_one();
+            } else if !self.shutdown.is_cancelled() {
                 self.lock_idle().push(w);
             }
         }

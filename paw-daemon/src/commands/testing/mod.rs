@@ -39,7 +39,7 @@ pub fn register(r: &mut Registry) {
 static WORKER: CommandSpec = CommandSpec {
     name: "test-worker",
     summary: "run a worker job that crashes, hogs memory, spins or overflows its stack",
-    usage: "test-worker --do crash|hog|spin|overflow|echo",
+    usage: "test-worker --do crash|panic|hog|spin|overflow|echo",
     subcommands: &[],
     capabilities: CAPS,
     max_stdin_chars: 0,
