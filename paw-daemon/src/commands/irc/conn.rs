@@ -696,6 +696,7 @@ async fn run_connection(
     let mut sasl_done = false;
     let mut deadline = Instant::now() + step;
     let mut nick = creds.nick.clone();
+    let mut dropped_peers = 0u64;
     loop {
         tokio::select! {
             _ = cancel.cancelled() => {
@@ -822,7 +823,16 @@ async fn run_connection(
                     Command::PRIVMSG(to, body) | Command::NOTICE(to, body) => {
                         let Some(from) = source else { continue };
                         if fold(&from) == fold(&nick) { continue; }
-                        let channel = if text::is_channel(to) { to.clone() } else if fold(to) == fold(&nick) { from.clone() } else { continue };
+                        // Only the joined channel and private messages to this nick are
+                        // kept: spoofed targets must not grow per-channel state.
+                        let channel = if fold(to) == chan_key { creds.channel.clone() } else if fold(to) == fold(&nick) { from.clone() } else { continue };
+                        if !irc.log.accepts(&channel) {
+                            dropped_peers += 1;
+                            if dropped_peers == 1 || dropped_peers.is_multiple_of(1000) {
+                                tracing::warn!(dropped = dropped_peers, "private messages from new peers dropped: the log keeps {} channels", super::log::MAX_CHANNELS);
+                            }
+                            continue;
+                        }
                         match irc.log.append_inbound(&channel, &from, body) {
                             Ok(_) => {
                                 if let Some(tx) = irc.forward.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {

@@ -41,6 +41,11 @@ pub struct Record {
     pub text: String,
 }
 
+/// The most channels (the joined channel and private-message peers) one session's log
+/// keeps state for; messages from further private peers are dropped, so spoofed senders
+/// cannot grow it.
+pub const MAX_CHANNELS: usize = 256;
+
 /// A channel's messages between two index checkpoints.
 pub const INDEX_EVERY: u64 = 256;
 
@@ -261,6 +266,13 @@ impl Log {
     /// Warnings from opening (moved-aside files, skipped lines), once.
     pub fn take_warnings(&self) -> Vec<String> {
         std::mem::take(&mut self.lock().warnings)
+    }
+
+    /// Whether a message to `channel` would be kept: a channel the log knows, or room for
+    /// one more under [`MAX_CHANNELS`].
+    pub fn accepts(&self, channel: &str) -> bool {
+        let g = self.lock();
+        g.last_id.len() < MAX_CHANNELS || g.last_id.contains_key(&fold(channel))
     }
 
     /// Appends an inbound message and returns it with its id.

@@ -394,6 +394,12 @@ async fn inbound_messages_are_logged_and_own_messages_are_not() {
     p.send(":bob!b@h PRIVMSG pawbot :private").await;
     p.send(":srv NOTICE pawbot :server notice").await;
     p.send(":carol!c@h PRIVMSG #elsewhere :not ours").await;
+    // Spoofed channels and a crowd of private senders: state stays bounded.
+    for i in 0..2_000 {
+        p.send(&format!(":spoof{i}!s@h PRIVMSG #spoof{i} :x")).await;
+        p.send(&format!(":peer{i}!s@h PRIVMSG pawbot :pm {i}"))
+            .await;
+    }
     p.send(":alice!a@h PRIVMSG #paw :second").await;
     let mut rx = r.irc.log.watch();
     while r.irc.log.last_id("#paw") < 2 {
@@ -404,19 +410,38 @@ async fn inbound_messages_are_logged_and_own_messages_are_not() {
     assert_eq!(texts, ["hello", "second"]);
     let pm = r.irc.log.unread("bob", 10).expect("unread");
     assert_eq!(pm.messages[0].text, "private");
-    assert_eq!(
+    // A channel this session did not join keeps nothing (SPEC §8.3).
+    assert!(
         r.irc
             .log
             .unread("#elsewhere", 10)
             .expect("u")
             .messages
-            .len(),
-        1
+            .is_empty()
     );
     assert!(
         r.irc.log.unread("srv", 10).expect("u").messages.is_empty(),
         "server notices are not messages"
     );
+    assert!(
+        r.irc
+            .log
+            .unread("#spoof7", 10)
+            .expect("u")
+            .messages
+            .is_empty()
+    );
+    // The first peers got their channels, up to the cap; later ones were dropped.
+    assert_eq!(r.irc.log.unread("peer0", 10).expect("u").messages.len(), 1);
+    assert!(
+        r.irc
+            .log
+            .unread("peer1999", 10)
+            .expect("u")
+            .messages
+            .is_empty()
+    );
+    assert!(!r.irc.log.accepts("someone-new"));
 }
 
 #[tokio::test]
