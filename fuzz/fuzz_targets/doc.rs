@@ -1,32 +1,39 @@
-//! `doc extract`'s readers on hostile files: the first byte picks PDF, DOCX, PPTX or XLSX,
-//! the rest is the file. No reader may panic past paw (pdf-extract's panics are caught
-//! and become ParseError), hang (libFuzzer's -timeout), or produce text the renderers and
-//! the truncation choke on.
+//! `doc extract` as the worker runs it (`worker::jobs::handle`, Job::Doc): the first byte
+//! picks PDF, DOCX, PPTX or XLSX (or detection), the rest is the file. Run by `scripts/fuzz`
+//! under the worker's memory cap (-rss_limit_mb) and a per-input timeout, seeded with the
+//! generated hostile corpus; what stays inside the worker's caps is a finding to record,
+//! a wrong answer (a cut text over its cap) is a failure.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paw_daemon::commands::doc::model::{Mode, render, truncate};
-use paw_daemon::commands::doc::{ooxml, pdf, xlsx};
+use paw_daemon::commands::doc::Format;
+use paw_daemon::commands::doc::model::Mode;
+use paw_daemon::worker::jobs::{Job, Reply, handle};
 
 fuzz_target!(|data: &[u8]| {
-    // pdf() catches pdf-extract's panics; restore the default hook so a caught panic is
-    // not counted (libFuzzer's hook aborts even then). Escaping panics still abort.
+    // The worker catches parser panics; restore the default hook so a caught panic is not
+    // counted (libFuzzer's hook aborts even then). Escaping panics still abort.
     static HOOK: std::sync::Once = std::sync::Once::new();
     HOOK.call_once(|| drop(std::panic::take_hook()));
     let Some((which, bytes)) = data.split_first() else {
         return;
     };
-    let blocks = match which % 4 {
-        0 => pdf::pdf(bytes).map(|(b, _, _)| b),
-        1 => ooxml::docx(bytes),
-        2 => ooxml::pptx(bytes).map(|(b, _)| b),
-        _ => xlsx::xlsx(bytes).map(|(b, _)| b),
+    let format = match which % 5 {
+        0 => Some(Format::Pdf),
+        1 => Some(Format::Docx),
+        2 => Some(Format::Pptx),
+        3 => Some(Format::Xlsx),
+        _ => None,
     };
-    if let Ok(blocks) = blocks {
-        for mode in [Mode::Text, Mode::Md] {
-            let mut text = render(&blocks, mode);
-            truncate(&mut text, 100);
-            assert!(text.chars().count() <= 100 + 20, "{}", text.len());
-        }
+    let mode = if which & 0x80 == 0 { Mode::Text } else { Mode::Md };
+    let job = Job::Doc {
+        format,
+        mode,
+        max_chars: 100,
+    };
+    if let (Reply::Doc(info), text) = handle(job, bytes.to_vec()) {
+        let text = String::from_utf8(text).expect("utf-8 text");
+        assert_eq!(info.chars, text.chars().count());
+        assert!(info.chars <= 100 + 20, "{}", info.chars);
     }
 });

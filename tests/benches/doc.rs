@@ -2,6 +2,9 @@
 //! heap of the readers plus Markdown rendering on a 200-page text PDF and a 50,000-cell
 //! spreadsheet, both generated here (lopdf, and the zip writer for the XLSX parts).
 //!
+//! Each is also run through a worker process (`doc extract`'s real path: bytes over a pipe
+//! to the sandboxed worker, text back), median of 5, on the same file in the same run.
+//!
 //! Run: `cargo bench -p paw-tests --bench doc`.
 
 use std::io::Write;
@@ -10,6 +13,7 @@ use std::time::Instant;
 use paw_daemon::commands::doc::model::{Mode, render};
 use paw_daemon::commands::doc::{pdf, xlsx};
 use paw_tests::alloc::{Counting, live, peak, reset_peak};
+use paw_tests::workers::Workers;
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -134,7 +138,24 @@ fn measure(mut f: impl FnMut() -> usize) -> (f64, usize, usize) {
     (secs[2], peak() - base, chars)
 }
 
+/// Median seconds of 5 `doc` jobs on `bytes` through a worker.
+fn through_worker(w: &Workers, bytes: &[u8]) -> f64 {
+    let mut secs: Vec<f64> = (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            let (info, _) =
+                w.rt.block_on(w.pool.doc(bytes.to_vec(), None, Mode::Md, 0))
+                    .expect("doc in a worker");
+            assert!(info.chars > 0);
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    secs.sort_by(f64::total_cmp);
+    secs[2]
+}
+
 fn main() {
+    let w = Workers::start(1);
     let pdf_bytes = pdf_doc();
     let (s, heap, chars) = measure(|| {
         let (blocks, pages, _) = pdf::pdf(&pdf_bytes).expect("pdf");
@@ -150,6 +171,14 @@ fn main() {
         PAGES as f64 / s,
         heap as f64 / (1 << 20) as f64,
         heap as f64 / pdf_bytes.len() as f64
+    );
+    let sw = through_worker(&w, &pdf_bytes);
+    println!(
+        "  through a worker: median {:.0} ms = {:.2} MB/s, {:.0} pages/s ({:+.1} % against in process)",
+        sw * 1e3,
+        mb / sw,
+        PAGES as f64 / sw,
+        (sw / s - 1.0) * 100.0
     );
 
     let xlsx_bytes = xlsx_doc();
@@ -168,5 +197,13 @@ fn main() {
         cells as f64 / s,
         heap as f64 / (1 << 20) as f64,
         heap as f64 / xlsx_bytes.len() as f64
+    );
+    let sw = through_worker(&w, &xlsx_bytes);
+    println!(
+        "  through a worker: median {:.0} ms = {:.2} MB/s, {:.0} cells/s ({:+.1} % against in process)",
+        sw * 1e3,
+        mb / sw,
+        cells as f64 / sw,
+        (sw / s - 1.0) * 100.0
     );
 }

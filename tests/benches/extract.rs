@@ -4,6 +4,10 @@
 //! and titles against Readability.js's own expected output), and paw's peak memory per
 //! extraction as a multiple of the page size (a counting allocator in this process).
 //!
+//! paw is measured twice: in process, and through a worker process (`rss read`'s real
+//! path: the page over a pipe to the sandboxed worker, the article back); the ratio to
+//! Readability.js is given for both.
+//!
 //! Run: `cargo bench -p paw-tests --bench extract`. Readability.js is taken from
 //! `target/js` (`npm install --prefix target/js @mozilla/readability jsdom`); without it
 //! that line says so.
@@ -18,6 +22,7 @@ use paw_tests::quality::{
     ArticlePage, READABILITY_URL, ReadabilityCase, Scores, article_pages, readability_cases, score,
     score_answers,
 };
+use paw_tests::workers::Workers;
 use serde_json::{Value, json};
 
 #[global_allocator]
@@ -43,6 +48,24 @@ fn paw_rate(pages: &[(&str, &str)], runs: usize) -> f64 {
             let t = Instant::now();
             for (h, u) in pages {
                 std::hint::black_box(paw(h, u));
+            }
+            pages.len() as f64 / t.elapsed().as_secs_f64()
+        })
+        .collect();
+    median(rates)
+}
+
+/// pages/s of paw through a worker, median of `runs`.
+fn worker_rate(w: &Workers, pages: &[(&str, &str)], runs: usize) -> f64 {
+    let pages: Vec<(Vec<u8>, url::Url)> = pages
+        .iter()
+        .map(|(h, u)| (h.as_bytes().to_vec(), url::Url::parse(u).expect("url")))
+        .collect();
+    let rates = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            for (h, u) in &pages {
+                std::hint::black_box(w.rt.block_on(w.pool.extract(h.clone(), u)).ok());
             }
             pages.len() as f64 / t.elapsed().as_secs_f64()
         })
@@ -151,6 +174,9 @@ fn main() {
     let s = score(&articles, &cases, paw);
     let art_rate = paw_rate(&art, 5);
     let rd_rate = paw_rate(&rd, 5);
+    let w = Workers::start(1);
+    let (wart_rate, wrd_rate) = (worker_rate(&w, &art, 5), worker_rate(&w, &rd, 5));
+    drop(w);
     println!(
         "## article extraction ({} article-benchmark pages, {} readability pages)\n",
         art.len(),
@@ -161,6 +187,7 @@ fn main() {
     );
     println!("| --- | --- | --- | --- | --- | --- |");
     line("paw (dom_smoothie + cleaning)", &s, art_rate, rd_rate);
+    line("paw through a worker", &s, wart_rate, wrd_rate);
     match js_scores(&articles, &cases) {
         Some((js, ja, jr)) => {
             line("Readability.js + jsdom", &js, ja, jr);
@@ -168,6 +195,11 @@ fn main() {
                 "\npaw ÷ Readability.js pages/s: {:.0}× (article pages), {:.0}× (readability pages)",
                 art_rate / ja,
                 rd_rate / jr
+            );
+            println!(
+                "paw through a worker ÷ Readability.js pages/s: {:.0}× (article pages), {:.0}× (readability pages)",
+                wart_rate / ja,
+                wrd_rate / jr
             );
         }
         None => println!(

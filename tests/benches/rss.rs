@@ -75,6 +75,23 @@ fn main() {
         assert!(items > 3000);
     }
     let paw = median(runs).as_secs_f64();
+    // The same through a worker process (the daemon's real path): one job per feed.
+    let w = paw_tests::workers::Workers::start(1);
+    let mut worker_runs = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let mut items = 0;
+        for f in &files {
+            let job = w.pool.feed(f, Some("application/xml".into()), None);
+            if let Ok(p) = w.rt.block_on(job) {
+                items += p.items.len();
+            }
+        }
+        worker_runs.push(t.elapsed());
+        assert!(items > 3000);
+    }
+    drop(w);
+    let in_worker = median(worker_runs).as_secs_f64();
     // feed-rs alone on the raw bytes (no decoding, repairs or normalisation), for reference.
     let mut raw_runs = Vec::new();
     for _ in 0..5 {
@@ -95,6 +112,12 @@ fn main() {
     );
     println!("  paw         {:>8.3} s   {:>7.1} MB/s", paw, mb / paw);
     println!(
+        "  paw, worker {:>8.3} s   {:>7.1} MB/s   (one worker job per feed, {} jobs)",
+        in_worker,
+        mb / in_worker,
+        files.len()
+    );
+    println!(
         "  feed-rs raw {:>8.3} s   {:>7.1} MB/s   (no repairs, no normalisation; panics caught)",
         raw,
         mb / raw
@@ -107,8 +130,9 @@ fn main() {
                 mb / fp
             );
             println!(
-                "  paw / feedparser = {:.1}x   (target >= 30x); feed-rs raw / feedparser = {:.1}x",
+                "  paw / feedparser = {:.1}x in process, {:.1}x through a worker   (target >= 30x); feed-rs raw / feedparser = {:.1}x",
                 fp / paw,
+                fp / in_worker,
                 fp / raw
             );
         }

@@ -1,7 +1,7 @@
 //! Hostile inputs, generated (no binary blobs in the repository): documents, pages, feeds
 //! and OPML files built to crash, stall or exhaust a parser. The containment tests
-//! (`tests/it/hostile.rs`) feed each through the real daemon; `paw-hostile-seeds` writes
-//! them as fuzzing seeds.
+//! (`tests/it/hostile.rs`) feed each through the real daemon; `fuzz/seedgen` includes
+//! this file and writes them as fuzzing seeds.
 
 use std::io::Write as _;
 

@@ -14,6 +14,7 @@ pub mod http;
 pub mod ircd;
 pub mod procfs;
 pub mod quality;
+pub mod workers;
 
 use serde_json::{Value, json};
 use tempfile::TempDir;

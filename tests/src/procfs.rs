@@ -22,3 +22,37 @@ pub fn open_fds(pid: u32) -> usize {
         .expect("fds")
         .count()
 }
+
+/// The pids of `pid`'s live child processes.
+pub fn children(pid: u32) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .expect("proc")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|p| parent_of(*p) == Some(pid))
+        .collect()
+}
+
+/// A process's parent pid, from `/proc/<pid>/stat`, while it is alive (not a zombie).
+pub fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut f = rest.split_whitespace();
+    if f.next()? == "Z" {
+        return None;
+    }
+    f.next()?.parse().ok()
+}
+
+/// CPU ticks (utime + stime) of `pid` and of its live children.
+pub fn tree_ticks(pid: u32) -> u64 {
+    let ticks = |p: u32| -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).ok()?;
+        let f: Vec<&str> = stat[stat.rfind(')')? + 2..].split_whitespace().collect();
+        Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+    };
+    std::iter::once(pid)
+        .chain(children(pid))
+        .filter_map(ticks)
+        .sum()
+}

@@ -15,42 +15,15 @@ const TIMEOUT_MS: u64 = 10_000;
 /// Worker limits for these tests: a CPU-bound parse ends after 3 s of CPU.
 const WORKER: &str = "[worker]\ncpu_secs = 3\n";
 
-/// CPU ticks (utime + stime) of the daemon and of its live children (the workers).
-fn tree_ticks(pid: u32) -> u64 {
-    let ticks = |stat: &str| -> Option<(u32, u64)> {
-        // Fields after the parenthesised name: state ppid ... utime(14) stime(15).
-        let rest = &stat[stat.rfind(')')? + 2..];
-        let f: Vec<&str> = rest.split_whitespace().collect();
-        let ppid = f.get(1)?.parse().ok()?;
-        let t = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
-        Some((ppid, t))
-    };
-    let mut total = 0;
-    for e in std::fs::read_dir("/proc").expect("proc").flatten() {
-        let Some(p) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else {
-            continue;
-        };
-        if let Some((ppid, t)) = ticks(&stat)
-            && (p == pid || ppid == pid)
-        {
-            total += t;
-        }
-    }
-    total
-}
-
 /// Waits up to 3 s for a 500 ms window in which the daemon's tree used under 10 % of a
 /// core; panics with what it saw otherwise.
 fn assert_goes_idle(pid: u32, what: &str) {
     let deadline = Instant::now() + Duration::from_secs(3);
     let mut seen = Vec::new();
     while Instant::now() < deadline {
-        let before = tree_ticks(pid);
+        let before = procfs::tree_ticks(pid);
         std::thread::sleep(Duration::from_millis(500));
-        let used = tree_ticks(pid).saturating_sub(before);
+        let used = procfs::tree_ticks(pid).saturating_sub(before);
         // 100 ticks a second: under 10 % of a core over 500 ms is at most 5.
         if used <= 5 {
             return;
@@ -408,7 +381,7 @@ fn sigterm_ends_a_daemon_busy_parsing_within_3_s_workers_included() {
     );
     // Let the job reach its worker.
     std::thread::sleep(Duration::from_millis(300));
-    let workers: Vec<u32> = children(rig.d.pid());
+    let workers: Vec<u32> = procfs::children(rig.d.pid());
     assert_eq!(workers.len(), 2, "two warm workers");
     let t0 = Instant::now();
     let status = rig.d.stop();
@@ -441,25 +414,6 @@ fn other_sessions_and_calls_in_flight_are_unaffected_by_a_dying_worker() {
     assert_eq!(r["result"]["stdout"], "slept 1500\n", "{r}");
 }
 
-fn children(pid: u32) -> Vec<u32> {
-    std::fs::read_dir("/proc")
-        .expect("proc")
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|p| {
-            std::fs::read_to_string(format!("/proc/{p}/stat"))
-                .ok()
-                .and_then(|s| {
-                    let rest = s[s.rfind(')')? + 2..].to_string();
-                    rest.split_whitespace().nth(1)?.parse::<u32>().ok()
-                })
-                == Some(pid)
-        })
-        .collect()
-}
-
 fn is_running(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| !s.contains(") Z "))
-        .unwrap_or(false)
+    procfs::parent_of(pid).is_some()
 }

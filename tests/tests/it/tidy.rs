@@ -113,3 +113,77 @@ fn ci_runs_the_readme_test_command() {
     assert!(readme.contains("```sh\nscripts/test\n```"));
     assert!(read(".ci/run").contains("scripts/test"));
 }
+
+/// The files that hold paw's readers of untrusted bytes; only the worker calls into them.
+const READERS: [&str; 9] = [
+    "commands/doc/ooxml.rs",
+    "commands/doc/pdf.rs",
+    "commands/doc/read.rs",
+    "commands/doc/xlsx.rs",
+    "commands/rss/add.rs",
+    "commands/rss/extract.rs",
+    "commands/rss/opml_io.rs",
+    "commands/rss/parse.rs",
+    "commands/rss/text.rs",
+];
+
+#[test]
+fn untrusted_bytes_are_parsed_only_behind_the_worker_boundary() {
+    // Parser crates are named only in the reader files, and the readers' entry points are
+    // called only from `worker/` (SPEC §10). Test modules (after `#[cfg(test)]`) are exempt.
+    let parsers = [
+        "feed_rs::",
+        "html2text::",
+        "ammonia::",
+        "Html::parse",
+        "calamine::",
+        "pdf_extract::",
+        "dom_smoothie::",
+        "opml::OPML",
+        "quick_xml::Reader",
+    ];
+    let entry_points = [
+        "parse_feed(",
+        "extract::extract(",
+        "plain_text(",
+        "discover_feed(",
+        "read_text(",
+        "feeds_of(",
+        ".brief()",
+        ".full()",
+        "pdf::pdf(",
+        "ooxml::docx(",
+        "ooxml::pptx(",
+        "xlsx::xlsx(",
+        "html_to_text(",
+        "sanitize(",
+        "text::summary(",
+    ];
+    let src = root().join("paw-daemon/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut checked = 0;
+    for f in files {
+        let rel = f
+            .strip_prefix(&src)
+            .expect("under src")
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.starts_with("worker/")
+            || rel.ends_with("tests.rs")
+            || READERS.contains(&rel.as_str())
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).expect("read");
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for p in parsers.iter().chain(entry_points.iter()) {
+            assert!(
+                !code.contains(p),
+                "paw-daemon/src/{rel} uses {p}: parse untrusted bytes through the worker pool"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 30, "{checked}");
+}

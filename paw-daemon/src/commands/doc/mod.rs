@@ -11,7 +11,10 @@
 pub mod model;
 pub mod ooxml;
 pub mod pdf;
+mod read;
 pub mod xlsx;
+
+pub use read::{DocText, detect, read_text};
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
@@ -21,7 +24,7 @@ use serde_json::json;
 
 use super::args::{Flag, parse};
 use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
-use model::{Mode, render, truncate};
+use model::Mode;
 
 /// The largest input file read.
 pub const MAX_INPUT_BYTES: u64 = 100 << 20;
@@ -75,60 +78,6 @@ impl From<DocError> for CmdError {
             DocError::NotSupported(m) => CmdError::new(ErrorCode::NotSupported, m),
         }
     }
-}
-
-/// What one extraction produced, besides its text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DocText {
-    /// The format read.
-    pub format: Format,
-    /// ("pages" | "slides" | "sheets", count)
-    pub count: Option<(String, usize)>,
-    /// What was skipped or could not be read.
-    pub warnings: Vec<String>,
-    /// Characters of text (after truncation).
-    pub chars: usize,
-    /// Whether `--max-chars` cut the text.
-    pub truncated: bool,
-}
-
-/// Reads a document and renders its text (in a worker: the bytes are untrusted).
-pub fn read_text(
-    bytes: &[u8],
-    format: Option<Format>,
-    mode: Mode,
-    max_chars: usize,
-) -> Result<(DocText, String), DocError> {
-    let format = match format {
-        Some(f) => f,
-        None => detect(bytes)?,
-    };
-    let (blocks, count, warnings) = match format {
-        Format::Pdf => {
-            let (blocks, pages, warnings) = pdf::pdf(bytes)?;
-            (blocks, Some(("pages", pages)), warnings)
-        }
-        Format::Docx => (ooxml::docx(bytes)?, None, Vec::new()),
-        Format::Pptx => {
-            let (blocks, n) = ooxml::pptx(bytes)?;
-            (blocks, Some(("slides", n)), Vec::new())
-        }
-        Format::Xlsx => {
-            let (blocks, n) = xlsx::xlsx(bytes)?;
-            (blocks, Some(("sheets", n)), Vec::new())
-        }
-    };
-    let mut text = render(&blocks, mode);
-    drop(blocks);
-    let truncated = max_chars > 0 && truncate(&mut text, max_chars);
-    let info = DocText {
-        format,
-        count: count.map(|(what, n)| (what.to_string(), n)),
-        warnings,
-        chars: text.chars().count(),
-        truncated,
-    };
-    Ok((info, text))
 }
 
 async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
@@ -288,39 +237,6 @@ impl Format {
             Format::Xlsx => "xlsx",
         }
     }
-}
-
-/// The format of `bytes`, from their content, never the file name: `%PDF-`, or a zip whose
-/// entries name the Office part (`word/document.xml`, `ppt/presentation.xml`,
-/// `xl/workbook.xml`).
-pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
-    if bytes.starts_with(b"%PDF-") {
-        return Ok(Format::Pdf);
-    }
-    if bytes.starts_with(b"\xD0\xCF\x11\xE0") {
-        return Err(DocError::NotSupported(
-            "an OLE2 file: legacy .doc/.ppt/.xls or an encrypted Office document; not supported"
-                .into(),
-        ));
-    }
-    if !bytes.starts_with(b"PK") {
-        return Err(DocError::NotSupported(
-            "not a PDF, DOCX, PPTX or XLSX file (unknown content)".into(),
-        ));
-    }
-    let zip = ooxml::Zip::new(bytes)?;
-    for (part, f) in [
-        ("word/document.xml", Format::Docx),
-        ("ppt/presentation.xml", Format::Pptx),
-        ("xl/workbook.xml", Format::Xlsx),
-    ] {
-        if zip.has(part) {
-            return Ok(f);
-        }
-    }
-    Err(DocError::NotSupported(
-        "a zip file that is not a DOCX, PPTX or XLSX document".into(),
-    ))
 }
 
 #[cfg(test)]

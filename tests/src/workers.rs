@@ -1,0 +1,54 @@
+//! A worker pool for the benches: the daemon's own `Pool`, running the test daemon binary
+//! as its workers (the bench binary is not paw and cannot be re-executed as one).
+
+use std::sync::Arc;
+
+use paw_daemon::config::WorkerConfig;
+use paw_daemon::worker::Pool;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+/// A started pool and the runtime it runs on.
+pub struct Workers {
+    /// The runtime the pool's tasks run on; drive jobs with `rt.block_on`.
+    pub rt: tokio::runtime::Runtime,
+    /// The pool.
+    pub pool: Arc<Pool>,
+    stop: CancellationToken,
+}
+
+impl Workers {
+    /// `processes` warm workers with the default caps, ready when this returns.
+    pub fn start(processes: usize) -> Self {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let stop = CancellationToken::new();
+        let cfg = WorkerConfig {
+            processes,
+            ..WorkerConfig::default()
+        };
+        let pool = Pool::new(crate::daemon_bin(), cfg, TaskTracker::new(), stop.clone());
+        rt.block_on(async {
+            pool.start();
+            while pool.stats().alive < processes {
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            }
+        });
+        Workers { rt, pool, stop }
+    }
+
+    /// The pids of the live worker processes (children of this process).
+    pub fn pids(&self) -> Vec<u32> {
+        crate::procfs::children(std::process::id())
+    }
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        self.stop.cancel();
+        self.pool.stop();
+    }
+}
