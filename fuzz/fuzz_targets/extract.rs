@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paw_daemon::worker::jobs::{Job, Reply, handle};
+use paw_daemon::worker::jobs::{Job, Reply, article, handle};
 
 fuzz_target!(|data: &[u8]| {
     static HOOK: std::sync::Once = std::sync::Once::new();
@@ -13,7 +13,8 @@ fuzz_target!(|data: &[u8]| {
         url: "https://example.com/a/story.html".into(),
     };
     match handle(job, data.to_vec()) {
-        (Reply::Extract(a), _) => {
+        (Reply::Extract { title, html_len }, payload) => {
+            let a = article(title, html_len, payload).expect("html then text, both UTF-8");
             assert!(!a.html.to_ascii_lowercase().contains("<script"), "{}", a.html);
             assert!(!a.text.trim().is_empty());
         }

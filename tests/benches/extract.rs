@@ -176,6 +176,11 @@ fn main() {
     let rd_rate = paw_rate(&rd, 5);
     let w = Workers::start(1);
     let (wart_rate, wrd_rate) = (worker_rate(&w, &art, 5), worker_rate(&w, &rd, 5));
+    let st = w.pool.stats();
+    println!(
+        "worker jobs: {} answered, {} lost, {} workers started",
+        st.jobs_done, st.jobs_failed, st.started
+    );
     drop(w);
     println!(
         "## article extraction ({} article-benchmark pages, {} readability pages)\n",

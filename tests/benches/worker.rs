@@ -27,9 +27,9 @@ fn tiny_docx() -> Vec<u8> {
     hostile::zip(&[("word/document.xml".to_string(), xml.as_bytes().to_vec())])
 }
 
-fn page_1mb() -> String {
+fn page(bytes: usize) -> String {
     let para = "<p>The committee met on Tuesday to discuss the budget, and after a long debate it agreed to fund the new library, the repairs to the bridge and a study of the harbour.</p>\n";
-    let body = para.repeat((1 << 20) / para.len());
+    let body = para.repeat(bytes / para.len());
     format!(
         "<html><head><title>A long article</title></head><body><nav><a href=\"/\">Home</a></nav><article><h1>A long article</h1>{body}</article><footer>Footer</footer></body></html>"
     )
@@ -85,19 +85,21 @@ fn main() {
     });
     row("tiny DOCX (700 B)", inproc, worker);
 
-    let page = page_1mb();
     let url = url::Url::parse("https://example.com/news/long.html").expect("url");
-    let inproc = time(|| {
-        let r = paw_daemon::commands::rss::extract::extract(&page, &url).expect("extract");
-        assert!(r.text.len() > 500_000);
-    });
-    let worker = time(|| {
-        let r =
-            w.rt.block_on(w.pool.extract(page.clone().into_bytes(), &url))
-                .expect("extract");
-        assert!(r.text.len() > 500_000);
-    });
-    row("1 MB page, article extraction", inproc, worker);
+    for (what, size) in [("100 KB page", 100 << 10), ("1 MB page", 1 << 20)] {
+        let page = page(size);
+        let inproc = time(|| {
+            let r = paw_daemon::commands::rss::extract::extract(&page, &url).expect("extract");
+            assert!(r.text.len() > size / 2);
+        });
+        let worker = time(|| {
+            let r =
+                w.rt.block_on(w.pool.extract(page.clone().into_bytes(), &url))
+                    .expect("extract");
+            assert!(r.text.len() > size / 2);
+        });
+        row(&format!("{what}, article extraction"), inproc, worker);
+    }
 
     // Memory: a daemon at start, then with its two workers warm after a parse each.
     drop(w);

@@ -81,7 +81,7 @@ fn serve(proto_out: File, cpu_secs: u64) -> ExitCode {
         seccomp: confined.seccomp,
         landlock: confined.landlock,
     };
-    if send(&mut output, &ready, &[], false).is_err() {
+    if send(&mut output, ready, &[], false).is_err() {
         return ExitCode::from(EXIT_SETUP);
     }
     loop {
@@ -116,7 +116,7 @@ fn serve(proto_out: File, cpu_secs: u64) -> ExitCode {
             }
         };
         let retire = PANICKED.load(Ordering::SeqCst);
-        if send(&mut output, &reply, &payload, retire).is_err() || retire {
+        if send(&mut output, reply, &payload, retire).is_err() || retire {
             return ExitCode::SUCCESS;
         }
     }
@@ -124,14 +124,11 @@ fn serve(proto_out: File, cpu_secs: u64) -> ExitCode {
 
 fn send(
     out: &mut BufWriter<File>,
-    reply: &Reply,
+    reply: Reply,
     payload: &[u8],
     retire: bool,
 ) -> std::io::Result<()> {
-    let envelope = jobs::Envelope {
-        retire,
-        reply: reply.clone(),
-    };
+    let envelope = jobs::Envelope { retire, reply };
     let header = serde_json::to_vec(&envelope).map_err(std::io::Error::other)?;
     wire::write_blocking(out, &header, payload)
 }

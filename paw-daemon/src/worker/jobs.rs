@@ -107,8 +107,8 @@ pub struct FeedReply {
     pub published_ms: Vec<Option<i64>>,
 }
 
-/// An extracted article as it crosses the boundary.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// An extracted article.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArticleReply {
     /// The article's title.
     pub title: String,
@@ -140,8 +140,14 @@ pub enum Reply {
         /// Plain text of each item's `content_html` (`FullText` only).
         texts: Vec<Option<String>>,
     },
-    /// An article.
-    Extract(ArticleReply),
+    /// An article: its sanitised HTML then its text travel as the payload (not escaped
+    /// into JSON: that cost 0.5 ms on a 100 KB page).
+    Extract {
+        /// The article's title.
+        title: String,
+        /// Bytes of HTML at the start of the payload; the text follows.
+        html_len: usize,
+    },
     /// The advertised feed, if any.
     Discover {
         /// Its absolute URL.
@@ -173,6 +179,16 @@ fn failed(message: impl Into<String>) -> Reply {
         not_supported: false,
         message: message.into(),
     })
+}
+
+/// The article of an `Extract` reply and its payload.
+pub fn article(title: String, html_len: usize, mut payload: Vec<u8>) -> Option<ArticleReply> {
+    if html_len > payload.len() {
+        return None;
+    }
+    let text = String::from_utf8(payload.split_off(html_len)).ok()?;
+    let html = String::from_utf8(payload).ok()?;
+    Some(ArticleReply { title, html, text })
 }
 
 fn utf8(payload: Vec<u8>) -> String {
@@ -225,20 +241,24 @@ pub fn handle(job: Job, payload: Vec<u8>) -> (Reply, Vec<u8>) {
                 .collect();
             (Reply::Render { items, texts }, Vec::new())
         }
-        Job::Extract { url } => {
-            let reply = match url::Url::parse(&url) {
-                Ok(u) => match extract::extract(&utf8(payload), &u) {
-                    Ok(x) => Reply::Extract(ArticleReply {
-                        title: x.title,
-                        html: x.html,
-                        text: x.text,
-                    }),
-                    Err(why) => failed(why),
-                },
-                Err(e) => failed(format!("bad page url: {e}")),
-            };
-            (reply, Vec::new())
-        }
+        Job::Extract { url } => match url::Url::parse(&url) {
+            Ok(u) => match extract::extract(&utf8(payload), &u) {
+                Ok(x) => {
+                    let html_len = x.html.len();
+                    let mut bytes = x.html.into_bytes();
+                    bytes.extend_from_slice(x.text.as_bytes());
+                    (
+                        Reply::Extract {
+                            title: x.title,
+                            html_len,
+                        },
+                        bytes,
+                    )
+                }
+                Err(why) => (failed(why), Vec::new()),
+            },
+            Err(e) => (failed(format!("bad page url: {e}")), Vec::new()),
+        },
         Job::Discover { base } => {
             let url = url::Url::parse(&base)
                 .ok()

@@ -43,6 +43,8 @@ const STDERR_TAIL: usize = 4096;
 /// A worker whose resident memory is above this after a job is retired: allocators keep
 /// what a big job used, and an idle worker should not hold it for hours.
 const RETIRE_RSS_KIB: u64 = 128 << 10;
+/// The size asked for the job and reply pipes.
+const PIPE_BYTES: usize = 1 << 20;
 /// How long a new worker may take to say it is ready.
 const READY_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -89,6 +91,8 @@ pub struct PoolStats {
     pub jobs_done: u64,
     /// Jobs that cost their worker (crash, cap, timeout, cancel).
     pub jobs_failed: u64,
+    /// Worker processes started since the daemon started.
+    pub started: u64,
 }
 
 /// What the sandbox enforces, as the first worker reported it.
@@ -145,6 +149,7 @@ pub struct Pool {
     alive: Arc<AtomicUsize>,
     done: AtomicU64,
     failed: AtomicU64,
+    started: AtomicU64,
     /// Wakes the keeper when a worker was lost.
     refill: Notify,
     report: Mutex<Option<SandboxReport>>,
@@ -185,6 +190,7 @@ impl Pool {
             alive: Arc::new(AtomicUsize::new(0)),
             done: AtomicU64::new(0),
             failed: AtomicU64::new(0),
+            started: AtomicU64::new(0),
             refill: Notify::new(),
             report: Mutex::new(None),
             tasks,
@@ -239,6 +245,7 @@ impl Pool {
             alive: self.alive.load(Ordering::Relaxed),
             jobs_done: self.done.load(Ordering::Relaxed),
             jobs_failed: self.failed.load(Ordering::Relaxed),
+            started: self.started.load(Ordering::Relaxed),
         }
     }
 
@@ -279,6 +286,11 @@ impl Pool {
             return Err(unavailable("no pipes".into()));
         };
         self.alive.fetch_add(1, Ordering::Relaxed);
+        self.started.fetch_add(1, Ordering::Relaxed);
+        // Larger pipes move a page in one write instead of 64 KiB turns; best effort (the
+        // system's pipe-max-size bounds it).
+        let _ = rustix::pipe::fcntl_setpipe_size(&stdin, PIPE_BYTES);
+        let _ = rustix::pipe::fcntl_setpipe_size(&stdout, PIPE_BYTES);
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let stderr_done = Arc::new(Notify::new());
         let (tail, done) = (stderr.clone(), stderr_done.clone());
@@ -466,7 +478,9 @@ impl Pool {
             url: url.to_string(),
         };
         match self.run(&job, &html).await? {
-            (Reply::Extract(a), _) => Ok(a),
+            (Reply::Extract { title, html_len }, payload) => {
+                jobs::article(title, html_len, payload).ok_or(WorkerError::Crashed)
+            }
             _ => Err(WorkerError::Crashed),
         }
     }
