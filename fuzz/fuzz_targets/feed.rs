@@ -1,20 +1,33 @@
-//! Feed bytes as the worker handles them: Job::Feed (parse and normalise), then Job::Render
+//! Feed bytes as the worker handles them: Job::Feeds (parse and normalise; the input split
+//! in two feeds of one batch at its first byte's proportion), then Job::Render
 //! of every item in both forms. Never panics past the worker (a parser panic becomes a
 //! failed reply), every item has a guid, summaries are single-line plain text, and
 //! sanitised content keeps no script. Run under the worker's caps by `scripts/fuzz`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paw_daemon::worker::jobs::{Form, Job, Reply, handle};
+use paw_daemon::worker::jobs::{FeedInput, FeedOutcome, Form, Job, Reply, handle};
 
 fuzz_target!(|data: &[u8]| {
     static HOOK: std::sync::Once = std::sync::Once::new();
     HOOK.call_once(|| drop(std::panic::take_hook()));
-    let job = Job::Feed {
+    let Some((cut, body)) = data.split_first() else {
+        return;
+    };
+    let first = body.len() * usize::from(*cut) / 255;
+    let input = |len| FeedInput {
+        len,
         content_type: Some("application/xml".into()),
         base: Some("https://example.com/feed/".into()),
     };
-    let (Reply::Feed(feed), _) = handle(job, data.to_vec()) else {
+    let job = Job::Feeds {
+        feeds: vec![input(first), input(body.len() - first)],
+    };
+    let (Reply::Feeds { feeds }, _) = handle(job, body.to_vec()) else {
+        panic!("a feeds job answers feeds");
+    };
+    assert_eq!(feeds.len(), 2);
+    let Some(FeedOutcome::Parsed(feed)) = feeds.into_iter().find(|f| matches!(f, FeedOutcome::Parsed(_))) else {
         return;
     };
     assert_eq!(feed.items.len(), feed.published_ms.len());

@@ -94,7 +94,7 @@ fn serve(proto_out: File, cpu_secs: u64) -> ExitCode {
                 return ExitCode::from(EXIT_SETUP);
             }
         };
-        let (reply, payload) = match serde_json::from_slice::<Job>(&frame.header) {
+        let (reply, payload) = match wire::decode::<Job>(&frame.header) {
             Ok(job) => {
                 sandbox::cpu_budget(cpu_secs);
                 match std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -129,6 +129,6 @@ fn send(
     retire: bool,
 ) -> std::io::Result<()> {
     let envelope = jobs::Envelope { retire, reply };
-    let header = serde_json::to_vec(&envelope).map_err(std::io::Error::other)?;
+    let header = wire::encode(&envelope)?;
     wire::write_blocking(out, &header, payload)
 }

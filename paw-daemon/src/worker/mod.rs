@@ -43,6 +43,21 @@ const STDERR_TAIL: usize = 4096;
 /// A worker whose resident memory is above this after a job is retired: allocators keep
 /// what a big job used, and an idle worker should not hold it for hours.
 const RETIRE_RSS_KIB: u64 = 128 << 10;
+/// The most feeds parsed in one job, and the most bytes of bodies.
+const FEEDS_PER_JOB: usize = 64;
+const FEED_BATCH_BYTES: usize = 8 << 20;
+
+/// A feed body to parse, with what its response said.
+#[derive(Debug, Clone)]
+pub struct FeedBody {
+    /// The body as received.
+    pub body: Vec<u8>,
+    /// Its `Content-Type`.
+    pub content_type: Option<String>,
+    /// The final URL (relative links resolve against it).
+    pub base: Option<String>,
+}
+
 /// The size asked for the job and reply pipes.
 const PIPE_BYTES: usize = 1 << 20;
 /// How long a new worker may take to say it is ready.
@@ -316,7 +331,7 @@ impl Pool {
             .await
             .map_err(|_| unavailable("no ready line in 10 s".into()))?
             .map_err(|e| unavailable(format!("it died at start: {e}")))?;
-        match serde_json::from_slice::<jobs::Envelope>(&ready.header).map(|e| e.reply) {
+        match wire::decode::<jobs::Envelope>(&ready.header).map(|e| e.reply) {
             Ok(Reply::Ready { seccomp, landlock }) => {
                 let mut report = self.report.lock().unwrap_or_else(|e| e.into_inner());
                 if report.is_none() {
@@ -356,7 +371,7 @@ impl Pool {
         // call is waiting on (a background full-text extraction).
         let limit = Duration::from_secs(self.cfg.cpu_secs.saturating_mul(2).max(5));
         let outcome = match tokio::time::timeout(limit, exchange(w, job, payload)).await {
-            Ok(Ok(frame)) => match serde_json::from_slice::<jobs::Envelope>(&frame.header) {
+            Ok(Ok(frame)) => match wire::decode::<jobs::Envelope>(&frame.header) {
                 Ok(e) => Ok((e.reply, frame.payload, e.retire)),
                 Err(_) => Err(WorkerError::Crashed),
             },
@@ -412,26 +427,94 @@ impl Pool {
         }
     }
 
-    /// A feed body to items (each with its sort key).
-    pub async fn feed(
-        &self,
-        body: &[u8],
-        content_type: Option<String>,
-        base: Option<String>,
-    ) -> Result<ParsedFeed, WorkerError> {
-        match self.run(&Job::Feed { content_type, base }, body).await? {
-            (Reply::Feed(f), _) => {
-                let mut items = f.items;
-                for (i, ms) in items.iter_mut().zip(f.published_ms) {
-                    i.published_ms = ms;
+    /// Feed bodies to items (each with its sort key), in as few jobs as their sizes allow,
+    /// run on every worker at once. When a batch costs its worker (one hostile body among
+    /// them), each of its feeds is tried alone, so only the culprit fails.
+    pub async fn feeds(&self, inputs: Vec<FeedBody>) -> Vec<Result<ParsedFeed, WorkerError>> {
+        let mut batches: Vec<Vec<FeedBody>> = Vec::new();
+        let mut bytes = 0usize;
+        for f in inputs {
+            let len = f.body.len();
+            match batches.last_mut() {
+                Some(b) if b.len() < FEEDS_PER_JOB && bytes + len <= FEED_BATCH_BYTES => {
+                    b.push(f);
+                    bytes += len;
                 }
-                Ok(ParsedFeed {
-                    title: f.title,
-                    items,
-                })
+                _ => {
+                    batches.push(vec![f]);
+                    bytes = len;
+                }
             }
-            _ => Err(WorkerError::Crashed),
         }
+        let runs = batches.iter().map(|b| self.feed_batch(b));
+        futures::future::join_all(runs)
+            .await
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    async fn feed_batch(&self, batch: &[FeedBody]) -> Vec<Result<ParsedFeed, WorkerError>> {
+        match self.feed_job(batch).await {
+            Ok(v) => v,
+            Err(e) if batch.len() > 1 && !matches!(e, WorkerError::Unavailable(_)) => {
+                let mut one_by_one = Vec::with_capacity(batch.len());
+                for f in batch {
+                    let r = self.feed_job(std::slice::from_ref(f)).await;
+                    one_by_one.push(r.and_then(|mut v| v.pop().ok_or(WorkerError::Crashed)?));
+                }
+                one_by_one
+            }
+            Err(e) => vec![Err(e); batch.len()],
+        }
+    }
+
+    /// One feed body to items.
+    pub async fn feed(&self, input: FeedBody) -> Result<ParsedFeed, WorkerError> {
+        self.feeds(vec![input])
+            .await
+            .pop()
+            .unwrap_or(Err(WorkerError::Crashed))
+    }
+
+    async fn feed_job(
+        &self,
+        batch: &[FeedBody],
+    ) -> Result<Vec<Result<ParsedFeed, WorkerError>>, WorkerError> {
+        let feeds = batch
+            .iter()
+            .map(|f| jobs::FeedInput {
+                len: f.body.len(),
+                content_type: f.content_type.clone(),
+                base: f.base.clone(),
+            })
+            .collect();
+        let mut payload = Vec::with_capacity(batch.iter().map(|f| f.body.len()).sum());
+        for f in batch {
+            payload.extend_from_slice(&f.body);
+        }
+        let (Reply::Feeds { feeds }, _) = self.run(&Job::Feeds { feeds }, &payload).await? else {
+            return Err(WorkerError::Crashed);
+        };
+        if feeds.len() != batch.len() {
+            return Err(WorkerError::Crashed);
+        }
+        Ok(feeds
+            .into_iter()
+            .map(|f| match f {
+                jobs::FeedOutcome::Parsed(f) => {
+                    let mut items = f.items;
+                    for (i, ms) in items.iter_mut().zip(f.published_ms) {
+                        i.published_ms = ms;
+                    }
+                    Ok(ParsedFeed {
+                        title: f.title,
+                        items,
+                    })
+                }
+                jobs::FeedOutcome::Failed(e) => Err(WorkerError::Job(e)),
+            })
+            .collect())
     }
 
     /// Renders items for handing out: summaries, sanitised HTML and (for `FullText`) the
@@ -514,7 +597,7 @@ async fn exchange(
     job: &Job,
     payload: &[u8],
 ) -> Result<wire::Frame, wire::WireError> {
-    let header = serde_json::to_vec(job).map_err(std::io::Error::other)?;
+    let header = wire::encode(job)?;
     wire::write(&mut w.stdin, &header, payload).await?;
     wire::read(&mut w.stdout).await
 }

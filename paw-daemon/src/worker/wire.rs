@@ -1,7 +1,9 @@
-//! The frames that cross the worker boundary, both ways: a JSON header (`u32` length, little
-//! endian) then a byte payload (`u64` length). Bytes travel as bytes (a document, a page, a
-//! feed body, extracted text), so nothing large is JSON-escaped; both lengths are capped
-//! before anything is allocated.
+//! The frames that cross the worker boundary, both ways: a header (`u32` length, little
+//! endian; a job or a reply in MessagePack with field names) then a byte payload (`u64`
+//! length). Bytes travel as bytes (a document, a page, extracted text); both lengths are
+//! capped before anything is allocated. MessagePack rather than JSON: a batch of parsed
+//! feeds is mostly strings, which it copies instead of escaping (JSON made the boundary
+//! cost 40 % of the parse).
 
 use std::io::{Read, Write};
 
@@ -15,7 +17,7 @@ pub const MAX_PAYLOAD: u64 = 128 << 20;
 /// One message: what it is (JSON) and the bytes it carries.
 #[derive(Debug, Default)]
 pub struct Frame {
-    /// A serialised [`super::jobs::Job`] or [`super::jobs::Reply`].
+    /// An [`encode`]d [`super::jobs::Job`] or [`super::jobs::Envelope`].
     pub header: Vec<u8>,
     /// The job's input bytes or the reply's text.
     pub payload: Vec<u8>,
@@ -43,6 +45,16 @@ fn header_len(header: &[u8]) -> std::io::Result<[u8; 4]> {
     u32::try_from(header.len())
         .map(u32::to_le_bytes)
         .map_err(|_| std::io::Error::other("header too large"))
+}
+
+/// A job or reply as a header.
+pub fn encode<T: serde::Serialize>(value: &T) -> std::io::Result<Vec<u8>> {
+    rmp_serde::to_vec_named(value).map_err(std::io::Error::other)
+}
+
+/// A header back into a job or reply.
+pub fn decode<T: serde::de::DeserializeOwned>(header: &[u8]) -> Result<T, String> {
+    rmp_serde::from_slice(header).map_err(|e| e.to_string())
 }
 
 /// Reads one frame (blocking; the worker's side).

@@ -65,6 +65,88 @@ pub async fn fetch_feed(
     url: &str,
     name: &str,
 ) -> Result<Fetched, CmdError> {
+    match get(services, url, name).await? {
+        Got::Done(f) => Ok(f),
+        Got::Body(resp) => {
+            let parsed = services.workers.feed(body_of(&resp)).await;
+            finish(services, url, name, &resp, parsed).await
+        }
+    }
+}
+
+/// Fetches many feeds: `concurrency` requests at a time, `on_fetched` called as each
+/// response arrives, then every body that needs parsing parsed in batched worker jobs.
+/// Results are in the order of `feeds` (url, name).
+pub async fn fetch_many(
+    services: &Arc<Services>,
+    feeds: &[(String, String)],
+    concurrency: usize,
+    mut on_fetched: impl FnMut(usize, &str),
+) -> Vec<Result<Fetched, CmdError>> {
+    use futures::StreamExt as _;
+    let gets: Vec<_> = feeds
+        .iter()
+        .enumerate()
+        .map(|(i, (url, name))| {
+            let (services, url, name) = (services.clone(), url.clone(), name.clone());
+            async move { (i, get(&services, &url, &name).await) }
+        })
+        .collect();
+    let mut got: Vec<Option<Result<Got, CmdError>>> = feeds.iter().map(|_| None).collect();
+    let mut stream = futures::stream::iter(gets).buffer_unordered(concurrency.max(1));
+    let mut done = 0;
+    while let Some((i, r)) = stream.next().await {
+        done += 1;
+        on_fetched(done, &feeds[i].1);
+        got[i] = Some(r);
+    }
+    drop(stream);
+    let bodies: Vec<(usize, Response)> = got
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(i, g)| match g.take() {
+            Some(Ok(Got::Body(resp))) => Some((i, resp)),
+            other => {
+                *g = other;
+                None
+            }
+        })
+        .collect();
+    let parsed = services
+        .workers
+        .feeds(bodies.iter().map(|(_, r)| body_of(r)).collect())
+        .await;
+    let mut out: Vec<Result<Fetched, CmdError>> = got
+        .into_iter()
+        .map(|g| match g {
+            Some(Ok(Got::Done(f))) => Ok(f),
+            Some(Err(e)) => Err(e),
+            // Filled in below.
+            _ => Err(CmdError::new(ErrorCode::CommandFailed, "not fetched")),
+        })
+        .collect();
+    for ((i, resp), p) in bodies.into_iter().zip(parsed) {
+        let (url, name) = &feeds[i];
+        out[i] = finish(services, url, name, &resp, p).await;
+    }
+    out
+}
+
+/// The network half of a fetch: done (a 304 answered from the cache), or a body to parse.
+enum Got {
+    Done(Fetched),
+    Body(Response),
+}
+
+fn body_of(resp: &Response) -> crate::worker::FeedBody {
+    crate::worker::FeedBody {
+        body: resp.body.clone(),
+        content_type: resp.header("content-type").map(str::to_string),
+        base: Some(resp.final_url.to_string()),
+    }
+}
+
+async fn get(services: &Arc<Services>, url: &str, name: &str) -> Result<Got, CmdError> {
     let now = now_ms();
     let (etag, last_modified) = {
         let mut store = services.rss.lock().await;
@@ -105,13 +187,13 @@ pub async fn fetch_feed(
         && let Some(cached) = cached
     {
         record(services, url, name, &resp, None, None).await;
-        return Ok(Fetched {
+        return Ok(Got::Done(Fetched {
             url: url.to_string(),
             http_status: 304,
             not_modified: true,
             title: cached.title.clone(),
             items: cached.items.clone(),
-        });
+        }));
     }
     if status == 429 || (status == 503 && resp.header("retry-after").is_some()) {
         let wait = resp
@@ -128,22 +210,28 @@ pub async fn fetch_feed(
                 .with_result(json!({"url": url, "status": status})),
         );
     }
-    let content_type = resp.header("content-type").map(str::to_string);
-    // The body is untrusted: parsed in a worker (SPEC §10).
-    let parsed = services
-        .workers
-        .feed(&resp.body, content_type, Some(resp.final_url.to_string()))
-        .await
-        .map_err(|e| {
-            let code = match e {
-                crate::worker::WorkerError::Unavailable(_) => ErrorCode::CommandFailed,
-                _ => ErrorCode::ParseError,
-            };
-            CmdError::new(
-                code,
-                format!("cannot parse this feed URL; check it ({url}): {e}"),
-            )
-        })?;
+    Ok(Got::Body(resp))
+}
+
+/// The parse's outcome recorded: the cache written, the fetch state noted.
+async fn finish(
+    services: &Arc<Services>,
+    url: &str,
+    name: &str,
+    resp: &Response,
+    parsed: Result<super::parse::ParsedFeed, crate::worker::WorkerError>,
+) -> Result<Fetched, CmdError> {
+    // The body was parsed in a worker (SPEC §10): it is untrusted.
+    let parsed = parsed.map_err(|e| {
+        let code = match e {
+            crate::worker::WorkerError::Unavailable(_) => ErrorCode::CommandFailed,
+            _ => ErrorCode::ParseError,
+        };
+        CmdError::new(
+            code,
+            format!("cannot parse this feed URL; check it ({url}): {e}"),
+        )
+    })?;
     let feed = CachedFeed {
         url: url.to_string(),
         title: parsed.title.clone(),
@@ -153,10 +241,10 @@ pub async fn fetch_feed(
     if let Err(e) = services.rss.put_cache(feed).await {
         tracing::error!(url, error = %e, "cannot write the feed cache");
     }
-    record(services, url, name, &resp, None, parsed.title.as_deref()).await;
+    record(services, url, name, resp, None, parsed.title.as_deref()).await;
     Ok(Fetched {
         url: url.to_string(),
-        http_status: status,
+        http_status: resp.status,
         not_modified: false,
         title: parsed.title,
         items: parsed.items,

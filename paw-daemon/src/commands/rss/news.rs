@@ -1,9 +1,8 @@
 //! `rss news [--source S] [--keyword K] [--limit N] [--refresh]`: seed 001's digest.
 
-use futures::StreamExt;
 use serde_json::{Value, json};
 
-use super::fetch::fetch_feed;
+use super::fetch::fetch_many;
 use super::output;
 use super::parse::Item;
 use super::store::{FetchState, Subscription};
@@ -95,24 +94,20 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
 
     let total = stale.len();
     let concurrency = ctx.config.tools.rss.fetch_concurrency.max(1);
-    let mut done = 0usize;
     let mut refreshed = 0usize;
     let mut digests: Vec<Digest> = Vec::new();
-    let jobs: Vec<_> = stale
+    let targets: Vec<(String, String)> = stale
         .iter()
-        .map(|&i| {
-            let sub = subs[i].clone();
-            let services = ctx.services.clone();
-            async move {
-                let r = fetch_feed(&services, &sub.url, &sub.name).await;
-                (sub, r)
-            }
-        })
+        .map(|&i| (subs[i].url.clone(), subs[i].name.clone()))
         .collect();
-    let mut fetches = futures::stream::iter(jobs).buffer_unordered(concurrency);
-    while let Some((sub, r)) = fetches.next().await {
-        done += 1;
-        ctx.progress(done, total, Some(&sub.name));
+    // Requests run `concurrency` at a time; the bodies are then parsed in batched worker
+    // jobs (one job per 64 feeds instead of one per feed).
+    let results = fetch_many(&ctx.services, &targets, concurrency, |done, name| {
+        ctx.progress(done, total, Some(name))
+    })
+    .await;
+    for (&i, r) in stale.iter().zip(results) {
+        let sub = &subs[i];
         match r {
             Ok(f) => {
                 refreshed += 1;
