@@ -13,6 +13,10 @@ use crate::commands::doc::{self, DocError, DocText, Format};
 use crate::commands::rss::parse::{Item, ParsedFeed, parse_feed};
 use crate::commands::rss::{add, extract, opml_io};
 
+/// A feed body that kills the worker parsing it (test builds only).
+#[cfg(feature = "test-commands")]
+pub const TEST_CRASH_FEED: &[u8] = b"paw-test: this feed kills its worker";
+
 /// The most feeds one OPML file may hold; a larger file is refused, not ground through.
 pub const MAX_OPML_FEEDS: usize = 10_000;
 
@@ -246,6 +250,11 @@ pub fn handle(job: Job, payload: Vec<u8>) -> (Reply, Vec<u8>) {
             for f in feeds {
                 let (body, tail) = rest.split_at(f.len.min(rest.len()));
                 rest = tail;
+                // A feed that kills its worker, for the batch-isolation test.
+                #[cfg(feature = "test-commands")]
+                if body == TEST_CRASH_FEED {
+                    std::process::abort();
+                }
                 let base = f.base.and_then(|b| url::Url::parse(&b).ok());
                 out.push(
                     match parse_feed(body, f.content_type.as_deref(), base.as_ref()) {

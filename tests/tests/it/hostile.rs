@@ -417,3 +417,176 @@ fn other_sessions_and_calls_in_flight_are_unaffected_by_a_dying_worker() {
 fn is_running(pid: u32) -> bool {
     procfs::parent_of(pid).is_some()
 }
+
+#[test]
+fn a_feed_that_kills_its_worker_fails_alone_in_a_batched_refresh() {
+    let server = FeedServer::start();
+    let rig = Rig::new(&server.config());
+    for name in ["good1", "bad", "good2"] {
+        let body = if name == "bad" {
+            String::from_utf8_lossy(paw_daemon::worker::jobs::TEST_CRASH_FEED).into_owned()
+        } else {
+            paw_tests::http::rss_feed(name, name, 2, 3)
+        };
+        server.set(name, &body);
+        let url = server.url(&format!("/dyn/{name}"));
+        let o = rig
+            .d
+            .exec(&format!("rss add --name {name} --url {url} --no-verify"));
+        assert_eq!(o["exit_code"], 0, "{o}");
+    }
+    let o = rig.run("a batch with a killer", "rss news --limit 10");
+    assert_ok(&o, "news");
+    let r = &o["result"];
+    assert_eq!(r["refreshed"], 2, "{r}");
+    let errors = r["errors"].as_array().expect("errors");
+    assert_eq!(errors.len(), 1, "{r}");
+    assert_eq!(errors[0]["name"], "bad");
+    assert_eq!(errors[0]["error_code"], "ParseError");
+    assert!(
+        errors[0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("worker crashed"),
+        "{r}"
+    );
+    assert_eq!(r["count"], 4, "both good feeds' items: {r}");
+}
+
+/// A scripted IRC server for the hostile cases: registers the client, confirms its JOIN of
+/// `#paw`, then hands the socket to `script`.
+fn hostile_ircd(script: impl FnOnce(&mut std::net::TcpStream) + Send + 'static) -> u16 {
+    use std::io::{BufRead, BufReader, Write};
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = l.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        let (mut s, _) = l.accept().expect("accept");
+        let mut r = BufReader::new(s.try_clone().expect("clone"));
+        let mut line = String::new();
+        let mut nick = String::from("pawbot");
+        loop {
+            line.clear();
+            if r.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            if let Some(n) = line.strip_prefix("NICK ") {
+                nick = n.trim().to_string();
+            }
+            if line.starts_with("USER ") {
+                write!(
+                    s,
+                    ":srv 001 {nick} :Welcome\r\n:srv 376 {nick} :End of MOTD\r\n"
+                )
+                .expect("welcome");
+            }
+            if line.starts_with("JOIN #paw") {
+                write!(s, ":{nick}!u@h JOIN #paw\r\n").expect("join");
+                break;
+            }
+        }
+        script(&mut s);
+        // Keep the link up until the client leaves.
+        while r.read_line(&mut line).unwrap_or(0) > 0 {
+            line.clear();
+        }
+    });
+    port
+}
+
+fn irc_rig(port: u16) -> Rig {
+    let rig = Rig::new("");
+    let env = rig.d.agents().join("skills/irc-cli/secrets/.env");
+    std::fs::create_dir_all(env.parent().expect("dir")).expect("mkdir");
+    std::fs::write(
+        env,
+        format!("IRC_SERVER=127.0.0.1\nIRC_PORT={port}\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n"),
+    )
+    .expect("env");
+    rig
+}
+
+/// Waits until `irc pull` has something for `#paw`; returns the texts.
+fn pull_paw(rig: &Rig) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let o = rig.d.exec("irc pull --wait 2000");
+        assert_eq!(o["exit_code"], 0, "{o}");
+        let texts: Vec<String> = o["result"]["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| m["text"].as_str().unwrap_or("").to_string())
+            .collect();
+        if !texts.is_empty() {
+            return texts;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "nothing arrived on #paw; {o}; log: {}",
+            rig.d.log.text()
+        );
+    }
+}
+
+#[test]
+fn an_irc_server_sending_an_endless_line_cannot_grow_the_daemon() {
+    const LINE_MIB: usize = 128;
+    let port = hostile_ircd(|s| {
+        use std::io::Write;
+        let chunk = vec![b'x'; 1 << 20];
+        write!(s, ":evil!e@h PRIVMSG #paw :").expect("start");
+        for _ in 0..LINE_MIB {
+            if s.write_all(&chunk).is_err() {
+                return;
+            }
+        }
+        write!(s, "\r\n:alice!a@h PRIVMSG #paw :after the flood\r\n").expect("end");
+    });
+    let rig = irc_rig(port);
+    let o = rig.run("connect", "irc connect");
+    assert_ok(&o, "irc connect");
+    let peak_before = procfs::status_field(rig.d.pid(), "VmHWM:");
+    assert_eq!(pull_paw(&rig), ["after the flood"]);
+    // The line was read through and dropped, never held: the peak grew by far less than it.
+    let grew = procfs::status_field(rig.d.pid(), "VmHWM:").saturating_sub(peak_before);
+    assert!(
+        grew < 32 * 1024,
+        "peak RSS grew {grew} KiB over a {LINE_MIB} MiB line"
+    );
+    assert!(
+        rig.d.log.text().contains("dropped"),
+        "the drop is logged: {}",
+        rig.d.log.text()
+    );
+    assert_goes_idle(rig.d.pid(), "after the endless line");
+}
+
+#[test]
+fn an_irc_server_spoofing_thousands_of_channels_and_peers_keeps_state_bounded() {
+    let port = hostile_ircd(|s| {
+        use std::io::Write;
+        let mut batch = String::new();
+        for i in 0..20_000 {
+            batch.push_str(&format!(":spoof!s@h PRIVMSG #spoof{i} :x\r\n"));
+            batch.push_str(&format!(":peer{i}!s@h PRIVMSG pawbot :pm\r\n"));
+        }
+        batch.push_str(":alice!a@h PRIVMSG #paw :still here\r\n");
+        s.write_all(batch.as_bytes()).expect("flood");
+    });
+    let rig = irc_rig(port);
+    assert_ok(&rig.run("connect", "irc connect"), "irc connect");
+    assert_eq!(pull_paw(&rig), ["still here"]);
+    let o = rig.d.exec("irc pull --from #spoof5");
+    assert_eq!(o["result"]["messages"], json!([]), "{o}");
+    // Private peers past the cap were dropped, not given state.
+    let o = rig.d.exec("irc pull --from peer19999");
+    assert_eq!(o["result"]["messages"], json!([]), "{o}");
+    let o = rig.d.exec("irc pull --from peer0");
+    assert_eq!(o["result"]["messages"][0]["text"], "pm", "{o}");
+    let inbound = std::fs::read_dir(rig.d.agents().join("workspace/irc/sessions"))
+        .expect("sessions")
+        .flatten()
+        .map(|e| std::fs::metadata(e.path().join("inbound.jsonl")).map_or(0, |m| m.len()))
+        .sum::<u64>();
+    assert!(inbound < 1 << 20, "inbound.jsonl holds {inbound} bytes");
+}

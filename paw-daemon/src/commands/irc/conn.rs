@@ -1,22 +1,20 @@
-//! One session's IRC connection (SPEC §8.3), built on the `irc` crate's client (transport,
-//! TLS with hostname verification, SOCKS5, PING/PONG, alternative nicks, JOIN with key)
-//! and completing what it lacks: registration with SASL PLAIN or NickServ, connect and
-//! join timeouts that end in `error`, reconnect with backoff and jitter, outbound flood
-//! control, and a state machine every change of which is pushed as `irc.state`.
+//! One session's IRC connection (SPEC §8.3) over paw's own transport ([`super::transport`]:
+//! TCP or SOCKS5, TLS with hostname verification, a capped line codec, PING/PONG and
+//! keepalive) and `irc-proto`'s message types: registration with SASL PLAIN or NickServ,
+//! alternative nicks, JOIN with key, connect and join timeouts that end in `error`,
+//! reconnect with backoff and jitter, outbound flood control, and a state machine every
+//! change of which is pushed as `irc.state`.
 //!
 //! A supervisor task owns the client; commands talk to it through [`Ctl`] messages and
 //! read its state from a `watch` channel. The task is cancelled with the session and then
 //! sends `QUIT` and closes the socket.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use base64::Engine;
 use futures::StreamExt;
-use irc::client::ClientStream;
-use irc::client::prelude::{Capability, Client, Command, Config as IrcClientConfig, Response};
-use irc::proto::{CapSubCommand, Prefix};
+use irc::proto::{CapSubCommand, Command, Prefix, Response};
 use paw_proto::ErrorCode;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -26,23 +24,24 @@ use tokio_util::sync::CancellationToken;
 use super::creds::Creds;
 use super::log::Log;
 use super::text::{self, fold};
+use super::transport::{self, Incoming, Sender, TransportError};
 use crate::commands::CmdError;
 use crate::session::{Session, SessionResource};
 
 /// How long registration (TCP/TLS + `001`) and the join may each take.
 pub const STEP_TIMEOUT: Duration = Duration::from_secs(30);
 /// Idle time after which the client pings the server, and how long it waits for the answer.
-const PING_EVERY_SECS: u32 = 30;
-const PING_TIMEOUT_SECS: u32 = 30;
+const PING_EVERY: Duration = Duration::from_secs(30);
+const PING_TIMEOUT: Duration = Duration::from_secs(30);
 /// Background reconnect delays; the last repeats.
 const BACKOFF: [u64; 4] = [5, 15, 30, 60];
 /// How long `QUIT` may take to leave before the socket is closed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
 
-/// Sends QUIT and drives the stream (which is what writes queued lines) until the server
-/// closes or [`QUIT_GRACE`] passes, so the QUIT actually leaves before the socket drops.
-async fn quit(client: &Client, stream: &mut ClientStream, reason: &str) {
-    let _ = client.send_quit(reason);
+/// Sends QUIT and reads on until the server closes or [`QUIT_GRACE`] passes, so the QUIT
+/// actually leaves before the socket drops.
+async fn quit(client: &Sender, stream: &mut Incoming, reason: &str) {
+    let _ = client.send(Command::QUIT(Some(reason.to_string())));
     let _ =
         tokio::time::timeout(QUIT_GRACE, async { while stream.next().await.is_some() {} }).await;
 }
@@ -161,7 +160,7 @@ enum Ctl {
 /// The outbound side of a live connection.
 #[derive(Clone)]
 pub struct Live {
-    sender: irc::client::Sender,
+    sender: Sender,
     /// Our nick on this connection.
     pub nick: String,
     /// The default channel.
@@ -585,59 +584,32 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
     }
 }
 
-fn client_config(creds: &Creds) -> IrcClientConfig {
-    let mut keys = HashMap::new();
-    if creds.channel_key.is_set() {
-        keys.insert(
-            creds.channel.clone(),
-            creds.channel_key.expose().to_string(),
-        );
-    }
-    let (proxy_type, proxy_server, proxy_port) = match &creds.proxy {
-        Some((h, p)) => (
-            Some(irc::client::data::ProxyType::Socks5),
-            Some(h.clone()),
-            Some(*p),
-        ),
-        None => (Some(irc::client::data::ProxyType::None), None, None),
-    };
-    IrcClientConfig {
-        nickname: Some(creds.nick.clone()),
-        alt_nicks: text::nick_variants(&creds.nick),
-        username: Some(creds.nick.to_lowercase()),
-        realname: Some(format!("paw {}", env!("CARGO_PKG_VERSION"))),
-        server: Some(creds.server.clone()),
-        port: Some(creds.port),
-        password: creds
-            .server_password
-            .is_set()
-            .then(|| creds.server_password.expose().to_string()),
-        use_tls: Some(creds.tls),
-        channels: vec![creds.channel.clone()],
-        channel_keys: keys,
-        ping_time: Some(PING_EVERY_SECS),
-        ping_timeout: Some(PING_TIMEOUT_SECS),
-        proxy_type,
-        proxy_server,
-        proxy_port,
-        version: Some(format!("paw {}", env!("CARGO_PKG_VERSION"))),
-        ..IrcClientConfig::default()
+/// `JOIN <channel> [<key>]`.
+fn join(creds: &Creds) -> Command {
+    let key = creds
+        .channel_key
+        .is_set()
+        .then(|| creds.channel_key.expose().to_string());
+    Command::JOIN(creds.channel.clone(), key, None)
+}
+
+fn transport_target(creds: &Creds) -> transport::Target {
+    transport::Target {
+        host: creds.server.clone(),
+        port: creds.port,
+        tls: creds.tls,
+        proxy: creds.proxy.clone(),
+        ping_every: PING_EVERY,
+        ping_timeout: PING_TIMEOUT,
     }
 }
 
-/// A failure reason for an `irc` crate error, without secrets.
-fn describe(e: &irc::error::Error) -> LastError {
-    use irc::error::Error as E;
+/// A failure reason for a transport error, without secrets.
+fn describe(e: &TransportError) -> LastError {
     match e {
-        E::NoUsableNick => LastError::new(
-            ErrorCode::NickInUse,
-            "the nick and its 3 variants are all in use",
-        ),
-        E::PingTimeout => {
+        TransportError::PingTimeout => {
             LastError::new(ErrorCode::Disconnected, "the server stopped answering PING")
         }
-        E::Io(io) => LastError::new(ErrorCode::NetworkError, format!("connection failed: {io}")),
-        E::Tls(t) => LastError::new(ErrorCode::NetworkError, format!("TLS failed: {t}")),
         other => LastError::new(ErrorCode::NetworkError, other.to_string()),
     }
 }
@@ -651,8 +623,9 @@ async fn run_connection(
     step: Duration,
 ) -> End {
     let target = format!("{}:{}", creds.server, creds.port);
-    let connect = tokio::time::timeout(step, Client::from_config(client_config(creds)));
-    let mut client = tokio::select! {
+    let to = transport_target(creds);
+    let connect = tokio::time::timeout(step, transport::connect(&to));
+    let (client, mut stream) = tokio::select! {
         _ = cancel.cancelled() => return End::Cancelled,
         r = connect => match r {
             Err(_) => return End::Failed(LastError::new(
@@ -663,32 +636,37 @@ async fn run_connection(
             Ok(Ok(c)) => c,
         },
     };
-    let mut stream = match client.stream() {
-        Ok(s) => s,
-        Err(e) => return End::Failed(describe(&e), false),
-    };
     let sasl_wanted = creds.nickserv_password.is_set();
-    let sent = if sasl_wanted {
-        // Open a CAP negotiation so SASL can run before registration completes.
-        client
-            .send(Command::CAP(None, CapSubCommand::LS, None, None))
-            .and_then(|_| {
-                if creds.server_password.is_set() {
-                    client.send(Command::PASS(creds.server_password.expose().to_string()))?;
-                }
-                client.send(Command::NICK(creds.nick.clone()))?;
-                client.send(Command::USER(
-                    creds.nick.to_lowercase(),
-                    "0".into(),
-                    format!("paw {}", env!("CARGO_PKG_VERSION")),
-                ))
-            })
+    let send = |c: Command| client.send(c);
+    // A CAP negotiation opens first when SASL may run before registration completes.
+    let sent = (if sasl_wanted {
+        send(Command::CAP(None, CapSubCommand::LS, None, None))
     } else {
-        client.identify()
-    };
-    if let Err(e) = sent {
-        return End::Failed(describe(&e), false);
+        Ok(())
+    })
+    .and_then(|_| {
+        if creds.server_password.is_set() {
+            send(Command::PASS(creds.server_password.expose().to_string()))?;
+        }
+        send(Command::NICK(creds.nick.clone()))?;
+        send(Command::USER(
+            creds.nick.to_lowercase(),
+            "0".into(),
+            format!("paw {}", env!("CARGO_PKG_VERSION")),
+        ))
+    });
+    if sent.is_err() {
+        return End::Failed(
+            LastError::new(
+                ErrorCode::Disconnected,
+                format!("{target} closed the connection"),
+            ),
+            false,
+        );
     }
+    // Variants to try, in order, when the server says the nick is taken.
+    let mut alt_nicks = text::nick_variants(&creds.nick).into_iter();
+    let mut join_sent = false;
 
     let chan_key = fold(&creds.channel);
     let mut registered = false;
@@ -697,6 +675,7 @@ async fn run_connection(
     let mut deadline = Instant::now() + step;
     let mut nick = creds.nick.clone();
     let mut dropped_peers = 0u64;
+    let mut dropped_lines = 0u64;
     loop {
         tokio::select! {
             _ = cancel.cancelled() => {
@@ -725,6 +704,10 @@ async fn run_connection(
                 return End::Failed(LastError::new(ErrorCode::Timeout, what), joined);
             }
             item = stream.next() => {
+                if stream.dropped() > dropped_lines {
+                    dropped_lines = stream.dropped();
+                    tracing::warn!(dropped = dropped_lines, "lines over {} bytes from {target} dropped", transport::MAX_LINE);
+                }
                 let msg = match item {
                     None => return End::Failed(LastError::new(
                         ErrorCode::Disconnected,
@@ -739,18 +722,32 @@ async fn run_connection(
                     _ => None,
                 };
                 match &msg.command {
+                    // End of the MOTD (or none): registration is complete; join.
+                    Command::Response(Response::RPL_ENDOFMOTD | Response::ERR_NOMOTD, _) if !join_sent => {
+                        join_sent = true;
+                        let _ = client.send(join(creds));
+                    }
+                    Command::Response(Response::ERR_NICKNAMEINUSE | Response::ERR_ERRONEOUSNICKNAME, _) if !registered => {
+                        match alt_nicks.next() {
+                            Some(n) => { let _ = client.send(Command::NICK(n)); }
+                            None => return End::Failed(LastError::new(
+                                ErrorCode::NickInUse,
+                                "the nick and its 3 variants are all in use",
+                            ), joined),
+                        }
+                    }
                     Command::Response(Response::RPL_WELCOME, args) => {
                         registered = true;
                         if let Some(n) = args.first() { nick = n.clone(); }
                         deadline = Instant::now() + step;
                         if sasl_wanted && !sasl_done {
-                            let _ = client.send_privmsg(
-                                "NickServ",
+                            let _ = client.send(Command::PRIVMSG(
+                                "NickServ".into(),
                                 format!("IDENTIFY {}", creds.nickserv_password.expose()),
-                            );
+                            ));
                         }
                         *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = Some(Live {
-                            sender: client.sender(),
+                            sender: client.clone(),
                             nick: nick.clone(),
                             channel: creds.channel.clone(),
                         });
@@ -762,17 +759,17 @@ async fn run_connection(
                         }));
                         match sub {
                             CapSubCommand::LS if offered("sasl") => {
-                                let _ = client.send_cap_req(&[Capability::Sasl]);
+                                let _ = client.send(Command::CAP(None, CapSubCommand::REQ, None, Some("sasl".into())));
                             }
                             CapSubCommand::ACK if offered("sasl") => {
-                                let _ = client.send_sasl_plain();
+                                let _ = client.send(Command::AUTHENTICATE("PLAIN".into()));
                             }
                             _ => { let _ = client.send(Command::CAP(None, CapSubCommand::END, None, None)); }
                         }
                     }
                     Command::AUTHENTICATE(arg) if arg == "+" => {
                         let token = format!("{0}\0{0}\0{1}", creds.nick, creds.nickserv_password.expose());
-                        let _ = client.send_sasl(base64::engine::general_purpose::STANDARD.encode(token));
+                        let _ = client.send(Command::AUTHENTICATE(base64::engine::general_purpose::STANDARD.encode(token)));
                     }
                     Command::Response(Response::RPL_SASLSUCCESS, _) => {
                         sasl_done = true;
@@ -813,7 +810,7 @@ async fn run_connection(
                         joined = false;
                         deadline = Instant::now() + step;
                         irc.set(|s| s.state = State::Connected);
-                        let _ = client.send_join_with_keys(&creds.channel, creds.channel_key.expose());
+                        let _ = client.send(join(creds));
                     }
                     Command::NICK(new) if source.as_deref() == Some(nick.as_str()) => {
                         nick = new.clone();
@@ -826,7 +823,8 @@ async fn run_connection(
                         // Only the joined channel and private messages to this nick are
                         // kept: spoofed targets must not grow per-channel state.
                         let channel = if fold(to) == chan_key { creds.channel.clone() } else if fold(to) == fold(&nick) { from.clone() } else { continue };
-                        if !irc.log.accepts(&channel) {
+                        // The joined channel is always kept; private peers within the cap.
+                        if fold(&channel) != chan_key && !irc.log.accepts(&channel) {
                             dropped_peers += 1;
                             if dropped_peers == 1 || dropped_peers.is_multiple_of(1000) {
                                 tracing::warn!(dropped = dropped_peers, "private messages from new peers dropped: the log keeps {} channels", super::log::MAX_CHANNELS);

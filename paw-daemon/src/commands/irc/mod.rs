@@ -18,6 +18,7 @@ pub mod creds;
 mod forward;
 pub mod log;
 pub mod text;
+pub mod transport;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,0 +1,301 @@
+//! The IRC connection's transport: TCP (optionally through a SOCKS5 proxy), TLS with the
+//! system's roots and hostname verification, and a line codec with a maximum.
+//!
+//! paw owns this instead of using the `irc` crate's client, whose line codec buffers a line
+//! without bound: a server (or anyone in the path of a plain-text link) could grow the
+//! daemon's memory with one line that never ends. Here a line longer than [`MAX_LINE`]
+//! bytes is dropped and counted (SPEC §8.3), and only the line's prefix up to the cap is
+//! ever held. Messages are parsed with `irc-proto`; the transport also answers the server's
+//! PING and pings a quiet server itself, treating a missing answer as a drop.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use futures::{SinkExt, Stream, StreamExt};
+use irc::proto::{Command, Message};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::mpsc;
+use tokio_util::codec::{
+    AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead, FramedWrite, LinesCodec,
+};
+
+/// The longest line accepted from a server: the IRCv3 tag budget (8,191 bytes with the
+/// `@`) covers the 512-byte message too.
+pub const MAX_LINE: usize = 8_191;
+
+/// Why a connection could not be made or ended.
+#[derive(Debug, thiserror::Error)]
+pub enum TransportError {
+    /// TCP, SOCKS5 or the socket failed.
+    #[error("connection failed: {0}")]
+    Io(#[from] std::io::Error),
+    /// The TLS handshake or certificate check failed.
+    #[error("TLS failed: {0}")]
+    Tls(String),
+    /// The server answered no PING in time.
+    #[error("the server stopped answering PING")]
+    PingTimeout,
+}
+
+/// Where and how to connect.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// Server host name (TLS checks the certificate against it).
+    pub host: String,
+    /// Port.
+    pub port: u16,
+    /// TLS on.
+    pub tls: bool,
+    /// A SOCKS5 proxy (host, port).
+    pub proxy: Option<(String, u16)>,
+    /// Ping a server quiet for this long…
+    pub ping_every: Duration,
+    /// …and give up when it has not answered after this long.
+    pub ping_timeout: Duration,
+}
+
+trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
+impl<T: AsyncRead + AsyncWrite + Send + Unpin> Io for T {}
+
+/// The outbound side: queued lines are written in order by the connection's writer task.
+#[derive(Clone, Debug)]
+pub struct Sender(mpsc::UnboundedSender<Message>);
+
+/// The connection is gone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the connection is closed")]
+pub struct Closed;
+
+impl Sender {
+    /// Queues `cmd` for the wire.
+    pub fn send(&self, cmd: Command) -> Result<(), Closed> {
+        self.0.send(Message::from(cmd)).map_err(|_| Closed)
+    }
+}
+
+/// Lines from the server, parsed, with PING answered and keepalive enforced. Ends (None)
+/// when the server closes.
+pub struct Incoming {
+    rx: mpsc::Receiver<Result<Message, TransportError>>,
+    dropped: Arc<AtomicU64>,
+}
+
+impl Incoming {
+    /// Lines dropped so far for being over [`MAX_LINE`] or unparseable.
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
+}
+
+impl Stream for Incoming {
+    type Item = Result<Message, TransportError>;
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.rx.poll_recv(cx)
+    }
+}
+
+/// Opens the connection and starts its reader and writer tasks. They belong to the
+/// connection's supervisor (which owns the returned halves): the reader ends when the
+/// socket closes or [`Incoming`] is dropped, the writer when every [`Sender`] is gone
+/// (the reader holds one for PONGs), so dropping the halves ends both.
+pub async fn connect(target: &Target) -> Result<(Sender, Incoming), TransportError> {
+    let stream = tcp(target).await?;
+    let io: Box<dyn Io> = if target.tls {
+        Box::new(tls(stream, &target.host).await?)
+    } else {
+        Box::new(stream)
+    };
+    let (read, write) = tokio::io::split(io);
+    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Message>();
+    let (in_tx, in_rx) = mpsc::channel(256);
+    let dropped = Arc::new(AtomicU64::new(0));
+
+    let mut sink = FramedWrite::new(write, LinesCodec::new());
+    tokio::spawn(async move {
+        while let Some(m) = out_rx.recv().await {
+            let line = m.to_string();
+            let line = line.trim_end_matches(['\r', '\n']);
+            if sink.send(format!("{line}\r")).await.is_err() {
+                break;
+            }
+        }
+        let _ = SinkExt::<String>::close(&mut sink).await;
+    });
+
+    let mut lines = FramedRead::new(read, CappedLines::new(dropped.clone()));
+    let (pong, every, timeout) = (out_tx.clone(), target.ping_every, target.ping_timeout);
+    tokio::spawn(async move {
+        let mut waiting_since: Option<tokio::time::Instant> = None;
+        loop {
+            let quiet = match waiting_since {
+                Some(t) => tokio::time::sleep_until(t + timeout),
+                None => tokio::time::sleep(every),
+            };
+            let next = tokio::select! {
+                biased;
+                _ = in_tx.closed() => break,
+                l = lines.next() => l,
+                _ = quiet => {
+                    if waiting_since.is_some() {
+                        let _ = in_tx.send(Err(TransportError::PingTimeout)).await;
+                        break;
+                    }
+                    waiting_since = Some(tokio::time::Instant::now());
+                    let _ = pong.send(Message::from(Command::PING("paw".into(), None)));
+                    continue;
+                }
+            };
+            let line = match next {
+                None => break,
+                Some(Err(e)) => {
+                    let _ = in_tx.send(Err(TransportError::Io(e))).await;
+                    break;
+                }
+                Some(Ok(line)) => line,
+            };
+            // Any line from the server shows the link is alive.
+            waiting_since = None;
+            let Ok(msg) = line.parse::<Message>() else {
+                continue;
+            };
+            match &msg.command {
+                Command::PING(a, b) => {
+                    let _ = pong.send(Message::from(Command::PONG(a.clone(), b.clone())));
+                }
+                Command::PONG(..) => {}
+                _ => {
+                    if in_tx.send(Ok(msg)).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    Ok((Sender(out_tx), Incoming { rx: in_rx, dropped }))
+}
+
+async fn tcp(target: &Target) -> Result<tokio::net::TcpStream, TransportError> {
+    match &target.proxy {
+        None => Ok(tokio::net::TcpStream::connect((target.host.as_str(), target.port)).await?),
+        Some((host, port)) => {
+            let s = tokio_socks::tcp::Socks5Stream::connect(
+                (host.as_str(), *port),
+                (target.host.as_str(), target.port),
+            )
+            .await
+            .map_err(|e| TransportError::Io(std::io::Error::other(e.to_string())))?;
+            Ok(s.into_inner())
+        }
+    }
+}
+
+async fn tls(
+    stream: tokio::net::TcpStream,
+    host: &str,
+) -> Result<tokio_rustls::client::TlsStream<tokio::net::TcpStream>, TransportError> {
+    let mut roots = rustls::RootCertStore::empty();
+    let native = rustls_native_certs::load_native_certs();
+    for cert in native.certs {
+        let _ = roots.add(cert);
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| TransportError::Tls(e.to_string()))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let name = rustls::pki_types::ServerName::try_from(host.to_string())
+        .map_err(|e| TransportError::Tls(format!("bad server name {host:?}: {e}")))?;
+    tokio_rustls::TlsConnector::from(Arc::new(config))
+        .connect(name, stream)
+        .await
+        .map_err(|e| TransportError::Tls(e.to_string()))
+}
+
+/// Lines of at most [`MAX_LINE`] bytes, as text (invalid UTF-8 replaced); a longer line is
+/// skipped to its end without being buffered, and counted.
+pub struct CappedLines {
+    inner: AnyDelimiterCodec,
+    dropped: Arc<AtomicU64>,
+}
+
+impl CappedLines {
+    /// A codec counting dropped lines in `dropped`.
+    pub fn new(dropped: Arc<AtomicU64>) -> Self {
+        Self {
+            inner: AnyDelimiterCodec::new_with_max_length(b"\n".to_vec(), Vec::new(), MAX_LINE),
+            dropped,
+        }
+    }
+
+    fn text(line: Bytes) -> String {
+        let line = String::from_utf8_lossy(&line);
+        line.trim_end_matches(['\r', '\n']).to_string()
+    }
+}
+
+impl Decoder for CappedLines {
+    type Item = String;
+    type Error = std::io::Error;
+
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<String>, std::io::Error> {
+        loop {
+            match self.inner.decode(src) {
+                Ok(line) => return Ok(line.map(Self::text)),
+                // The codec discards the rest of the line itself; go on with the next.
+                Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) => {
+                    self.dropped.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(AnyDelimiterCodecError::Io(e)) => return Err(e),
+            }
+        }
+    }
+
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<String>, std::io::Error> {
+        loop {
+            match self.inner.decode_eof(src) {
+                Ok(line) => return Ok(line.map(Self::text).filter(|l| !l.is_empty())),
+                Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) => {
+                    self.dropped.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(AnyDelimiterCodecError::Io(e)) => return Err(e),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_over_the_cap_is_dropped_and_counted_without_being_held() {
+        let dropped = Arc::new(AtomicU64::new(0));
+        let mut c = CappedLines::new(dropped.clone());
+        let mut buf = BytesMut::new();
+        buf.extend_from_slice(b"PING :a\r\n");
+        assert_eq!(c.decode(&mut buf).expect("ok").as_deref(), Some("PING :a"));
+        // 1 MiB with no newline yet: nothing is returned and the buffer does not keep it.
+        for _ in 0..128 {
+            buf.extend_from_slice(&[b'x'; 8192]);
+            assert_eq!(c.decode(&mut buf).expect("ok"), None);
+            assert!(buf.len() <= MAX_LINE + 8192, "{}", buf.len());
+        }
+        buf.extend_from_slice(b"tail\r\nNOTICE x :after\r\n");
+        assert_eq!(
+            c.decode(&mut buf).expect("ok").as_deref(),
+            Some("NOTICE x :after")
+        );
+        assert_eq!(dropped.load(Ordering::Relaxed), 1);
+        // Invalid UTF-8 is replaced, not an error.
+        buf.extend_from_slice(b"PRIVMSG #c :caf\xe9\r\n");
+        assert_eq!(
+            c.decode(&mut buf).expect("ok").as_deref(),
+            Some("PRIVMSG #c :caf\u{fffd}")
+        );
+    }
+}
