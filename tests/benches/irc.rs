@@ -22,6 +22,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use paw_tests::procfs::status_field;
+use paw_tests::stats::{percentile, times};
 use paw_tests::{Conn, Daemon};
 use serde_json::{Value, json};
 
@@ -145,11 +146,6 @@ fn last_id(path: &Path) -> u64 {
         .ok()
         .and_then(|v| v["id"].as_u64())
         .unwrap_or(0)
-}
-
-fn percentile(v: &mut [Duration], p: f64) -> Duration {
-    v.sort_unstable();
-    v[((v.len() - 1) as f64 * p).round() as usize]
 }
 
 /// Pushes `n` PRIVMSGs down `stream` as fast as it takes them.
@@ -333,15 +329,8 @@ fn pull_latency(unread: u64, reps: usize) -> Vec<(String, Duration, Duration)> {
 }
 
 /// Median time of `reps` calls of `f`.
-fn median(reps: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    percentile(&mut times, 0.5)
+fn median(reps: usize, f: impl FnMut()) -> Duration {
+    percentile(&mut times(reps, f), 0.5)
 }
 
 /// Section 4: the store of one session that has been logging for a long time.

@@ -4,19 +4,15 @@
 //!
 //! Run: `cargo bench -p paw-tests --bench worker`.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use paw_daemon::commands::doc::model::Mode;
 use paw_daemon::worker::jobs::{Job, Reply, handle};
+use paw_tests::stats::{percentile, times};
 use paw_tests::workers::Workers;
 use paw_tests::{Daemon, hostile, procfs};
 
 const RUNS: usize = 300;
-
-fn percentile(v: &mut [Duration], p: f64) -> Duration {
-    v.sort();
-    v[((v.len() as f64 - 1.0) * p).round() as usize]
-}
 
 fn us(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
@@ -40,13 +36,7 @@ fn time(mut f: impl FnMut()) -> (Duration, Duration) {
     for _ in 0..10 {
         f();
     }
-    let mut v: Vec<Duration> = (0..RUNS)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
+    let mut v = times(RUNS, f);
     (percentile(&mut v, 0.5), percentile(&mut v, 0.99))
 }
 

@@ -14,6 +14,7 @@ pub mod http;
 pub mod ircd;
 pub mod procfs;
 pub mod quality;
+pub mod stats;
 pub mod workers;
 
 use serde_json::{Value, json};
