@@ -167,8 +167,16 @@ thread_local! {
     static DATES: RefCell<DateCapture> = RefCell::new(DateCapture::default());
 }
 
+/// The longest text [`parse_date`] looks at.
+const MAX_DATE_LEN: usize = 128;
+
 /// Parses the date forms feeds use, leniently (a wrong weekday, a named zone, no seconds).
 pub fn parse_date(text: &str) -> Option<DateTime<FixedOffset>> {
+    // No date form is this long; a longer text is not parsed at all (it may be built to
+    // make a parser work: this also runs in the daemon, on cached items' raw dates).
+    if text.len() > MAX_DATE_LEN {
+        return None;
+    }
     let t = text.trim();
     if let Ok(d) = DateTime::parse_from_rfc3339(t) {
         return Some(d);

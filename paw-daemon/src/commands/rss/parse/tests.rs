@@ -179,3 +179,15 @@ fn an_author_whose_address_touches_a_multibyte_character_is_read() {
         Some("作者： mailto:a@b.cn （张三）")
     );
 }
+
+#[test]
+fn a_date_built_to_recurse_is_not_parsed() {
+    // parse_date drops a leading weekday and tries again; a long run of "a," would recurse
+    // once per comma (it also runs in the daemon, on cached items' raw dates).
+    let hostile = "a,".repeat(500_000);
+    assert_eq!(parse_date(&hostile), None);
+    let mut long = "Tue, ".repeat(30);
+    long.push_str("11 Jan 2011 01:30:00 GMT");
+    assert_eq!(parse_date(&long), None, "over the length cap");
+    assert!(parse_date("Tue, 11 Jan 2011 01:30:00 GMT").is_some());
+}
