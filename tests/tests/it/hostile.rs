@@ -11,7 +11,7 @@ use paw_tests::{Daemon, hostile, procfs};
 use serde_json::{Value, json};
 
 /// The call timeout every case runs under.
-const TIMEOUT_MS: u64 = 10_000;
+const TIMEOUT_MS: u64 = 30_000;
 /// Worker limits for these tests: a CPU-bound parse ends after 3 s of CPU.
 const WORKER: &str = "[worker]\ncpu_secs = 3\n";
 
@@ -267,7 +267,7 @@ fn hostile_pages_fail_their_full_text_job_and_back_off() {
         let url = server.url(&format!("/page/{name}"));
         let o = rig.run(
             name,
-            &format!("rss read --link {url} --fulltext --wait 9000"),
+            &format!("rss read --link {url} --fulltext --wait 25000"),
         );
         assert_ok(&o, name);
         let r = &o["result"];
