@@ -241,9 +241,20 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             if *json {
                 print_json(&s);
             } else {
+                let w = &s.workers;
+                let sandbox = match (w.seccomp, w.landlock.as_deref()) {
+                    (Some(seccomp), Some(landlock)) => {
+                        format!(
+                            ", seccomp {}, landlock {landlock}",
+                            if seccomp { "on" } else { "off" }
+                        )
+                    }
+                    _ => String::new(),
+                };
                 out(format!(
-                    "paw-daemon {} (pid {})\nuptime: {} ms\nsessions: {}\nsocket: {}\nhome: {}\n",
-                    s.version, s.pid, s.uptime_ms, s.sessions, s.socket, s.home
+                    "paw-daemon {} (pid {})\nuptime: {} ms\nsessions: {}\nsocket: {}\nhome: {}\nworkers: {} alive, {} jobs done, {} lost{sandbox}\n",
+                    s.version, s.pid, s.uptime_ms, s.sessions, s.socket, s.home,
+                    w.alive, w.jobs_done, w.jobs_failed
                 )
                 .as_bytes());
             }
