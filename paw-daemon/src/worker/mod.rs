@@ -42,7 +42,7 @@ pub const WORKER_FLAG: &str = "--paw-worker";
 const STDERR_TAIL: usize = 4096;
 /// A worker whose resident memory is above this after a job is retired: allocators keep
 /// what a big job used, and an idle worker should not hold it for hours.
-const RETIRE_RSS_KIB: u64 = 128 << 10;
+const RETIRE_RSS_KIB: u64 = 256 << 10;
 /// The most feeds parsed in one job, and the most bytes of bodies.
 const FEEDS_PER_JOB: usize = 64;
 const FEED_BATCH_BYTES: usize = 8 << 20;
