@@ -590,3 +590,23 @@ fn an_irc_server_spoofing_thousands_of_channels_and_peers_keeps_state_bounded() 
         .sum::<u64>();
     assert!(inbound < 1 << 20, "inbound.jsonl holds {inbound} bytes");
 }
+
+#[test]
+fn an_irc_connection_survives_a_dying_worker() {
+    let port = hostile_ircd(|_| {});
+    let rig = irc_rig(port);
+    assert_ok(&rig.run("connect", "irc connect"), "irc connect");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while rig.d.exec("irc status")["result"]["state"] != "joined" {
+        assert!(Instant::now() < deadline, "never joined");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let o = rig.run("crash beside a connection", "test-worker --do crash");
+    assert_fails(&o, "ParseError", "worker crashed", "crash");
+    let st = rig.d.exec("irc status");
+    assert_eq!(
+        (&st["result"]["state"], &st["result"]["indicator"]),
+        (&json!("joined"), &json!("green")),
+        "{st}"
+    );
+}
