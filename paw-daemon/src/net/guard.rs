@@ -54,6 +54,10 @@ fn embedded_v4(a: Ipv6Addr) -> Option<Ipv4Addr> {
     if s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0, 0, 0, 0] {
         return Some(tail);
     }
+    // IPv4-translated (::ffff:0:a.b.c.d, RFC 2765).
+    if s[..6] == [0, 0, 0, 0, 0xffff, 0] {
+        return Some(tail);
+    }
     if s[0] == 0x2002 {
         return Some(Ipv4Addr::new(
             (s[1] >> 8) as u8,
@@ -76,6 +80,7 @@ fn forbidden_v6(a: Ipv6Addr) -> bool {
         || (s[0] == 0x2001 && s[1] == 0x0db8) // 2001:db8::/32 documentation
         || (s[0] == 0x0100 && s[1..4] == [0, 0, 0]) // 100::/64 discard
         || (s[0] == 0x2001 && s[1] < 0x0200) // 2001::/23 IETF protocol assignments
+        || (s[0] == 0x0064 && s[1] == 0xff9b && s[2] == 0x0001) // 64:ff9b:1::/48 local-use NAT64
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,13 +89,15 @@ struct AllowHost {
     port: Option<u16>,
 }
 
-/// The rules in force: `net.allow_private_networks`, `net.allow_hosts`, trusted proxies.
+/// The rules in force: `net.allow_private_networks`, `net.allow_hosts`, the proxies in use.
 #[derive(Debug, Clone, Default)]
 pub struct Guard {
     allow_private: bool,
     allow_hosts: Vec<AllowHost>,
-    /// Proxy hosts: a configured proxy is trusted even on loopback.
-    trusted: Vec<String>,
+    /// Proxy hosts. The only exemption a proxy gets is paw's own connection to it (the
+    /// resolver may hand out its loopback address); every target is checked all the same,
+    /// whether it goes through the proxy or not.
+    proxies: Vec<String>,
     /// Whether requests may go through a proxy (then a target that does not resolve
     /// locally is left to the proxy).
     proxied: bool,
@@ -132,7 +139,7 @@ impl Guard {
         Self {
             allow_private,
             allow_hosts,
-            trusted: proxies.iter().map(|h| normalise_host(h)).collect(),
+            proxies: proxies.iter().map(|h| normalise_host(h)).collect(),
             proxied: !proxies.is_empty(),
         }
     }
@@ -141,7 +148,6 @@ impl Guard {
     fn exempt(&self, host: &str, port: Option<u16>) -> bool {
         let host = normalise_host(host);
         self.allow_private
-            || self.trusted.contains(&host)
             || self
                 .allow_hosts
                 .iter()
@@ -228,7 +234,10 @@ impl Resolve for GuardedResolver {
                 tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             // The port is not known here; an allow_hosts entry with a port is enforced on the
             // URL (check_url / check_target) before the request is sent.
+            // A proxy's own name resolves here only for paw's connection to that proxy: every
+            // target was checked (check_target) before the request was made.
             if !guard.exempt(&host, None)
+                && !guard.proxies.contains(&normalise_host(&host))
                 && let Some(bad) = addrs.iter().find(|a| is_forbidden(a.ip()))
             {
                 return Err(Box::new(NetError::Forbidden {
@@ -280,6 +289,10 @@ mod tests {
             "::ffff:10.0.0.1",
             "::127.0.0.1",
             "64:ff9b::a9fe:a9fe",
+            "64:ff9b:1::a00:1",
+            "64:ff9b:1:1234::1",
+            "::ffff:0:127.0.0.1",
+            "::ffff:0:10.1.2.3",
             "2002:7f00:1::",
             "fec0::1",
         ];
@@ -345,8 +358,11 @@ mod tests {
         assert!(g.check_url(&url("http://127.0.0.1:8080/")).is_ok());
         assert!(g.check_url(&url("http://127.0.0.1:8081/")).is_err());
         assert!(g.check_url(&url("http://[::1]:9/")).is_ok());
+        // A proxy on loopback is no exemption for targets, on its port or any other.
         let g = Guard::new(false, &[], &["127.0.0.1".into()]);
-        assert!(g.check_url(&url("http://127.0.0.1:7890/")).is_ok());
+        assert!(g.check_url(&url("http://127.0.0.1:7890/")).is_err());
+        assert!(g.check_url(&url("http://127.0.0.1:18083/")).is_err());
+        assert!(g.check_url(&url("http://2130706433:18083/")).is_err());
     }
 
     #[tokio::test]

@@ -12,6 +12,7 @@ mod hello;
 mod hostile;
 mod irc;
 mod mcp;
+mod network;
 mod output;
 mod packaging;
 mod protocol;
