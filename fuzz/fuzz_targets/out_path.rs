@@ -19,12 +19,16 @@ fn agents() -> &'static (tempfile::TempDir, PathBuf) {
             "skills/irc/secrets",
             "workspace/rss",
             "workspace/irc",
+            "artifacts/terminal_exec/runs",
             "a/b",
         ] {
             std::fs::create_dir_all(agents.join(d)).expect("mkdir");
         }
         std::os::unix::fs::symlink("/etc", agents.join("artifacts/out")).expect("symlink");
         std::os::unix::fs::symlink("../..", agents.join("a/up")).expect("symlink");
+        // A link into the audit: writing through it is writing into the audit.
+        std::os::unix::fs::symlink("terminal_exec", agents.join("artifacts/audit"))
+            .expect("symlink");
         let agents = agents.canonicalize().expect("canonical");
         (dir, agents)
     })
@@ -49,7 +53,12 @@ fuzz_target!(|data: &[u8]| {
         assert!(real.starts_with(agents), "{rel:?} → {}", real.display());
         if write {
             let inside = p.strip_prefix(agents).expect("inside");
-            for protected in ["skills", "workspace/rss", "workspace/irc"] {
+            for protected in [
+                "skills",
+                "workspace/rss",
+                "workspace/irc",
+                "artifacts/terminal_exec",
+            ] {
                 assert!(
                     !inside.starts_with(protected),
                     "{rel:?} writes into {protected}"

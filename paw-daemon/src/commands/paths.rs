@@ -7,8 +7,14 @@ use paw_proto::ErrorCode;
 use super::CmdError;
 
 /// Folders under `.agents/` that commands may never write into: skills (credentials live
-/// there) and the workspace state that commands own.
-const PROTECTED: &[&str] = &["skills", "workspace/rss", "workspace/irc"];
+/// there), the workspace state that commands own, and the audit (run records, spilled
+/// outputs, the journal and its cursor).
+const PROTECTED: &[&str] = &[
+    "skills",
+    "workspace/rss",
+    "workspace/irc",
+    "artifacts/terminal_exec",
+];
 
 /// Resolves `rel` (as given on the command line) to a path under `agents`.
 ///
@@ -133,6 +139,14 @@ mod tests {
             ErrorCode::Forbidden
         );
         assert!(resolve(&agents, "workspace/rss/subscriptions.json", false).is_ok());
+        for audit in [
+            "artifacts/terminal_exec/audit.jsonl",
+            "artifacts/terminal_exec/audit.cursor",
+            "artifacts/terminal_exec/runs/20260101_000000_000_0123456789.json",
+            ".agents/artifacts/terminal_exec",
+        ] {
+            assert_eq!(code(audit, true), ErrorCode::Forbidden, "{audit}");
+        }
         std::os::unix::fs::symlink("/tmp", agents.join("artifacts/out")).expect("symlink");
         assert_eq!(
             code("artifacts/out/x.json", true),

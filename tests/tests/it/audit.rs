@@ -127,3 +127,44 @@ fn a_clean_shutdown_writes_every_queued_record() {
         paw_tests::read_json(&dir.join(format!("{r}.json")));
     }
 }
+
+#[test]
+fn no_command_can_write_over_the_audit_or_paws_own_files() {
+    let d = Daemon::start();
+    let mut c = d.conn();
+    let first = c.exec(json!({"command": "hello"}));
+    let run_id = first["run_id"].as_str().expect("run id").to_string();
+    // Let the journal and the run file reach the disk.
+    let record = loop {
+        let p = runs_dir(&d).join(format!("{run_id}.json"));
+        if let Ok(text) = std::fs::read_to_string(&p) {
+            break text;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::os::unix::fs::symlink("terminal_exec", d.agents().join("artifacts/audit"))
+        .expect("symlink");
+    let journal = d.agents().join("artifacts/terminal_exec/audit.jsonl");
+    let before = std::fs::metadata(&journal).expect("journal").len();
+    for out in [
+        "artifacts/terminal_exec/audit.jsonl".to_string(),
+        format!("artifacts/terminal_exec/runs/{run_id}.json"),
+        "artifacts/terminal_exec/audit.cursor".to_string(),
+        ".agents/artifacts/terminal_exec/new.opml".to_string(),
+        "artifacts/audit/audit.jsonl".to_string(),
+        "workspace/rss/subscriptions.json".to_string(),
+    ] {
+        let o = c.exec(json!({"command": format!("rss export --out {out}")}));
+        assert_eq!(o["error_code"], "Forbidden", "{out}: {o}");
+    }
+    // Nothing was replaced: the run file is as written and the journal only grew.
+    let after =
+        std::fs::read_to_string(runs_dir(&d).join(format!("{run_id}.json"))).expect("run file");
+    assert_eq!(after, record);
+    let text = std::fs::read_to_string(&journal).expect("journal");
+    assert!(
+        text.len() as u64 >= before && text.starts_with('{'),
+        "{text}"
+    );
+    assert!(!text.contains("<opml"), "the journal was overwritten");
+}
