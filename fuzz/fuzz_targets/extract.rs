@@ -11,6 +11,7 @@ fuzz_target!(|data: &[u8]| {
     HOOK.call_once(|| drop(std::panic::take_hook()));
     let job = Job::Extract {
         url: "https://example.com/a/story.html".into(),
+        content_type: Some("text/html".into()),
     };
     match handle(job, data.to_vec()) {
         (Reply::Extract { title, html_len }, payload) => {

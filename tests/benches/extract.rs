@@ -57,15 +57,15 @@ fn paw_rate(pages: &[(&str, &str)], runs: usize) -> f64 {
 
 /// pages/s of paw through a worker, median of `runs`.
 fn worker_rate(w: &Workers, pages: &[(&str, &str)], runs: usize) -> f64 {
-    let pages: Vec<(Vec<u8>, url::Url)> = pages
+    let pages: Vec<(&[u8], url::Url)> = pages
         .iter()
-        .map(|(h, u)| (h.as_bytes().to_vec(), url::Url::parse(u).expect("url")))
+        .map(|(h, u)| (h.as_bytes(), url::Url::parse(u).expect("url")))
         .collect();
     let rates = (0..runs)
         .map(|_| {
             let t = Instant::now();
             for (h, u) in &pages {
-                std::hint::black_box(w.rt.block_on(w.pool.extract(h.clone(), u)).ok());
+                std::hint::black_box(w.rt.block_on(w.pool.extract(h, None, u)).ok());
             }
             pages.len() as f64 / t.elapsed().as_secs_f64()
         })

@@ -84,7 +84,7 @@ fn main() {
         });
         let worker = time(|| {
             let r =
-                w.rt.block_on(w.pool.extract(page.clone().into_bytes(), &url))
+                w.rt.block_on(w.pool.extract(page.as_bytes(), None, &url))
                     .expect("extract");
             assert!(r.text.len() > size / 2);
         });

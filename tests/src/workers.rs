@@ -39,11 +39,6 @@ impl Workers {
         });
         Workers { rt, pool, stop }
     }
-
-    /// The pids of the live worker processes (children of this process).
-    pub fn pids(&self) -> Vec<u32> {
-        crate::procfs::children(std::process::id())
-    }
 }
 
 impl Drop for Workers {

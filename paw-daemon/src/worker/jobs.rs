@@ -12,6 +12,7 @@ use crate::commands::doc::model::Mode;
 use crate::commands::doc::{self, DocError, DocText, Format};
 use crate::commands::rss::parse::{Item, ParsedFeed, parse_feed};
 use crate::commands::rss::{add, extract, opml_io};
+use crate::net::charset;
 
 /// A feed body that kills the worker parsing it (test builds only).
 #[cfg(feature = "test-commands")]
@@ -58,15 +59,19 @@ pub enum Job {
         /// The cached items (with their raw HTML).
         items: Vec<Item>,
     },
-    /// A page (payload, UTF-8) to its article.
+    /// A page (payload, as received) to its article.
     Extract {
         /// The page's URL after redirects.
         url: String,
+        /// The response's `Content-Type` (its charset decodes the page).
+        content_type: Option<String>,
     },
-    /// A page (payload, UTF-8) to the feed it advertises.
+    /// A page (payload, as received) to the feed it advertises.
     Discover {
         /// The page's URL after redirects.
         base: String,
+        /// The response's `Content-Type` (its charset decodes the page).
+        content_type: Option<String>,
     },
     /// An OPML file (payload) to its feeds.
     Opml,
@@ -222,7 +227,8 @@ pub fn article(title: String, html_len: usize, mut payload: Vec<u8>) -> Option<A
     Some(ArticleReply { title, html, text })
 }
 
-fn utf8(payload: Vec<u8>) -> String {
+/// Text the worker produced (always UTF-8; anything else is replaced, not trusted).
+pub fn utf8(payload: Vec<u8>) -> String {
     String::from_utf8(payload)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
@@ -288,28 +294,30 @@ pub fn handle(job: Job, payload: Vec<u8>) -> (Reply, Vec<u8>) {
                 .collect();
             (Reply::Render { items, texts }, Vec::new())
         }
-        Job::Extract { url } => match url::Url::parse(&url) {
-            Ok(u) => match extract::extract(&utf8(payload), &u) {
-                Ok(x) => {
-                    let html_len = x.html.len();
-                    let mut bytes = x.html.into_bytes();
-                    bytes.extend_from_slice(x.text.as_bytes());
-                    (
-                        Reply::Extract {
-                            title: x.title,
-                            html_len,
-                        },
-                        bytes,
-                    )
+        Job::Extract { url, content_type } => match url::Url::parse(&url) {
+            Ok(u) => {
+                match extract::extract(&charset::decode(&payload, content_type.as_deref()), &u) {
+                    Ok(x) => {
+                        let html_len = x.html.len();
+                        let mut bytes = x.html.into_bytes();
+                        bytes.extend_from_slice(x.text.as_bytes());
+                        (
+                            Reply::Extract {
+                                title: x.title,
+                                html_len,
+                            },
+                            bytes,
+                        )
+                    }
+                    Err(why) => (failed(why), Vec::new()),
                 }
-                Err(why) => (failed(why), Vec::new()),
-            },
+            }
             Err(e) => (failed(format!("bad page url: {e}")), Vec::new()),
         },
-        Job::Discover { base } => {
-            let url = url::Url::parse(&base)
-                .ok()
-                .and_then(|b| add::discover_feed(&utf8(payload), &b));
+        Job::Discover { base, content_type } => {
+            let url = url::Url::parse(&base).ok().and_then(|b| {
+                add::discover_feed(&charset::decode(&payload, content_type.as_deref()), &b)
+            });
             (Reply::Discover { url }, Vec::new())
         }
         Job::Opml => {

@@ -58,6 +58,8 @@ pub struct FeedBody {
     pub base: Option<String>,
 }
 
+/// A reply up to this size is decoded on the async thread; a larger one on the blocking pool.
+const SMALL_FRAME: usize = 64 << 10;
 /// The size asked for the job and reply pipes.
 const PIPE_BYTES: usize = 1 << 20;
 /// How long a new worker may take to say it is ready.
@@ -167,6 +169,8 @@ pub struct Pool {
     started: AtomicU64,
     /// Wakes the keeper when a worker was lost.
     refill: Notify,
+    /// Wakes a job waiting for an idle worker.
+    idle_ready: Notify,
     report: Mutex<Option<SandboxReport>>,
     tasks: TaskTracker,
     shutdown: CancellationToken,
@@ -207,6 +211,7 @@ impl Pool {
             failed: AtomicU64::new(0),
             started: AtomicU64::new(0),
             refill: Notify::new(),
+            idle_ready: Notify::new(),
             report: Mutex::new(None),
             tasks,
             shutdown,
@@ -233,7 +238,7 @@ impl Pool {
                     && !pool.shutdown.is_cancelled()
                 {
                     match pool.spawn().await {
-                        Ok(w) => pool.lock_idle().push(w),
+                        Ok(w) => pool.push_idle(w),
                         Err(e) => {
                             tracing::error!(error = %e, "cannot start a worker");
                             break;
@@ -274,6 +279,31 @@ impl Pool {
 
     fn lock_idle(&self) -> std::sync::MutexGuard<'_, Vec<Worker>> {
         self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn push_idle(&self, w: Worker) {
+        self.lock_idle().push(w);
+        self.idle_ready.notify_one();
+    }
+
+    /// An idle worker. Only the keeper starts workers, so there are never more than
+    /// `worker.processes`; a job holds a permit, so one is idle or being started.
+    async fn checkout(&self) -> Result<Worker, WorkerError> {
+        let wait = async {
+            loop {
+                // Made before the look, so a worker pushed in between is not missed.
+                let ready = self.idle_ready.notified();
+                if let Some(w) = self.lock_idle().pop() {
+                    return w;
+                }
+                // A keeper that could not start a worker tries again.
+                self.refill.notify_one();
+                ready.await;
+            }
+        };
+        tokio::time::timeout(READY_TIMEOUT, wait)
+            .await
+            .map_err(|_| WorkerError::Unavailable("no worker was ready within 10 s".into()))
     }
 
     async fn spawn(&self) -> Result<Worker, WorkerError> {
@@ -344,22 +374,29 @@ impl Pool {
         Ok(w)
     }
 
-    /// Runs one job in a worker and returns its reply, or why there is none. Dropping the
-    /// returned future (the call timed out or was cancelled) kills the worker at once.
-    pub async fn run(&self, job: &Job, payload: &[u8]) -> Result<(Reply, Vec<u8>), WorkerError> {
+    /// Runs one job in a worker and returns what `read` makes of its reply, or why there is
+    /// none. Encoding a job that carries items, and decoding a reply over [`SMALL_FRAME`]
+    /// with `read`, run on the blocking pool: their cost grows with the input (two hops to
+    /// it doubled a tiny job's overhead, so small frames stay here). Dropping the returned
+    /// future (the call timed out or was cancelled) kills the worker at once.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        job: Job,
+        payload: &[u8],
+        read: impl FnOnce(Reply, Vec<u8>) -> Option<T> + Send + 'static,
+    ) -> Result<T, WorkerError> {
+        let name = job.name();
+        let large = matches!(job, Job::Render { .. });
+        let header = blocking(large, move || {
+            wire::encode(&job).map_err(|_| WorkerError::Crashed)
+        })
+        .await?;
         let _permit = self
             .permits
             .acquire()
             .await
             .map_err(|_| WorkerError::Unavailable("shutting down".into()))?;
-        let idle = self.lock_idle().pop();
-        let worker = match idle {
-            Some(w) => w,
-            None => {
-                // Counted as alive from here: the keeper does not start another for it.
-                self.spawn().await?
-            }
-        };
+        let worker = self.checkout().await?;
         let mut lease = Lease {
             pool: self,
             worker: Some(worker),
@@ -370,25 +407,35 @@ impl Pool {
         // CPU time is capped in the worker; a wall-clock limit is a backstop for jobs no
         // call is waiting on (a background full-text extraction).
         let limit = Duration::from_secs(self.cfg.cpu_secs.saturating_mul(2).max(5));
-        let outcome = match tokio::time::timeout(limit, exchange(w, job, payload)).await {
-            Ok(Ok(frame)) => match wire::decode::<jobs::Envelope>(&frame.header) {
-                Ok(e) => Ok((e.reply, frame.payload, e.retire)),
-                Err(_) => Err(WorkerError::Crashed),
-            },
+        let frame = match tokio::time::timeout(limit, exchange(w, &header, payload)).await {
+            Ok(Ok(frame)) => Ok(frame),
             Ok(Err(_)) => Err(diagnose(w).await),
             Err(_) => Err(WorkerError::TooSlow),
         };
+        let outcome = match frame {
+            Ok(frame) => {
+                let large = frame.header.len() + frame.payload.len() > SMALL_FRAME;
+                blocking(large, move || {
+                    let e = wire::decode::<jobs::Envelope>(&frame.header)
+                        .map_err(|_| WorkerError::Crashed)?;
+                    let answer = match e.reply {
+                        Reply::Failed(f) => Err(WorkerError::Job(f)),
+                        reply => read(reply, frame.payload).ok_or(WorkerError::Crashed),
+                    };
+                    Ok((answer, e.retire))
+                })
+                .await
+            }
+            Err(e) => Err(e),
+        };
         match outcome {
-            Ok((reply, payload, retire)) => {
+            Ok((answer, retire)) => {
                 let retire = retire || lease.worker.as_ref().is_some_and(Worker::bloated);
                 self.release(&mut lease, retire);
-                match reply {
-                    Reply::Failed(f) => Err(WorkerError::Job(f)),
-                    reply => Ok((reply, payload)),
-                }
+                answer
             }
             Err(e) => {
-                tracing::warn!(job = job.name(), reason = %e, "a worker was lost");
+                tracing::warn!(job = name, reason = %e, "a worker was lost");
                 Err(e)
             }
         }
@@ -403,7 +450,7 @@ impl Pool {
                 drop(w);
                 self.refill.notify_one();
             } else if !self.shutdown.is_cancelled() {
-                self.lock_idle().push(w);
+                self.push_idle(w);
             }
         }
     }
@@ -421,10 +468,11 @@ impl Pool {
             mode,
             max_chars,
         };
-        match self.run(&job, &bytes).await? {
-            (Reply::Doc(info), text) => Ok((info, utf8(text))),
-            _ => Err(WorkerError::Crashed.into()),
-        }
+        let read = |reply, text| match reply {
+            Reply::Doc(info) => Some((info, jobs::utf8(text))),
+            _ => None,
+        };
+        Ok(self.run(job, &bytes, read).await?)
     }
 
     /// Feed bodies to items (each with its sort key), in as few jobs as their sizes allow,
@@ -493,28 +541,15 @@ impl Pool {
         for f in batch {
             payload.extend_from_slice(&f.body);
         }
-        let (Reply::Feeds { feeds }, _) = self.run(&Job::Feeds { feeds }, &payload).await? else {
-            return Err(WorkerError::Crashed);
+        let read = |reply, _| match reply {
+            Reply::Feeds { feeds } => Some(feeds.into_iter().map(parsed).collect::<Vec<_>>()),
+            _ => None,
         };
-        if feeds.len() != batch.len() {
+        let parsed = self.run(Job::Feeds { feeds }, &payload, read).await?;
+        if parsed.len() != batch.len() {
             return Err(WorkerError::Crashed);
         }
-        Ok(feeds
-            .into_iter()
-            .map(|f| match f {
-                jobs::FeedOutcome::Parsed(f) => {
-                    let mut items = f.items;
-                    for (i, ms) in items.iter_mut().zip(f.published_ms) {
-                        i.published_ms = ms;
-                    }
-                    Ok(ParsedFeed {
-                        title: f.title,
-                        items,
-                    })
-                }
-                jobs::FeedOutcome::Failed(e) => Err(WorkerError::Job(e)),
-            })
-            .collect())
+        Ok(parsed)
     }
 
     /// Renders items for handing out: summaries, sanitised HTML and (for `FullText`) the
@@ -545,60 +580,97 @@ impl Pool {
                 vec![None; if form == Form::FullText { n } else { 0 }],
             ));
         }
-        match self.run(&Job::Render { form, items }, &[]).await? {
-            (Reply::Render { items, texts }, _) => Ok((items, texts)),
-            _ => Err(WorkerError::Crashed.into()),
-        }
+        let read = |reply, _| match reply {
+            Reply::Render { items, texts } => Some((items, texts)),
+            _ => None,
+        };
+        Ok(self.run(Job::Render { form, items }, &[], read).await?)
     }
 
-    /// A page to its article.
+    /// A page (its body as received, decoded in the worker) to its article.
     pub async fn extract(
         &self,
-        html: Vec<u8>,
+        body: &[u8],
+        content_type: Option<&str>,
         url: &url::Url,
     ) -> Result<ArticleReply, WorkerError> {
         let job = Job::Extract {
             url: url.to_string(),
+            content_type: content_type.map(str::to_string),
         };
-        match self.run(&job, &html).await? {
-            (Reply::Extract { title, html_len }, payload) => {
-                jobs::article(title, html_len, payload).ok_or(WorkerError::Crashed)
-            }
-            _ => Err(WorkerError::Crashed),
-        }
+        let read = |reply, payload| match reply {
+            Reply::Extract { title, html_len } => jobs::article(title, html_len, payload),
+            _ => None,
+        };
+        self.run(job, body, read).await
     }
 
-    /// The feed a page advertises, if any (a worker failure finds none).
-    pub async fn discover(&self, html: Vec<u8>, base: &url::Url) -> Option<String> {
+    /// The feed a page (its body as received) advertises, if any (a worker failure finds
+    /// none).
+    pub async fn discover(
+        &self,
+        body: &[u8],
+        content_type: Option<&str>,
+        base: &url::Url,
+    ) -> Option<String> {
         let job = Job::Discover {
             base: base.to_string(),
+            content_type: content_type.map(str::to_string),
         };
-        match self.run(&job, &html).await {
-            Ok((Reply::Discover { url }, _)) => url,
+        let read = |reply, _| match reply {
+            Reply::Discover { url } => Some(url),
             _ => None,
-        }
+        };
+        self.run(job, body, read).await.ok().flatten()
     }
 
     /// An OPML file's feed outlines, (title, url).
     pub async fn opml(&self, bytes: Vec<u8>) -> Result<Vec<(String, String)>, CmdError> {
-        match self.run(&Job::Opml, &bytes).await? {
-            (Reply::Opml { feeds }, _) => Ok(feeds),
-            _ => Err(WorkerError::Crashed.into()),
-        }
+        let read = |reply, _| match reply {
+            Reply::Opml { feeds } => Some(feeds),
+            _ => None,
+        };
+        Ok(self.run(Job::Opml, &bytes, read).await?)
     }
 }
 
-fn utf8(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+/// A feed's outcome as the commands use it (the sort keys put back on the items).
+fn parsed(f: jobs::FeedOutcome) -> Result<ParsedFeed, WorkerError> {
+    match f {
+        jobs::FeedOutcome::Parsed(f) => {
+            let mut items = f.items;
+            for (i, ms) in items.iter_mut().zip(f.published_ms) {
+                i.published_ms = ms;
+            }
+            Ok(ParsedFeed {
+                title: f.title,
+                items,
+            })
+        }
+        jobs::FeedOutcome::Failed(e) => Err(WorkerError::Job(e)),
+    }
+}
+
+/// Runs `f` on the blocking pool when its work is `large` (a panic in it is then a lost
+/// answer, not a dead daemon), else here.
+async fn blocking<T: Send + 'static>(
+    large: bool,
+    f: impl FnOnce() -> Result<T, WorkerError> + Send + 'static,
+) -> Result<T, WorkerError> {
+    if !large {
+        return f();
+    }
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or(Err(WorkerError::Crashed))
 }
 
 async fn exchange(
     w: &mut Worker,
-    job: &Job,
+    header: &[u8],
     payload: &[u8],
 ) -> Result<wire::Frame, wire::WireError> {
-    let header = wire::encode(job)?;
-    wire::write(&mut w.stdin, &header, payload).await?;
+    wire::write(&mut w.stdin, header, payload).await?;
     wire::read(&mut w.stdout).await
 }
 

@@ -81,7 +81,7 @@ async fn verify(ctx: &Ctx, url: &str, name: &str) -> Result<Fetched, CmdError> {
             let found = ctx
                 .services
                 .workers
-                .discover(resp.text().into_bytes(), &resp.final_url)
+                .discover(&resp.body, resp.header("content-type"), &resp.final_url)
                 .await;
             match found {
                 Some(feed_url) if feed_url != url => {

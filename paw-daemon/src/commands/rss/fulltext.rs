@@ -258,7 +258,7 @@ async fn run_job(services: &Services, url: &str) -> Record {
     // a cap makes a failed record like any other failure, with its reason.
     match services
         .workers
-        .extract(resp.text().into_bytes(), &resp.final_url)
+        .extract(&resp.body, resp.header("content-type"), &resp.final_url)
         .await
     {
         Ok(x) => Record {

@@ -59,7 +59,7 @@ impl Command for Worker {
             let flags = parse(&inv.argv[1..], &[Flag::value("do")])?;
             let action = flags.required("do")?.to_string();
             let job = crate::worker::jobs::Job::Test { action };
-            ctx.services.workers.run(&job, &[]).await?;
+            ctx.services.workers.run(job, &[], |_, _| Some(())).await?;
             Ok(Output {
                 stdout: "the worker answered\n".into(),
                 result: json!({"ok": true}),
