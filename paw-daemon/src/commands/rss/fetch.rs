@@ -67,8 +67,8 @@ pub async fn fetch_feed(
 ) -> Result<Fetched, CmdError> {
     match get(services, url, name).await? {
         Got::Done(f) => Ok(f),
-        Got::Body(resp) => {
-            let parsed = services.workers.feed(body_of(&resp)).await;
+        Got::Body(mut resp) => {
+            let parsed = services.workers.feed(body_of(&mut resp)).await;
             finish(services, url, name, &resp, parsed).await
         }
     }
@@ -92,44 +92,29 @@ pub async fn fetch_many(
             async move { (i, get(&services, &url, &name).await) }
         })
         .collect();
-    let mut got: Vec<Option<Result<Got, CmdError>>> = feeds.iter().map(|_| None).collect();
+    let mut out: Vec<Option<Result<Fetched, CmdError>>> = vec![None; feeds.len()];
+    let mut bodies: Vec<(usize, Response)> = Vec::new();
     let mut stream = futures::stream::iter(gets).buffer_unordered(concurrency.max(1));
     let mut done = 0;
     while let Some((i, r)) = stream.next().await {
         done += 1;
         on_fetched(done, &feeds[i].1);
-        got[i] = Some(r);
+        match r {
+            Ok(Got::Body(resp)) => bodies.push((i, resp)),
+            Ok(Got::Done(f)) => out[i] = Some(Ok(f)),
+            Err(e) => out[i] = Some(Err(e)),
+        }
     }
     drop(stream);
-    let bodies: Vec<(usize, Response)> = got
-        .iter_mut()
-        .enumerate()
-        .filter_map(|(i, g)| match g.take() {
-            Some(Ok(Got::Body(resp))) => Some((i, resp)),
-            other => {
-                *g = other;
-                None
-            }
-        })
-        .collect();
-    let parsed = services
-        .workers
-        .feeds(bodies.iter().map(|(_, r)| body_of(r)).collect())
-        .await;
-    let mut out: Vec<Result<Fetched, CmdError>> = got
-        .into_iter()
-        .map(|g| match g {
-            Some(Ok(Got::Done(f))) => Ok(f),
-            Some(Err(e)) => Err(e),
-            // Filled in below.
-            _ => Err(CmdError::new(ErrorCode::CommandFailed, "not fetched")),
-        })
-        .collect();
+    let inputs = bodies.iter_mut().map(|(_, r)| body_of(r)).collect();
+    let parsed = services.workers.feeds(inputs).await;
     for ((i, resp), p) in bodies.into_iter().zip(parsed) {
         let (url, name) = &feeds[i];
-        out[i] = finish(services, url, name, &resp, p).await;
+        out[i] = Some(finish(services, url, name, &resp, p).await);
     }
-    out
+    out.into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(CmdError::new(ErrorCode::CommandFailed, "not fetched"))))
+        .collect()
 }
 
 /// The network half of a fetch: done (a 304 answered from the cache), or a body to parse.
@@ -138,9 +123,11 @@ enum Got {
     Body(Response),
 }
 
-fn body_of(resp: &Response) -> crate::worker::FeedBody {
+/// What the worker needs of a response; the body is moved out, not copied (the rest of
+/// the response is only recorded).
+fn body_of(resp: &mut Response) -> crate::worker::FeedBody {
     crate::worker::FeedBody {
-        body: resp.body.clone(),
+        body: std::mem::take(&mut resp.body),
         content_type: resp.header("content-type").map(str::to_string),
         base: Some(resp.final_url.to_string()),
     }
