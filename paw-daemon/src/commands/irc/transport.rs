@@ -15,13 +15,11 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use futures::{SinkExt, Stream, StreamExt};
+use futures::{Stream, StreamExt};
 use irc::proto::{Command, Message};
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
-use tokio_util::codec::{
-    AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead, FramedWrite, LinesCodec,
-};
+use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
 
 /// The longest line accepted from a server: the IRCv3 tag budget (8,191 bytes with the
 /// `@`) covers the 512-byte message too.
@@ -109,21 +107,20 @@ pub async fn connect(target: &Target) -> Result<(Sender, Incoming), TransportErr
     } else {
         Box::new(stream)
     };
-    let (read, write) = tokio::io::split(io);
+    let (read, mut write) = tokio::io::split(io);
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Message>();
     let (in_tx, in_rx) = mpsc::channel(256);
     let dropped = Arc::new(AtomicU64::new(0));
 
-    let mut sink = FramedWrite::new(write, LinesCodec::new());
     tokio::spawn(async move {
+        // A message prints as one line ending in CRLF.
         while let Some(m) = out_rx.recv().await {
-            let line = m.to_string();
-            let line = line.trim_end_matches(['\r', '\n']);
-            if sink.send(format!("{line}\r")).await.is_err() {
+            let sent = write.write_all(m.to_string().as_bytes()).await;
+            if sent.is_err() || write.flush().await.is_err() {
                 break;
             }
         }
-        let _ = SinkExt::<String>::close(&mut sink).await;
+        let _ = write.shutdown().await;
     });
 
     let mut lines = FramedRead::new(read, CappedLines::new(dropped.clone()));
