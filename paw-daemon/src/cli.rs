@@ -67,9 +67,13 @@ fn absolute(p: PathBuf) -> PathBuf {
 /// Runs the daemon; the exit code is non-zero when it could not start.
 pub fn main() -> ExitCode {
     // A worker (SPEC §10) is this binary re-executed by the daemon: no logging, no runtime.
-    let argv: Vec<String> = std::env::args().collect();
-    if argv.get(1).map(String::as_str) == Some(crate::worker::WORKER_FLAG) {
-        return crate::worker::child::main(&argv[2..]);
+    // args_os: a non-UTF-8 argument (a home path) must reach clap, not panic here.
+    if std::env::args_os().nth(1).as_deref() == Some(crate::worker::WORKER_FLAG.as_ref()) {
+        let argv: Vec<String> = std::env::args_os()
+            .skip(2)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        return crate::worker::child::main(&argv);
     }
     let args = Args::parse();
     init_logging(args.log_format);
