@@ -152,10 +152,10 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
             format!("{input} is empty"),
         ));
     }
-    let bytes = tokio::task::spawn_blocking(move || std::fs::read(&in_path))
+    // Capped again while reading: the file may have grown since it was looked at.
+    let bytes = super::read_capped(&in_path, MAX_INPUT_BYTES)
         .await
-        .map_err(|e| CmdError::new(ErrorCode::CommandFailed, format!("cannot read --in: {e}")))?
-        .map_err(|e| CmdError::new(ErrorCode::NotFound, format!("cannot read --in: {e}")))?;
+        .map_err(|(code, e)| CmdError::new(code, format!("cannot read --in: {e}")))?;
     // The bytes are untrusted: they are parsed in a worker process (SPEC §10).
     let (x, text) = ctx
         .services
