@@ -208,6 +208,10 @@ pub async fn subscribe(
     }
     loop {
         tokio::select! {
+            // An unsubscribe already answered wins over an event that arrived with it; an
+            // event already sent (a session's last, at shutdown) wins over shutdown.
+            biased;
+            _ = sink.closed() => break,
             ev = rx.recv() => match ev {
                 Ok(ev) => {
                     let last = ev.kind == "session.closed";
@@ -229,7 +233,6 @@ pub async fn subscribe(
                 }
                 Err(RecvError::Closed) => break,
             },
-            _ = sink.closed() => break,
             _ = d.shutdown.cancelled() => break,
         }
     }
