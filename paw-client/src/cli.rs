@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use paw_proto::untrusted;
 use paw_proto::{
     CommandsResult, DaemonStatus, ExecParams, SessionCloseResult, SessionInfo, SessionOpenResult,
     methods,
@@ -141,8 +142,18 @@ fn out(bytes: &[u8]) {
     let _ = so.write_all(bytes).and_then(|_| so.flush());
 }
 
+/// Writes text that came from the daemon: escape sequences and control characters are
+/// removed first (SPEC §4.6), so the only ones that reach a terminal are paw-client's own.
+fn show(text: &str) {
+    out(untrusted::clean(text).as_bytes());
+}
+
 fn err_line(msg: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "paw-client: {msg}");
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "paw-client: {}",
+        untrusted::clean(msg)
+    );
 }
 
 struct Failure(u8, String);
@@ -251,12 +262,18 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                     }
                     _ => String::new(),
                 };
-                out(format!(
+                show(&format!(
                     "paw-daemon {} (pid {})\nuptime: {} ms\nsessions: {}\nsocket: {}\nhome: {}\nworkers: {} alive, {} jobs done, {} lost{sandbox}\n",
-                    s.version, s.pid, s.uptime_ms, s.sessions, s.socket, s.home,
-                    w.alive, w.jobs_done, w.jobs_failed
-                )
-                .as_bytes());
+                    s.version,
+                    s.pid,
+                    s.uptime_ms,
+                    s.sessions,
+                    s.socket,
+                    s.home,
+                    w.alive,
+                    w.jobs_done,
+                    w.jobs_failed
+                ));
             }
             Ok(0)
         }
@@ -276,7 +293,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 .ok_or_else(|| Failure(2, format!("unknown format {format}")))?;
             let mut text = serde_json::to_string_pretty(&def).unwrap_or_default();
             text.push('\n');
-            out(text.as_bytes());
+            show(&text);
             Ok(0)
         }
         Cmd::Mcp { no_autostart } => crate::mcp::serve(Target::of(&cli), !no_autostart)
@@ -324,7 +341,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                     text.push_str(&format!("{:<12} {}\n", c.name, c.summary));
                 }
             }
-            out(text.as_bytes());
+            show(&text);
             Ok(0)
         }
     }
@@ -368,10 +385,10 @@ fn exec(
     if json {
         print_json(&outcome);
     } else {
-        out(outcome.stdout.as_bytes());
+        show(&outcome.stdout);
         if !outcome.stderr.is_empty() {
             let mut se = std::io::stderr().lock();
-            let _ = se.write_all(outcome.stderr.as_bytes());
+            let _ = se.write_all(untrusted::clean(&outcome.stderr).as_bytes());
             if !outcome.stderr.ends_with('\n') {
                 let _ = se.write_all(b"\n");
             }
@@ -407,9 +424,11 @@ fn watch(client: &mut Client, session: &str, json: bool) -> Result<u8, Failure> 
         if json {
             let mut line = ev.to_string();
             line.push('\n');
-            out(line.as_bytes());
+            show(&line);
         } else {
-            out(render_event(ev, tty).as_bytes());
+            let (prefix, line) = render_event(ev, tty);
+            out(prefix.as_bytes());
+            show(&line);
         }
         if ev["kind"] == "session.closed" {
             return Ok(0);
@@ -417,8 +436,9 @@ fn watch(client: &mut Client, session: &str, json: bool) -> Result<u8, Failure> 
     }
 }
 
-/// One event as a line of text; IRC state gets a coloured dot on a terminal.
-fn render_event(ev: &Value, tty: bool) -> String {
+/// One event as a line of text; IRC state gets a coloured dot on a terminal (paw-client's
+/// own escape sequence, returned apart from the event's text).
+fn render_event(ev: &Value, tty: bool) -> (String, String) {
     let kind = ev["kind"].as_str().unwrap_or("?");
     let mut fields = ev.as_object().cloned().unwrap_or_default();
     for k in ["kind", "session_id", "ts_ms"] {
@@ -436,7 +456,7 @@ fn render_event(ev: &Value, tty: bool) -> String {
         ("irc.state", Some(ind)) => format!("[{ind}] "),
         _ => String::new(),
     };
-    format!("{prefix}{kind} {}\n", Value::Object(fields))
+    (prefix, format!("{kind} {}\n", Value::Object(fields)))
 }
 
 fn session_cmd(client: &mut Client, action: &SessionCmd) -> Result<u8, Failure> {
@@ -447,7 +467,7 @@ fn session_cmd(client: &mut Client, action: &SessionCmd) -> Result<u8, Failure> 
                 None => json!({}),
             };
             let r: SessionOpenResult = client.call(methods::SESSION_OPEN, params)?;
-            out(format!("{}\n", r.session_id).as_bytes());
+            show(&format!("{}\n", r.session_id));
             Ok(0)
         }
         SessionCmd::Close { session_id } => {
@@ -481,7 +501,7 @@ fn session_cmd(client: &mut Client, action: &SessionCmd) -> Result<u8, Failure> 
                         now.saturating_sub(s.last_used_ms)
                     ));
                 }
-                out(text.as_bytes());
+                show(&text);
             }
             Ok(0)
         }
@@ -491,5 +511,5 @@ fn session_cmd(client: &mut Client, action: &SessionCmd) -> Result<u8, Failure> 
 fn print_json(v: &impl serde::Serialize) {
     let mut s = serde_json::to_string(v).unwrap_or_else(|_| "null".into());
     s.push('\n');
-    out(s.as_bytes());
+    show(&s);
 }

@@ -33,7 +33,8 @@ impl Bar {
         bar.set_length(total);
         bar.set_position(done);
         if let Some(n) = note {
-            bar.set_message(n);
+            // The note names a feed: third-party text, shown on one line without controls.
+            bar.set_message(paw_proto::untrusted::clean_line(&n).into_owned());
         }
     }
 

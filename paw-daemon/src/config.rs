@@ -203,6 +203,9 @@ pub struct IrcConfig {
     pub flood_burst: u32,
     /// One line per this many ms after the burst.
     pub flood_interval_ms: u64,
+    /// Whether `irc send` may address a network service (NickServ, ChanServ, ...): account
+    /// control, which the agent's own `--confirm` does not authorise.
+    pub allow_service_targets: bool,
 }
 
 impl Default for IrcConfig {
@@ -212,6 +215,7 @@ impl Default for IrcConfig {
             ring_capacity: 500,
             flood_burst: 10,
             flood_interval_ms: 2_000,
+            allow_service_targets: false,
         }
     }
 }

@@ -8,6 +8,7 @@ mod error;
 pub mod paths;
 pub mod tool;
 mod types;
+pub mod untrusted;
 
 pub use error::*;
 pub use types::*;

@@ -164,7 +164,12 @@ impl Output {
             self.stderr.push('\n');
         }
         if let Value::Object(m) = &mut self.result {
-            m.insert("warnings".into(), warnings.into());
+            match m.get_mut("warnings") {
+                Some(Value::Array(have)) => have.extend(warnings.into_iter().map(Value::from)),
+                _ => {
+                    m.insert("warnings".into(), warnings.into());
+                }
+            }
         }
     }
 }

@@ -12,16 +12,16 @@
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use base64::Engine;
 use futures::StreamExt;
-use irc::proto::{CapSubCommand, Command, Prefix, Response};
+use irc::proto::{Command, Prefix, Response};
 use paw_proto::ErrorCode;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::creds::Creds;
+use super::auth::{Action, Auth};
+use super::creds::{Creds, Secret};
 use super::log::Log;
 use super::text::{self, fold};
 use super::transport::{self, Incoming, Sender, TransportError};
@@ -99,7 +99,8 @@ pub struct LastError {
 }
 
 impl LastError {
-    fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+    /// An error with its reason.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
             code,
             message: message.into(),
@@ -145,13 +146,30 @@ pub struct Status {
     pub nick: Option<String>,
     /// Connection attempts since the last success.
     pub attempts: u32,
+    /// With `IRC_NICKSERV_PASSWORD` set and a connection up: whether the account is logged
+    /// in (None otherwise).
+    pub logged_in: Option<bool>,
+}
+
+impl Status {
+    /// The indicator (SPEC §8.2), with one rule added: joined but with the account not (or
+    /// not yet) logged in is yellow, not green — all is not well until the login is
+    /// confirmed. A refused login ends the connection: `error`, red, `PassIncorrect`.
+    pub fn indicator(&self) -> &'static str {
+        match (self.state, self.logged_in) {
+            (State::Joined, Some(false)) => "yellow",
+            (s, _) => s.indicator(),
+        }
+    }
 }
 
 /// Messages to the supervisor.
 enum Ctl {
     /// Connect (now, if waiting for a backoff); `reply` is told when joined or failed.
+    /// `force` tries again even with a password the server refused.
     Connect {
         reply: Option<oneshot::Sender<Result<(), LastError>>>,
+        force: bool,
     },
     /// Tear the connection down and stay down.
     Disconnect,
@@ -248,7 +266,20 @@ pub struct Irc {
     pub last_connect: Mutex<Option<Instant>>,
     /// Inbound records for the auto-forwarder, when it runs.
     forward: Mutex<Option<mpsc::UnboundedSender<()>>>,
+    /// Network services seen on the connection, beyond the well-known names.
+    services: Mutex<Services>,
 }
+
+/// Network services learnt from the wire: the hosts the well-known services send from, and
+/// the other nicks seen sending from those hosts (e.g. `Global`, `StatServ`). Both capped.
+#[derive(Default)]
+struct Services {
+    hosts: Vec<String>,
+    nicks: std::collections::HashSet<String>,
+}
+
+const MAX_SERVICE_HOSTS: usize = 8;
+const MAX_SERVICE_NICKS: usize = 64;
 
 impl SessionResource for Irc {
     fn close(self: Arc<Self>) -> futures::future::BoxFuture<'static, ()> {
@@ -275,6 +306,7 @@ impl Irc {
             creds: None,
             nick: None,
             attempts: 0,
+            logged_in: None,
         });
         let (ctl, rx) = mpsc::unbounded_channel();
         let irc = Arc::new(Self {
@@ -292,6 +324,7 @@ impl Irc {
             task: Mutex::new(None),
             last_connect: Mutex::new(None),
             forward: Mutex::new(None),
+            services: Mutex::new(Services::default()),
         });
         let task = tokio::spawn(supervise(Arc::downgrade(&irc), rx, settings));
         *irc.task.lock().unwrap_or_else(|e| e.into_inner()) = Some(task);
@@ -309,8 +342,9 @@ impl Irc {
     }
 
     /// Asks for a connection in the background (no-op when one is up or on its way).
-    pub fn request_connect(&self) {
-        let _ = self.ctl.send(Ctl::Connect { reply: None });
+    /// `force`: even with the password the server last refused.
+    pub fn request_connect(&self, force: bool) {
+        let _ = self.ctl.send(Ctl::Connect { reply: None, force });
     }
 
     /// Tears the connection down and keeps it down until the next connect or send.
@@ -328,7 +362,10 @@ impl Irc {
         }
         let (tx, rx) = oneshot::channel();
         self.ctl
-            .send(Ctl::Connect { reply: Some(tx) })
+            .send(Ctl::Connect {
+                reply: Some(tx),
+                force: false,
+            })
             .map_err(|_| CmdError::new(ErrorCode::Disconnected, "the session is closing"))?;
         match rx.await {
             Ok(Ok(())) => self.live().ok_or_else(|| {
@@ -404,6 +441,37 @@ impl Irc {
         }
     }
 
+    /// Learns from a message's prefix: a well-known service's host, or a nick sending from
+    /// such a host.
+    fn learn_service(&self, prefix: &Option<Prefix>) {
+        let Some(Prefix::Nickname(nick, _, host)) = prefix else {
+            return;
+        };
+        if host.is_empty() {
+            return;
+        }
+        let mut s = self.services.lock().unwrap_or_else(|e| e.into_inner());
+        if text::is_service_name(nick) {
+            if !s.hosts.contains(host) && s.hosts.len() < MAX_SERVICE_HOSTS {
+                s.hosts.push(host.clone());
+            }
+        } else if s.hosts.contains(host) && s.nicks.len() < MAX_SERVICE_NICKS {
+            s.nicks.insert(fold(nick));
+        }
+    }
+
+    /// Whether `target` is a network service: a well-known name, or a nick seen sending
+    /// from a service host.
+    pub fn is_service(&self, target: &str) -> bool {
+        text::is_service_name(target)
+            || self
+                .services
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .nicks
+                .contains(&fold(target))
+    }
+
     /// The session, if still open.
     pub fn session(&self) -> Option<Arc<Session>> {
         self.session.upgrade()
@@ -412,9 +480,9 @@ impl Irc {
     fn set(&self, f: impl FnOnce(&mut Status)) {
         let mut changed = false;
         self.status.send_if_modified(|s| {
-            let before = (s.state, s.last_error.clone(), s.nick.clone());
+            let before = (s.state, s.last_error.clone(), s.nick.clone(), s.logged_in);
             f(s);
-            changed = before != (s.state, s.last_error.clone(), s.nick.clone());
+            changed = before != (s.state, s.last_error.clone(), s.nick.clone(), s.logged_in);
             changed
         });
         if changed && let Some(session) = self.session() {
@@ -427,7 +495,10 @@ impl Irc {
 pub fn state_event(s: &Status) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("state".into(), s.state.as_str().into());
-    m.insert("indicator".into(), s.state.indicator().into());
+    m.insert("indicator".into(), s.indicator().into());
+    if let Some(l) = s.logged_in {
+        m.insert("logged_in".into(), l.into());
+    }
     if let Some(c) = &s.creds {
         m.insert("server".into(), c.server.clone().into());
         m.insert("channel".into(), c.channel.clone().into());
@@ -470,14 +541,18 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
     };
     let mut waiters = Vec::new();
     let mut want = false;
+    let mut force = false;
     let mut attempts: u32 = 0;
+    // The passwords the server last refused, and why: not sent again (SPEC §8.3: a refused
+    // login is fatal) until the `.env` changes or `irc connect --force` asks.
+    let mut refused: Option<(Secret, Secret, LastError)> = None;
     loop {
         if !want {
             tokio::select! {
                 _ = cancel.cancelled() => return,
                 ctl = rx.recv() => match ctl {
                     None => return,
-                    Some(Ctl::Connect { reply }) => { waiters.extend(reply); want = true; }
+                    Some(Ctl::Connect { reply, force: f }) => { waiters.extend(reply); want = true; force |= f; }
                     Some(Ctl::Disconnect) => continue,
                 },
             }
@@ -496,6 +571,30 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
                 continue;
             }
         };
+        if let Some((server_pw, account_pw, err)) = &refused
+            && !std::mem::take(&mut force)
+            && *server_pw == creds.server_password
+            && *account_pw == creds.nickserv_password
+        {
+            let err = LastError::new(
+                err.code,
+                format!(
+                    "{} (not tried again with the same password: change it in .env, or irc connect --force)",
+                    err.message
+                ),
+            );
+            irc.set(|s| {
+                s.state = State::Error;
+                s.last_error = Some(err.clone());
+            });
+            reply_all(&mut waiters, Err(err));
+            want = false;
+            continue;
+        }
+        force = false;
+        if let Some(w) = &creds.warning {
+            tracing::warn!("{w}");
+        }
         irc.set_forwarding(creds.auto_forward);
         irc.set(|s| {
             s.state = if attempts == 0 {
@@ -505,6 +604,7 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
             };
             s.creds = Some(creds.clone());
             s.nick = None;
+            s.logged_in = None;
             s.attempts = attempts;
         });
         let end = run_connection(
@@ -533,6 +633,7 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
                 irc.set(|s| {
                     s.state = State::Disconnected;
                     s.nick = None;
+                    s.logged_in = None;
                 });
                 reply_all(
                     &mut waiters,
@@ -551,10 +652,18 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
                 tracing::info!(code = %err.code, reason = %err.message, "irc connection ended");
                 reply_all(&mut waiters, Err(err.clone()));
                 let fatal = err.is_fatal();
+                refused = (err.code == ErrorCode::PassIncorrect).then(|| {
+                    (
+                        creds.server_password.clone(),
+                        creds.nickserv_password.clone(),
+                        err.clone(),
+                    )
+                });
                 irc.set(|s| {
                     s.state = State::Error;
                     s.last_error = Some(err);
                     s.nick = None;
+                    s.logged_in = None;
                 });
                 if fatal {
                     want = false;
@@ -569,7 +678,7 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
                     _ = tokio::time::sleep(delay) => {}
                     ctl = rx.recv() => match ctl {
                         None => return,
-                        Some(Ctl::Connect { reply }) => waiters.extend(reply),
+                        Some(Ctl::Connect { reply, force: f }) => { waiters.extend(reply); force |= f; }
                         Some(Ctl::Disconnect) => {
                             if let Some(irc) = me.upgrade() {
                                 irc.set(|s| s.state = State::Disconnected);
@@ -605,6 +714,31 @@ fn transport_target(creds: &Creds) -> transport::Target {
 }
 
 /// A failure reason for a transport error, without secrets.
+/// A server's own words for `last_error`: capped, without control characters, and marked
+/// as the server's (SPEC §4.6).
+fn server_said(text: &str) -> String {
+    format!(
+        "server said: {}",
+        paw_proto::untrusted::clean_capped(text, 200)
+    )
+}
+
+/// Carries out the login's actions; a failure sends `QUIT` and is returned.
+async fn act(client: &Sender, stream: &mut Incoming, actions: Vec<Action>) -> Option<LastError> {
+    for a in actions {
+        match a {
+            Action::Send(c) => {
+                let _ = client.send(c);
+            }
+            Action::Fail(e) => {
+                quit(client, stream, "login failed").await;
+                return Some(e);
+            }
+        }
+    }
+    None
+}
+
 fn describe(e: &TransportError) -> LastError {
     match e {
         TransportError::PingTimeout => {
@@ -636,15 +770,10 @@ async fn run_connection(
             Ok(Ok(c)) => c,
         },
     };
-    let sasl_wanted = creds.nickserv_password.is_set();
+    let mut auth = Auth::new(creds);
     let send = |c: Command| client.send(c);
     // A CAP negotiation opens first when SASL may run before registration completes.
-    let sent = (if sasl_wanted {
-        send(Command::CAP(None, CapSubCommand::LS, None, None))
-    } else {
-        Ok(())
-    })
-    .and_then(|_| {
+    let sent = auth.opening().map_or(Ok(()), send).and_then(|_| {
         if creds.server_password.is_set() {
             send(Command::PASS(creds.server_password.expose().to_string()))?;
         }
@@ -671,12 +800,16 @@ async fn run_connection(
     let chan_key = fold(&creds.channel);
     let mut registered = false;
     let mut joined = false;
-    let mut sasl_done = false;
     let mut deadline = Instant::now() + step;
     let mut nick = creds.nick.clone();
     let mut dropped_peers = 0u64;
     let mut dropped_lines = 0u64;
+    let mut shown_login = None;
     loop {
+        if registered && auth.logged_in() != shown_login {
+            shown_login = auth.logged_in();
+            irc.set(|s| s.logged_in = shown_login);
+        }
         tokio::select! {
             _ = cancel.cancelled() => {
                 quit(&client, &mut stream, "session closed").await;
@@ -684,7 +817,7 @@ async fn run_connection(
             }
             ctl = rx.recv() => match ctl {
                 None => return End::Cancelled,
-                Some(Ctl::Connect { reply }) => {
+                Some(Ctl::Connect { reply, .. }) => {
                     if let Some(r) = reply {
                         if joined { let _ = r.send(Ok(())); } else { waiters.push(r); }
                     }
@@ -740,12 +873,8 @@ async fn run_connection(
                         registered = true;
                         if let Some(n) = args.first() { nick = n.clone(); }
                         deadline = Instant::now() + step;
-                        if sasl_wanted && !sasl_done {
-                            let _ = client.send(Command::PRIVMSG(
-                                "NickServ".into(),
-                                format!("IDENTIFY {}", creds.nickserv_password.expose()),
-                            ));
-                        }
+                        let actions = auth.on_welcome(&nick);
+                        if let Some(end) = act(&client, &mut stream, actions).await { return End::Failed(end, joined); }
                         *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = Some(Live {
                             sender: client.clone(),
                             nick: nick.clone(),
@@ -754,33 +883,16 @@ async fn run_connection(
                         irc.set(|s| { s.state = State::Connected; s.nick = Some(nick.clone()); });
                     }
                     Command::CAP(_, sub, a, b) => {
-                        let offered = |w: &str| [a, b].iter().any(|x| x.as_deref().is_some_and(|x| {
-                            x.split_whitespace().any(|c| c == w || c.starts_with(&format!("{w}=")))
-                        }));
-                        match sub {
-                            CapSubCommand::LS if offered("sasl") => {
-                                let _ = client.send(Command::CAP(None, CapSubCommand::REQ, None, Some("sasl".into())));
-                            }
-                            CapSubCommand::ACK if offered("sasl") => {
-                                let _ = client.send(Command::AUTHENTICATE("PLAIN".into()));
-                            }
-                            _ => { let _ = client.send(Command::CAP(None, CapSubCommand::END, None, None)); }
-                        }
+                        let actions = auth.on_cap(sub, a.as_deref(), b.as_deref());
+                        if let Some(end) = act(&client, &mut stream, actions).await { return End::Failed(end, joined); }
                     }
-                    Command::AUTHENTICATE(arg) if arg == "+" => {
-                        let token = format!("{0}\0{0}\0{1}", creds.nick, creds.nickserv_password.expose());
-                        let _ = client.send(Command::AUTHENTICATE(base64::engine::general_purpose::STANDARD.encode(token)));
+                    Command::AUTHENTICATE(arg) => {
+                        let actions = auth.on_authenticate(arg);
+                        if let Some(end) = act(&client, &mut stream, actions).await { return End::Failed(end, joined); }
                     }
-                    Command::Response(Response::RPL_SASLSUCCESS, _) => {
-                        sasl_done = true;
-                        let _ = client.send(Command::CAP(None, CapSubCommand::END, None, None));
-                    }
-                    Command::Response(
-                        Response::ERR_SASLFAIL | Response::ERR_SASLTOOLONG | Response::ERR_SASLABORT | Response::ERR_NICKLOCKED,
-                        _,
-                    ) => {
-                        // Fall back to NickServ IDENTIFY after registration.
-                        let _ = client.send(Command::CAP(None, CapSubCommand::END, None, None));
+                    Command::Response(r @ (Response::RPL_SASLSUCCESS | Response::RPL_LOGGEDIN | Response::ERR_SASLFAIL | Response::ERR_SASLTOOLONG | Response::ERR_SASLABORT | Response::ERR_NICKLOCKED), _) => {
+                        let actions = auth.on_numeric(*r, &nick);
+                        if let Some(end) = act(&client, &mut stream, actions).await { return End::Failed(end, joined); }
                     }
                     Command::Response(Response::ERR_PASSWDMISMATCH, _) => {
                         return End::Failed(LastError::new(ErrorCode::PassIncorrect, "the server refused IRC_SERVER_PASSWORD (464)"), joined);
@@ -817,9 +929,17 @@ async fn run_connection(
                         if let Some(l) = irc.live.lock().unwrap_or_else(|e| e.into_inner()).as_mut() { l.nick = nick.clone(); }
                         irc.set(|s| s.nick = Some(nick.clone()));
                     }
+                    Command::NOTICE(_, body) if source.as_deref().is_some_and(|s| fold(s) == "nickserv") => {
+                        let actions = auth.on_nickserv(body, &nick);
+                        if let Some(end) = act(&client, &mut stream, actions).await { return End::Failed(end, joined); }
+                        irc.learn_service(&msg.prefix);
+                    }
                     Command::PRIVMSG(to, body) | Command::NOTICE(to, body) => {
                         let Some(from) = source else { continue };
-                        if fold(&from) == fold(&nick) { continue; }
+                        irc.learn_service(&msg.prefix);
+                        // A nick is a name on the wire; a hostile server may put anything in it.
+                        let from = paw_proto::untrusted::clean_line(&from).into_owned();
+                        if from.is_empty() || fold(&from) == fold(&nick) { continue; }
                         // Only the joined channel and private messages to this nick are
                         // kept: spoofed targets must not grow per-channel state.
                         let channel = if fold(to) == chan_key { creds.channel.clone() } else if fold(to) == fold(&nick) { from.clone() } else { continue };
@@ -840,16 +960,16 @@ async fn run_connection(
                             Err(e) => tracing::error!(error = %e, "inbound.jsonl append failed"),
                         }
                     }
-                    Command::ERROR(reason)
-                        if !registered
-                            && creds.server_password.is_set()
-                            && reason.to_ascii_lowercase().contains("password") =>
-                    {
-                        // Some servers (ngircd) close with ERROR instead of sending 464.
-                        return End::Failed(LastError::new(ErrorCode::PassIncorrect, "the server refused IRC_SERVER_PASSWORD"), joined);
+                    Command::ERROR(reason) if !registered && creds.server_password.is_set() => {
+                        // Some servers close with ERROR instead of sending 464 (ngircd,
+                        // InspIRCd's "Access denied by configuration"): before registration,
+                        // after PASS, that is the password refused.
+                        return End::Failed(LastError::new(ErrorCode::PassIncorrect, format!(
+                            "the server closed the link before registration: IRC_SERVER_PASSWORD refused ({})", server_said(reason),
+                        )), joined);
                     }
                     Command::ERROR(reason) => {
-                        return End::Failed(LastError::new(ErrorCode::Disconnected, format!("server closed the link: {}", reason.chars().take(200).collect::<String>())), joined);
+                        return End::Failed(LastError::new(ErrorCode::Disconnected, format!("the server closed the link ({})", server_said(reason))), joined);
                     }
                     _ => {}
                 }

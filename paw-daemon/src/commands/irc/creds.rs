@@ -20,6 +20,11 @@ pub const ENV_PATH: &str = "skills/irc-cli/secrets/.env";
 pub struct Secret(String);
 
 impl Secret {
+    /// Wraps a value.
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+
     /// The value, for the wire only.
     pub fn expose(&self) -> &str {
         &self.0
@@ -105,6 +110,23 @@ pub struct Creds {
     pub auto_forward: bool,
     /// `IRC_PROXY` (`socks5://host:port`), without secrets.
     pub proxy: Option<(String, u16)>,
+    /// `IRC_SASL`: how the account password may be sent.
+    pub sasl: SaslMode,
+    /// Set when the `.env` is readable by group or others (SPEC §8.1: used, but reported).
+    pub warning: Option<String>,
+}
+
+/// `IRC_SASL` (SPEC §8.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SaslMode {
+    /// SASL PLAIN when the server offers it, else NickServ `IDENTIFY` after registration.
+    #[default]
+    Auto,
+    /// SASL PLAIN or nothing: the password never goes out by `PRIVMSG`; a server that does
+    /// not offer SASL, or a failed SASL login, is `PassIncorrect`.
+    Required,
+    /// No SASL: NickServ `IDENTIFY` only.
+    Off,
 }
 
 impl Creds {
@@ -128,7 +150,9 @@ impl Creds {
                 ));
             }
         };
-        Self::from_map(&parse_dotenv(&text))
+        let mut creds = Self::from_map(&parse_dotenv(&text))?;
+        creds.warning = loose_mode_warning(&path);
+        Ok(creds)
     }
 
     /// Builds the settings from parsed keys.
@@ -200,8 +224,35 @@ impl Creds {
                 .get("IRC_AUTO_FORWARD_TO_AGENT")
                 .is_some_and(|v| truthy(v)),
             proxy,
+            sasl: match m
+                .get("IRC_SASL")
+                .map(|v| v.trim().to_ascii_lowercase())
+                .as_deref()
+            {
+                None | Some("") | Some("auto") => SaslMode::Auto,
+                Some("required") => SaslMode::Required,
+                Some("off") => SaslMode::Off,
+                Some(_) => {
+                    return Err(CmdError::new(
+                        ErrorCode::MissingCredentials,
+                        "IRC_SASL must be auto, required or off",
+                    ));
+                }
+            },
+            warning: None,
         })
     }
+}
+
+/// A warning when the secrets file can be read by group or others.
+fn loose_mode_warning(path: &Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
+    (mode & 0o077 != 0).then(|| {
+        format!(
+            ".agents/{ENV_PATH} is readable by group or others (mode {mode:04o}); run chmod 600 on it"
+        )
+    })
 }
 
 fn parse_proxy(p: &str) -> Result<(String, u16), CmdError> {

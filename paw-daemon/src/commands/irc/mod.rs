@@ -13,6 +13,7 @@
 //! `"irc"`) and its own message store under
 //! `.agents/workspace/irc/sessions/<safe-session-id>/` ([`log::Log`]).
 
+mod auth;
 pub mod conn;
 pub mod creds;
 mod forward;
@@ -162,7 +163,7 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
     let irc = attach(ctx)?;
     if irc.status().state == State::NotInitialized {
         Creds::load(ctx.home.agents())?;
-        irc.request_connect();
+        irc.request_connect(false);
         settle(&irc, State::NotInitialized, Duration::from_millis(100)).await;
     }
     let st = irc.status();
@@ -172,7 +173,7 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
         "ok": true,
         "command": "irc status",
         "state": st.state.as_str(),
-        "indicator": st.state.indicator(),
+        "indicator": st.indicator(),
         "server": c.server,
         "port": c.port,
         "tls": c.tls,
@@ -183,22 +184,35 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
     let mut stdout = format!(
         "irc: {} ({})\nserver: {}:{}{}\nnick: {}\nchannel: {}\n",
         st.state.as_str(),
-        st.state.indicator(),
+        st.indicator(),
         c.server,
         c.port,
         if c.tls { " (tls)" } else { "" },
         nick,
         c.channel
     );
+    if let Some(l) = st.logged_in {
+        result["logged_in"] = l.into();
+        stdout.push_str(if l {
+            "account: logged in\n"
+        } else {
+            "account: not logged in (yet)\n"
+        });
+    }
     if let Some(e) = &st.last_error {
         result["last_error"] = e.to_json();
         stdout.push_str(&format!("last error: {}: {}\n", e.code, e.message));
     }
-    Ok(Output {
+    let mut out = Output {
         stdout,
         result,
         ..Output::default()
-    })
+    };
+    // The file as it is now: a chmod takes effect at once, not at the next connection.
+    if let Some(w) = Creds::load(ctx.home.agents()).ok().and_then(|c| c.warning) {
+        out.add_warnings(vec![w]);
+    }
+    Ok(out)
 }
 
 async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
@@ -221,7 +235,7 @@ async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
     let active = matches!(before, State::Connecting | State::Connected | State::Joined);
     let requested = throttled_for.is_none() && !active;
     if requested {
-        irc.request_connect();
+        irc.request_connect(force);
         settle(&irc, before, Duration::from_millis(100)).await;
     }
     let st = irc.status();
@@ -231,7 +245,7 @@ async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
         "requested": requested,
         "throttled": throttled_for.is_some(),
         "state": st.state.as_str(),
-        "indicator": st.state.indicator(),
+        "indicator": st.indicator(),
     });
     let stdout = if let Some(w) = throttled_for {
         result["retry_after_ms"] = (w.as_millis() as u64).into();
@@ -269,7 +283,7 @@ async fn disconnect(ctx: &Ctx, args: &[String]) -> CmdResult {
             "ok": true,
             "command": "irc disconnect",
             "state": st.state.as_str(),
-            "indicator": st.state.indicator(),
+            "indicator": st.indicator(),
         }),
         ..Output::default()
     })
@@ -305,6 +319,14 @@ async fn send(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
     let c = shown_creds(&irc, ctx)?;
     let to = flags.get("to").unwrap_or(&c.channel).to_string();
     text::check_target(&to)?;
+    if !ctx.config.tools.irc.allow_service_targets && irc.is_service(&to) {
+        return Err(CmdError::new(
+            ErrorCode::Forbidden,
+            format!(
+                "{to} is a network service: messages to it control the account, so paw does not send them (tools.irc.allow_service_targets = true allows it)"
+            ),
+        ));
+    }
     if fold(&to) != fold(&c.channel) && !flags.switch("confirm") {
         return Err(CmdError::new(
             ErrorCode::ConfirmRequired,
@@ -425,7 +447,7 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
         )));
     }
     if irc.status().state == State::NotInitialized {
-        irc.request_connect();
+        irc.request_connect(false);
     }
     let log = irc.log.clone();
     let io = |e: std::io::Error| {

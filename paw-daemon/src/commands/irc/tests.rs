@@ -162,7 +162,7 @@ async fn wait_state(irc: &Irc, want: State) -> super::conn::Status {
 async fn a_server_that_never_welcomes_ends_in_error_not_connecting() {
     let (port, mut peers) = server().await;
     let r = rig(port, "");
-    r.irc.request_connect();
+    r.irc.request_connect(false);
     let mut p = peers.recv().await.expect("peer");
     let started = Instant::now();
     p.expect("USER").await; // …and never answer.
@@ -250,7 +250,7 @@ async fn a_dropped_link_reconnects_in_the_background_with_backoff() {
     let (port, mut peers) = server().await;
     let r = rig(port, "");
     let mut events = r.session.subscribe();
-    r.irc.request_connect();
+    r.irc.request_connect(false);
     let mut p = peers.recv().await.expect("peer");
     p.welcome().await;
     wait_state(&r.irc, State::Joined).await;
@@ -300,7 +300,7 @@ async fn a_dropped_link_reconnects_in_the_background_with_backoff() {
 async fn a_send_after_a_drop_reconnects_at_once_and_answers_ping() {
     let (port, mut peers) = server().await;
     let r = rig(port, "");
-    r.irc.request_connect();
+    r.irc.request_connect(false);
     let mut p = peers.recv().await.expect("peer");
     p.welcome().await;
     wait_state(&r.irc, State::Joined).await;
@@ -330,7 +330,7 @@ async fn a_send_after_a_drop_reconnects_at_once_and_answers_ping() {
 async fn flood_control_and_line_splitting_on_the_wire() {
     let (port, mut peers) = server().await;
     let r = rig(port, "");
-    r.irc.request_connect();
+    r.irc.request_connect(false);
     let mut p = peers.recv().await.expect("peer");
     p.welcome().await;
     let live = r.irc.ensure_joined().await.expect("joined");
@@ -385,7 +385,7 @@ async fn flood_control_and_line_splitting_on_the_wire() {
 async fn inbound_messages_are_logged_and_own_messages_are_not() {
     let (port, mut peers) = server().await;
     let r = rig(port, "");
-    r.irc.request_connect();
+    r.irc.request_connect(false);
     let mut p = peers.recv().await.expect("peer");
     p.welcome().await;
     wait_state(&r.irc, State::Joined).await;
@@ -448,7 +448,7 @@ async fn inbound_messages_are_logged_and_own_messages_are_not() {
 async fn closing_the_session_sends_quit_and_closes_the_socket() {
     let (port, mut peers) = server().await;
     let r = rig(port, "");
-    r.irc.request_connect();
+    r.irc.request_connect(false);
     let mut p = peers.recv().await.expect("peer");
     p.welcome().await;
     wait_state(&r.irc, State::Joined).await;
@@ -507,7 +507,7 @@ async fn sasl_plain_authenticates_before_registration_when_offered() {
     use base64::Engine;
     let (port, mut peers) = server().await;
     let r = rig(port, "IRC_NICKSERV_PASSWORD=s3cret word\n");
-    r.irc.request_connect();
+    r.irc.request_connect(false);
     let mut p = peers.recv().await.expect("peer");
     cap_ls(&mut p, "multi-prefix sasl=PLAIN,EXTERNAL").await;
     assert_eq!(p.expect("CAP REQ").await, "CAP REQ sasl");
@@ -534,11 +534,28 @@ async fn sasl_plain_authenticates_before_registration_when_offered() {
 }
 
 #[tokio::test]
-async fn a_failed_or_absent_sasl_falls_back_to_nickserv_identify() {
-    // 904: SASL refused.
+async fn a_capability_list_over_several_cap_ls_lines_is_read_to_its_end() {
+    // CAP LS 302: `CAP * LS * :…` lines continue the list; sasl is on the last one.
     let (port, mut peers) = server().await;
     let r = rig(port, "IRC_NICKSERV_PASSWORD=s3cret\n");
-    r.irc.request_connect();
+    r.irc.request_connect(false);
+    let mut p = peers.recv().await.expect("peer");
+    assert_eq!(p.expect("CAP LS").await, "CAP LS 302");
+    p.expect("USER").await;
+    p.send(":srv CAP * LS * :multi-prefix away-notify account-notify")
+        .await;
+    p.send(":srv CAP * LS * :extended-join cap-notify").await;
+    p.send(":srv CAP * LS :sasl=PLAIN,EXTERNAL server-time")
+        .await;
+    assert_eq!(p.next().await.expect("line"), "CAP REQ sasl");
+}
+
+#[tokio::test]
+async fn a_refused_sasl_login_is_pass_incorrect_and_not_retried() {
+    // 904: the password is wrong. No IDENTIFY with the same password, no reconnect.
+    let (port, mut peers) = server().await;
+    let r = rig(port, "IRC_NICKSERV_PASSWORD=s3cret\n");
+    r.irc.request_connect(false);
     let mut p = peers.recv().await.expect("peer");
     cap_ls(&mut p, "sasl").await;
     p.expect("CAP REQ").await;
@@ -548,28 +565,103 @@ async fn a_failed_or_absent_sasl_falls_back_to_nickserv_identify() {
     p.expect("AUTHENTICATE").await;
     p.send(":srv 904 pawbot :SASL authentication failed").await;
     assert_eq!(p.expect("CAP END").await, "CAP END");
-    p.send(":srv 001 pawbot :Welcome").await;
-    p.send(":srv 422 pawbot :MOTD File is missing").await;
-    assert_eq!(
-        p.expect("PRIVMSG NickServ").await,
-        "PRIVMSG NickServ :IDENTIFY s3cret"
+    assert!(p.expect("QUIT").await.starts_with("QUIT"));
+    let st = wait_state(&r.irc, State::Error).await;
+    assert_eq!(st.indicator(), "red");
+    let e = st.last_error.expect("last_error");
+    assert_eq!(e.code, ErrorCode::PassIncorrect);
+    assert!(e.message.contains("904"), "{}", e.message);
+    // Asked again (a send, a status poll): the same password is not sent again.
+    r.irc.request_connect(false);
+    let again = tokio::time::timeout(Duration::from_millis(600), peers.recv()).await;
+    assert!(again.is_err(), "reconnected with the refused password");
+    assert!(
+        r.irc
+            .status()
+            .last_error
+            .is_some_and(|e| e.message.contains("not tried again"))
     );
-    p.expect("JOIN #paw").await;
-    p.send(":pawbot!u@h JOIN #paw").await;
-    wait_state(&r.irc, State::Joined).await;
+    // --force tries once more.
+    r.irc.request_connect(true);
+    let _ = tokio::time::timeout(Duration::from_secs(5), peers.recv())
+        .await
+        .expect("a forced connect goes out")
+        .expect("peer");
+}
 
-    // A server whose CAP LS has no sasl: CAP END at once, IDENTIFY after 001.
+#[tokio::test]
+async fn without_sasl_on_offer_auto_identifies_with_the_account_and_reads_the_answer() {
+    // A server whose CAP LS has no sasl: CAP END at once, IDENTIFY <account> <password>
+    // after 001 (the account form: a nick variant in use must not be what is identified).
     let (port, mut peers) = server().await;
     let r = rig(port, "IRC_NICKSERV_PASSWORD=s3cret\n");
-    r.irc.request_connect();
+    r.irc.request_connect(false);
     let mut p = peers.recv().await.expect("peer");
     cap_ls(&mut p, "multi-prefix").await;
     assert_eq!(p.next().await.expect("line"), "CAP END");
     p.send(":srv 001 pawbot :Welcome").await;
     assert_eq!(
         p.expect("PRIVMSG").await,
-        "PRIVMSG NickServ :IDENTIFY s3cret"
+        "PRIVMSG NickServ :IDENTIFY pawbot s3cret"
     );
+    p.send(":srv 422 pawbot :MOTD File is missing").await;
+    p.expect("JOIN #paw").await;
+    p.send(":pawbot!u@h JOIN #paw").await;
+    let st = wait_state(&r.irc, State::Joined).await;
+    assert_eq!(st.indicator(), "yellow", "joined, login not confirmed yet");
+    p.send(":NickServ!services@services.paw PRIVMSG pawbot :\x1b]0;hi\x07")
+        .await;
+    p.send(":NickServ!services@services.paw NOTICE pawbot :Password incorrect.")
+        .await;
+    assert!(p.expect("QUIT").await.starts_with("QUIT"));
+    let st = wait_state(&r.irc, State::Error).await;
+    let e = st.last_error.expect("last_error");
+    assert_eq!(e.code, ErrorCode::PassIncorrect);
+    assert!(
+        e.message.contains("NickServ said: Password incorrect."),
+        "{}",
+        e.message
+    );
+}
+
+#[tokio::test]
+async fn sasl_required_never_sends_the_password_by_privmsg() {
+    let (port, mut peers) = server().await;
+    let r = rig(port, "IRC_NICKSERV_PASSWORD=s3cret\nIRC_SASL=required\n");
+    r.irc.request_connect(false);
+    let mut p = peers.recv().await.expect("peer");
+    cap_ls(&mut p, "multi-prefix").await;
+    let mut seen = Vec::new();
+    while let Some(l) = p.next().await {
+        seen.push(l);
+    }
+    assert!(seen.iter().all(|l| !l.contains("s3cret")), "{seen:?}");
+    let st = wait_state(&r.irc, State::Error).await;
+    assert_eq!(st.last_error.expect("error").code, ErrorCode::PassIncorrect);
+}
+
+#[tokio::test]
+async fn an_error_before_registration_after_pass_is_pass_incorrect() {
+    let (port, mut peers) = server().await;
+    let r = rig(port, "IRC_SERVER_PASSWORD=wrong\n");
+    r.irc.request_connect(false);
+    let mut p = peers.recv().await.expect("peer");
+    p.expect("USER").await;
+    p.send("ERROR :Closing link: (u@127.0.0.1) [Access denied by configuration]\x1b[2J")
+        .await;
+    let st = wait_state(&r.irc, State::Error).await;
+    let e = st.last_error.expect("last_error");
+    assert_eq!(e.code, ErrorCode::PassIncorrect);
+    assert!(
+        e.message
+            .contains("server said: Closing link: (u@127.0.0.1) [Access denied by configuration]"),
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains('\x1b'));
+    // Fatal: no background reconnect.
+    let again = tokio::time::timeout(Duration::from_millis(800), peers.recv()).await;
+    assert!(again.is_err(), "reconnected after PassIncorrect");
 }
 
 /// The soak: the server drops the link every few hundred milliseconds, right after sending
@@ -596,7 +688,7 @@ async fn soak_a_link_dropped_again_and_again_loses_and_duplicates_nothing() {
 
     let (drops, sent) = {
         let r = rig(port, "");
-        r.irc.request_connect();
+        r.irc.request_connect(false);
         let end = Instant::now() + Duration::from_secs(secs);
         let (mut sent, mut drops) = (0u64, 0u64);
         while Instant::now() < end {

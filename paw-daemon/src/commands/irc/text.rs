@@ -45,50 +45,48 @@ pub fn clean_outbound(line: &str) -> String {
         .collect()
 }
 
-/// Removes ANSI escape sequences, IRC formatting codes and every other control character
-/// from inbound text, keeping line breaks and tabs as spaces. What reaches an agent is
-/// plain text.
+/// Removes IRC formatting codes (the mIRC colour code with its digits), escape sequences
+/// and every other control character from inbound text ([`paw_proto::untrusted`]),
+/// keeping line breaks and tabs as spaces. What reaches an agent is plain text.
 pub fn clean_inbound(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
-        match c {
-            '\x1b' => {
-                // CSI `ESC [ ... final` or a two-character escape.
-                if chars.peek() == Some(&'[') {
-                    chars.next();
-                    for n in chars.by_ref() {
-                        if ('@'..='~').contains(&n) {
-                            break;
-                        }
-                    }
-                } else {
+        if c != '\x03' {
+            out.push(c);
+            continue;
+        }
+        // mIRC colour: up to two digits, optionally `,` and two more.
+        for _ in 0..2 {
+            if chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+        }
+        let mut look = chars.clone();
+        if look.next() == Some(',') && look.peek().is_some_and(char::is_ascii_digit) {
+            chars.next();
+            for _ in 0..2 {
+                if chars.peek().is_some_and(char::is_ascii_digit) {
                     chars.next();
                 }
             }
-            '\x03' => {
-                // mIRC colour: up to two digits, optionally `,` and two more.
-                for _ in 0..2 {
-                    if chars.peek().is_some_and(char::is_ascii_digit) {
-                        chars.next();
-                    }
-                }
-                let mut look = chars.clone();
-                if look.next() == Some(',') && look.peek().is_some_and(char::is_ascii_digit) {
-                    chars.next();
-                    for _ in 0..2 {
-                        if chars.peek().is_some_and(char::is_ascii_digit) {
-                            chars.next();
-                        }
-                    }
-                }
-            }
-            '\t' | '\n' | '\r' => out.push(' '),
-            c if c.is_control() => {}
-            c => out.push(c),
         }
     }
-    out
+    let out = out.replace('\r', " ");
+    paw_proto::untrusted::clean_line(&out).into_owned()
+}
+
+/// The network services every network names alike (SPEC §8.2).
+pub const SERVICES: &[&str] = &[
+    "NickServ", "ChanServ", "MemoServ", "OperServ", "HostServ", "BotServ", "SaslServ",
+];
+
+/// Whether `target` names a network service: one of [`SERVICES`], or any nick ending in
+/// `Serv` (the services' naming convention: `StatServ`, `InfoServ`, `HelpServ`, ...), in
+/// any case, also in the `nick@server` form some networks use.
+pub fn is_service_name(target: &str) -> bool {
+    let nick = fold(target.split('@').next().unwrap_or(target));
+    nick.ends_with("serv") || SERVICES.iter().any(|s| fold(s) == nick)
 }
 
 /// The text bytes one `PRIVMSG target :text` line may carry.

@@ -53,7 +53,7 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
         return Err("no article text found on the page".into());
     }
     Ok(Extracted {
-        title: article.title.trim().to_string(),
+        title: super::text::collapse(&article.title),
         html,
         text,
     })

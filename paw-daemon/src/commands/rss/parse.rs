@@ -421,6 +421,14 @@ fn attr_value(tag: &str, name: &str) -> Option<String> {
     v.find(quote).map(|e| v[..e].to_string())
 }
 
+/// A one-line field as the feed wrote it (an id, a link, a term), trimmed and without
+/// control characters (SPEC §4.6).
+fn clean_field(s: &str) -> String {
+    paw_proto::untrusted::clean_line(s.trim())
+        .trim()
+        .to_string()
+}
+
 fn text_of(t: &feed_rs::model::Text) -> String {
     // html_to_text renders only when there is markup or an entity to decode.
     text::html_to_text(&t.content)
@@ -552,7 +560,7 @@ fn normalise(
         .links
         .iter()
         .find(|l| l.rel.as_deref().is_none_or(|r| r == "alternate"))
-        .map(|l| l.href.trim().to_string())
+        .map(|l| clean_field(&l.href))
         .filter(|l| !l.is_empty());
     let (published_at, published_ms) = match e.published.or(e.updated) {
         Some(instant) => {
@@ -570,7 +578,7 @@ fn normalise(
     let guid = if e.id.is_empty() || e.id == NO_ID {
         stable_guid(link.as_deref(), title.as_deref(), published_at.as_deref())
     } else {
-        e.id.clone()
+        clean_field(&e.id)
     };
     let body_html = e
         .content
@@ -600,7 +608,7 @@ fn normalise(
     let categories = e
         .categories
         .iter()
-        .map(|c| c.label.clone().unwrap_or_else(|| c.term.clone()))
+        .map(|c| clean_field(c.label.as_deref().unwrap_or(&c.term)))
         .filter(|c| !c.is_empty())
         .collect();
     let enclosures = e
@@ -609,8 +617,8 @@ fn normalise(
         .flat_map(|m| m.content.iter())
         .filter_map(|c| {
             Some(Enclosure {
-                url: c.url.as_ref()?.to_string(),
-                mime: c.content_type.as_ref().map(|t| t.to_string()),
+                url: clean_field(c.url.as_ref()?.as_str()),
+                mime: c.content_type.as_ref().map(|t| clean_field(t.as_ref())),
                 length: c.size,
             })
         })

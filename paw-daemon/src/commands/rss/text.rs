@@ -30,8 +30,10 @@ fn has_entity(s: &str) -> bool {
     })
 }
 
-/// Collapses every run of whitespace to one space and trims.
+/// Collapses every run of whitespace to one space and trims; escape sequences and control
+/// characters go (SPEC §4.6: every plain text paw makes of a feed or page passes here).
 pub fn collapse(s: &str) -> String {
+    let s = paw_proto::untrusted::clean_line(s);
     let mut out = String::with_capacity(s.len());
     for word in s.split_whitespace() {
         if !out.is_empty() {
@@ -89,7 +91,12 @@ pub fn sanitize(html: &str, base: Option<&url::Url>) -> String {
     if let Some(base) = base {
         b.url_relative(ammonia::UrlRelative::RewriteWithBase(base.clone()));
     }
-    b.clean(html).to_string()
+    // Markup keeps no control character either (`&#27;` decodes to a raw ESC).
+    let html = b.clean(html).to_string();
+    match paw_proto::untrusted::clean(&html) {
+        std::borrow::Cow::Borrowed(_) => html,
+        std::borrow::Cow::Owned(c) => c,
+    }
 }
 
 #[cfg(test)]
