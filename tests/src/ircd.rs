@@ -34,7 +34,8 @@ pub struct Ircd {
     opts: IrcdOpts,
 }
 
-fn free_port() -> u16 {
+/// A port nothing listens on now.
+pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -156,6 +157,20 @@ impl Peer {
         channel: &str,
         key: Option<&str>,
     ) -> Self {
+        let mut p = Self::register(port, pass, nick);
+        match key {
+            Some(k) => p.send(&format!("JOIN {channel} {k}")),
+            None => p.send(&format!("JOIN {channel}")),
+        }
+        let me = nick.to_string();
+        p.wait(|m| {
+            matches!(&m.command, IrcCommand::JOIN(..)) && m.source_nickname() == Some(me.as_str())
+        });
+        p
+    }
+
+    /// Connects and registers as `nick` (sending `PASS` when given), joining nothing.
+    pub fn register(port: u16, pass: Option<&str>, nick: &str) -> Self {
         let s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
         s.set_read_timeout(Some(Duration::from_secs(15)))
             .expect("timeout");
@@ -174,14 +189,6 @@ impl Peer {
                 m.command,
                 IrcCommand::Response(irc::proto::Response::RPL_WELCOME, _)
             )
-        });
-        match key {
-            Some(k) => p.send(&format!("JOIN {channel} {k}")),
-            None => p.send(&format!("JOIN {channel}")),
-        }
-        let me = nick.to_string();
-        p.wait(|m| {
-            matches!(&m.command, IrcCommand::JOIN(..)) && m.source_nickname() == Some(me.as_str())
         });
         p
     }

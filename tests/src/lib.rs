@@ -14,6 +14,7 @@ pub mod http;
 pub mod ircd;
 pub mod procfs;
 pub mod quality;
+pub mod services;
 pub mod stats;
 pub mod workers;
 
@@ -364,6 +365,16 @@ impl Conn {
             }
             self.pending.push(m);
         }
+    }
+
+    /// Every notification that arrived before the answer to a round trip made now.
+    pub fn notifications_so_far(&mut self) -> Vec<Value> {
+        self.result("session.list", json!({}));
+        let (notes, rest) = std::mem::take(&mut self.pending)
+            .into_iter()
+            .partition(|m| m.get("id").is_none());
+        self.pending = rest;
+        notes
     }
 
     /// Waits for the next notification (a message without an id).

@@ -208,7 +208,7 @@ fn password_channel_key_and_nickserv_identify_and_no_secret_leaks() {
     let (from, to, text) = nickserv.privmsg();
     assert_eq!(
         (from.as_str(), to.as_str(), text.as_str()),
-        ("pawbot", "NickServ", "IDENTIFY ns-pw-33")
+        ("pawbot", "NickServ", "IDENTIFY pawbot ns-pw-33")
     );
 
     // A secret on argv is refused, and its value is not audited.

@@ -11,6 +11,7 @@ mod extract_quality;
 mod hello;
 mod hostile;
 mod irc;
+mod irc_services;
 mod mcp;
 mod network;
 mod output;

@@ -241,6 +241,8 @@ impl Auth {
 
     /// A `NOTICE` from NickServ.
     pub fn on_nickserv(&mut self, text: &str, nick: &str) -> Vec<Action> {
+        // Services bold and colour their words (`Nickname \x02x\x02 registered`).
+        let text = &super::text::clean_inbound(text);
         let t = text.to_ascii_lowercase();
         let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
         if self.regain == Regain::Regain && has(&["unknown command", "is not a valid command"]) {

@@ -746,3 +746,29 @@ async fn soak_a_link_dropped_again_and_again_loses_and_duplicates_nothing() {
     assert!(fds() <= fds_before, "file descriptors leaked");
     assert!(metrics.num_alive_tasks() <= tasks_before, "tasks leaked");
 }
+
+#[tokio::test]
+async fn ctcp_requests_get_no_automatic_reply() {
+    // A peer asking VERSION/PING again and again must not make paw flood the server (and
+    // be disconnected for it): paw answers no CTCP at all.
+    let (port, mut peers) = server().await;
+    let r = rig(port, "");
+    r.irc.request_connect(false);
+    let mut p = peers.recv().await.expect("peer");
+    p.welcome().await;
+    wait_state(&r.irc, State::Joined).await;
+    for i in 0..50 {
+        p.send(":mallory!m@h PRIVMSG pawbot :\x01VERSION\x01").await;
+        p.send(&format!(":mallory!m@h PRIVMSG pawbot :\x01PING {i}\x01"))
+            .await;
+    }
+    // The transport answers this server PING after everything sent before it was read.
+    p.send("PING :after-ctcp").await;
+    loop {
+        let l = p.next().await.expect("line");
+        assert!(!l.contains("NOTICE"), "paw answered a CTCP: {l}");
+        if l.contains("after-ctcp") {
+            break;
+        }
+    }
+}

@@ -96,6 +96,24 @@ impl Stream for Incoming {
     }
 }
 
+/// An outbound message as the trace log shows it: whatever may carry a secret is masked —
+/// `PASS`, the SASL payload, a channel key, and every message to a network service
+/// (`IDENTIFY`, `REGISTER`, `SET PASSWORD` carry passwords). SPEC §8.3: no secret in any
+/// log at any level.
+pub fn loggable(cmd: &Command) -> String {
+    match cmd {
+        Command::PASS(_) => "PASS ***".into(),
+        Command::AUTHENTICATE(a) if !matches!(a.as_str(), "PLAIN" | "+" | "*") => {
+            "AUTHENTICATE ***".into()
+        }
+        Command::JOIN(chans, Some(_), _) => format!("JOIN {chans} ***"),
+        Command::PRIVMSG(to, _) | Command::NOTICE(to, _) if super::text::is_service_name(to) => {
+            format!("PRIVMSG {to} :***")
+        }
+        other => String::from(other).trim_end().to_string(),
+    }
+}
+
 /// Opens the connection and starts its reader and writer tasks. They belong to the
 /// connection's supervisor (which owns the returned halves): the reader ends when the
 /// socket closes or [`Incoming`] is dropped, the writer when every [`Sender`] is gone
@@ -115,6 +133,9 @@ pub async fn connect(target: &Target) -> Result<(Sender, Incoming), TransportErr
     tokio::spawn(async move {
         // A message prints as one line ending in CRLF.
         while let Some(m) = out_rx.recv().await {
+            if tracing::enabled!(tracing::Level::TRACE) {
+                tracing::trace!(line = %loggable(&m.command), "irc >");
+            }
             let sent = write.write_all(m.to_string().as_bytes()).await;
             if sent.is_err() || write.flush().await.is_err() {
                 break;
@@ -156,6 +177,7 @@ pub async fn connect(target: &Target) -> Result<(Sender, Incoming), TransportErr
             };
             // Any line from the server shows the link is alive.
             waiting_since = None;
+            tracing::trace!(line = %paw_proto::untrusted::clean_line(&line), "irc <");
             let Ok(msg) = line.parse::<Message>() else {
                 continue;
             };
