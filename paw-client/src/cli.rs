@@ -207,6 +207,7 @@ impl Target {
     pub fn connect(&self, autostart: bool) -> Result<Client, String> {
         match Client::connect(&self.socket) {
             Ok(c) => Ok(c),
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Err(e.to_string()),
             Err(e) if !autostart => Err(format!(
                 "no daemon answers on {}: {e}",
                 self.socket.display()

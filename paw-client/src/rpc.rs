@@ -43,6 +43,28 @@ impl From<std::io::Error> for RpcError {
     }
 }
 
+/// Refuses a socket whose owner is not this process's user.
+fn check_owner(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        // Nothing there: connecting reports it.
+        Err(_) => return Ok(()),
+    };
+    let me = rustix::process::geteuid().as_raw();
+    if meta.uid() != me {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!(
+                "refusing {}: it belongs to uid {}, not to you (uid {me})",
+                path.display(),
+                meta.uid()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// One connection to the daemon.
 pub struct Client {
     reader: BufReader<Stream>,
@@ -50,8 +72,11 @@ pub struct Client {
 }
 
 impl Client {
-    /// Connects to the socket at `path`.
+    /// Connects to the socket at `path`; a socket owned by another user is refused
+    /// (`PermissionDenied`) before anything is sent, as ssh refuses another user's agent:
+    /// whoever owns it would read every command and could answer anything.
     pub fn connect(path: &Path) -> std::io::Result<Self> {
+        check_owner(path)?;
         let name = path.to_fs_name::<GenericFilePath>()?;
         let stream = Stream::connect(name)?;
         Ok(Self {

@@ -40,9 +40,9 @@ fn files(daemon: &Path) -> Result<Vec<(PathBuf, String)>, String> {
     let home = home()?;
     let bin = daemon.display().to_string();
     if cfg!(target_os = "macos") {
-        let h = home.display().to_string();
+        let h = xml_escape(&home.display().to_string());
         let plist = PLIST
-            .replace("/Users/USER/.local/bin/paw-daemon", &bin)
+            .replace("/Users/USER/.local/bin/paw-daemon", &xml_escape(&bin))
             .replace("/Users/USER", &h);
         return Ok(vec![(
             home.join("Library/LaunchAgents/dev.paw.daemon.plist"),
@@ -53,20 +53,67 @@ fn files(daemon: &Path) -> Result<Vec<(PathBuf, String)>, String> {
         .map(|b| b.config_dir().to_path_buf())
         .ok_or_else(|| "cannot find the config directory".to_string())?;
     let dir = config.join("systemd").join("user");
+    // The home the service will use is the one named on its command line: the one this
+    // client uses now (PAW_HOME or the default), whatever environment systemd gives it.
     let data = paw_proto::paths::default_home();
+    let home_arg = data.display().to_string();
     let service = SERVICE_UNIT
         .replace(
             "ExecStart=%h/.local/bin/paw-daemon",
-            &format!("ExecStart={bin}"),
+            &format!(
+                "ExecStart={} --home {}",
+                systemd_exe(&bin)?,
+                systemd_quote(&home_arg, true)
+            ),
         )
         .replace(
             "ReadWritePaths=%h/.local/share/paw",
-            &format!("ReadWritePaths={}", data.display()),
+            &format!("ReadWritePaths={}", systemd_quote(&home_arg, false)),
         );
     Ok(vec![
         (dir.join("paw-daemon.socket"), SOCKET_UNIT.to_string()),
         (dir.join("paw-daemon.service"), service),
     ])
+}
+
+/// One word of a systemd unit setting, double-quoted with C escapes (systemd unquotes and
+/// unescapes `ExecStart=` and path-list words): a space stays inside the word, a newline
+/// cannot end the line, `%` is not a specifier, and in an `Exec` line `$` is not a
+/// variable.
+fn systemd_quote(word: &str, exec: bool) -> String {
+    let mut out = String::from("\"");
+    for c in word.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '%' => out.push_str("%%"),
+            '$' if exec => out.push_str("$$"),
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", u32::from(c) & 0xff)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The executable word of `ExecStart=`: systemd takes it literally apart from `%`
+/// specifiers and C escapes (no `$` expansion), and refuses control characters in it.
+fn systemd_exe(path: &str) -> Result<String, String> {
+    if path.chars().any(char::is_control) {
+        return Err(format!(
+            "systemd cannot start an executable whose path has control characters: {path:?}; move paw-daemon elsewhere"
+        ));
+    }
+    Ok(systemd_quote(path, false))
+}
+
+/// Text for an XML (plist) string.
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn run_tool(args: &[&str]) -> Result<(), String> {
@@ -176,4 +223,19 @@ fn rustix_uid() -> String {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
             .unwrap_or_default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unit_words_are_quoted() {
+        assert_eq!(systemd_quote("/a b/c", false), r#""/a b/c""#);
+        assert_eq!(systemd_quote("/50%/$x", true), r#""/50%%/$$x""#);
+        assert_eq!(systemd_quote("/50%/$x", false), r#""/50%%/$x""#);
+        assert_eq!(systemd_quote("a\"b\\c\nd", false), r#""a\"b\\c\nd""#);
+        assert_eq!(systemd_exe("/x $y/z").as_deref(), Ok(r#""/x $y/z""#));
+        assert!(systemd_exe("/x\ny").is_err());
+    }
 }

@@ -87,6 +87,10 @@ pub fn main() -> ExitCode {
 }
 
 fn run(args: Args) -> anyhow::Result<()> {
+    // Everything paw creates is its user's alone (SPEC §2: files 0600, directories 0700,
+    // whatever umask the daemon was started with): run records, spilled output, IRC logs
+    // with private messages, caches, artifacts. Workers inherit it.
+    rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
     let home_path = absolute(args.home.unwrap_or_else(paw_proto::paths::default_home));
     let config_path = absolute(args.config.unwrap_or_else(paw_proto::paths::default_config));
     let socket = absolute(

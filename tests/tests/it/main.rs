@@ -16,6 +16,7 @@ mod mcp;
 mod network;
 mod output;
 mod packaging;
+mod permissions;
 mod protocol;
 mod rss;
 mod rss_corpus;

@@ -55,6 +55,7 @@ fn the_units_verify_and_match_the_code() {
     assert!(exec.ends_with("/paw-daemon"), "{exec}");
     assert!(service.contains("Type=notify"));
     for hardening in [
+        "UMask=0077",
         "NoNewPrivileges=yes",
         "ProtectSystem=strict",
         "PrivateTmp=yes",
@@ -123,7 +124,9 @@ fn a_socket_passed_by_systemd_is_served() {
 #[test]
 fn service_install_writes_verifiable_units_and_uninstall_removes_them() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let bin = dir.path().join("bin");
+    // Paths a unit file must quote: a space, a specifier sign, a variable sign, and in
+    // an argument a newline (systemd refuses control characters in the executable's path).
+    let bin = dir.path().join("my bin 100% $USER");
     std::fs::create_dir(&bin).expect("bin");
     for (from, to) in [
         (paw_tests::client_bin(), "paw-client"),
@@ -135,13 +138,14 @@ fn service_install_writes_verifiable_units_and_uninstall_removes_them() {
     }
     let home = dir.path().join("home");
     std::fs::create_dir(&home).expect("home");
+    let data = dir.path().join("paw data 50% $HOME\nx");
     let client = |args: &[&str]| {
         Command::new(bin.join("paw-client"))
             .args(args)
             .env("HOME", &home)
             .env_remove("XDG_CONFIG_HOME")
             .env_remove("XDG_DATA_HOME")
-            .env_remove("PAW_HOME")
+            .env("PAW_HOME", &data)
             .stdin(Stdio::null())
             .output()
             .expect("run client")
@@ -150,14 +154,28 @@ fn service_install_writes_verifiable_units_and_uninstall_removes_them() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let units = home.join(".config/systemd/user");
     let service = std::fs::read_to_string(units.join("paw-daemon.service")).expect("service");
+    // Quoted and escaped; the service's home is the one the client used (PAW_HOME).
+    let quoted = |p: &Path, exec: bool| {
+        let s = p
+            .display()
+            .to_string()
+            .replace('%', "%%")
+            .replace('\n', "\\n");
+        let s = if exec { s.replace('$', "$$") } else { s };
+        format!("\"{s}\"")
+    };
+    let exec = format!(
+        "ExecStart={} --home {}",
+        quoted(&bin.join("paw-daemon"), false),
+        quoted(&data, true)
+    );
+    assert!(service.lines().any(|l| l == exec), "{exec}\n{service}");
     assert!(
-        service.contains(&format!("ExecStart={}", bin.join("paw-daemon").display())),
+        service
+            .lines()
+            .any(|l| l == format!("ReadWritePaths={}", quoted(&data, false))),
         "{service}"
     );
-    assert!(service.contains(&format!(
-        "ReadWritePaths={}",
-        home.join(".local/share/paw").display()
-    )));
     assert!(units.join("paw-daemon.socket").exists());
     let runtime = dir.path().join("runtime");
     std::fs::create_dir(&runtime).expect("runtime");
