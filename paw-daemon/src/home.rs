@@ -52,24 +52,35 @@ impl Home {
     }
 }
 
-/// A session id made safe for use as one directory name.
+/// A session id made safe for use as one directory name, injectively: lower-case ASCII
+/// letters, digits and `-` stay, every other byte becomes `_` and two hex digits (so `a.b`
+/// is `a_2eb` and `a_b` is `a_5fb`, and `A` is `_41`: distinct on case-insensitive file
+/// systems too). An encoding longer than 96 characters keeps its first 64 and adds `~` and
+/// a hash of the whole id (`~` appears nowhere else). The empty id is `_`.
 pub fn safe_session_id(id: &str) -> String {
-    let cleaned: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(64)
-        .collect();
-    if cleaned.is_empty() || cleaned.chars().all(|c| c == '_') {
-        "_".to_string()
-    } else {
-        cleaned
+    use std::fmt::Write;
+    if id.is_empty() {
+        return "_".into();
     }
+    let mut out = String::with_capacity(id.len());
+    for b in id.bytes() {
+        if b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "_{b:02x}");
+        }
+    }
+    if out.len() > 96 {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(id.as_bytes());
+        let mut short: String = out.chars().take(64).collect();
+        short.push('~');
+        for b in &digest[..16] {
+            let _ = write!(short, "{b:02x}");
+        }
+        return short;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -91,9 +102,23 @@ mod tests {
     #[test]
     fn session_ids_become_single_safe_names() {
         assert_eq!(safe_session_id("default"), "default");
-        assert_eq!(safe_session_id("../../etc"), "______etc");
-        assert_eq!(safe_session_id(".."), "_");
+        assert_eq!(safe_session_id("../../etc"), "_2e_2e_2f_2e_2e_2fetc");
+        assert_eq!(safe_session_id(".."), "_2e_2e");
         assert_eq!(safe_session_id(""), "_");
-        assert_eq!(safe_session_id("a/b"), "a_b");
+        assert_eq!(safe_session_id("a/b"), "a_2fb");
+        // Injective: ids that the old mapping merged stay apart.
+        let ids = [
+            "a.b", "a_b", "a/b", "a b", "A.b", "a.B", "ab", "_", "", "_5f",
+        ];
+        let dirs: std::collections::HashSet<_> = ids.iter().map(|i| safe_session_id(i)).collect();
+        assert_eq!(dirs.len(), ids.len(), "{dirs:?}");
+        let long_a = "x".repeat(200);
+        let long_b = format!("{}y", "x".repeat(199));
+        assert_ne!(safe_session_id(&long_a), safe_session_id(&long_b));
+        assert!(safe_session_id(&long_a).len() <= 97);
+        for id in ids {
+            let d = safe_session_id(id);
+            assert!(!d.contains('/') && d != "." && d != "..", "{d}");
+        }
     }
 }

@@ -106,61 +106,39 @@ pub fn mask_secret_args(argv: &mut [String]) {
     }
 }
 
-/// The same for a raw command line: the word after a secret flag (or after its `=`),
-/// up to the next unquoted whitespace, becomes `***`.
+/// The same for a raw command line, token by token as the tokeniser reads it (quotes,
+/// escapes and all): the value after a secret flag's `=`, or the whole next token, becomes
+/// `***`.
 pub fn mask_secret_command(cmd: &mut String) {
     let lower = cmd.to_ascii_lowercase();
     if !SECRET_FLAGS.iter().any(|f| lower.contains(f)) {
         return;
     }
-    let mut out = String::with_capacity(cmd.len());
-    let mut chars = cmd.char_indices().peekable();
-    let mut word_start = true;
-    while let Some((i, c)) = chars.next() {
-        out.push(c);
-        if word_start && c == '-' {
-            // Read the flag name.
-            let end = cmd[i..]
-                .find(|ch: char| ch.is_whitespace() || ch == '=')
-                .map_or(cmd.len(), |e| i + e);
-            let name = &cmd[i..end];
-            if is_secret_flag(name) {
-                out.push_str(&cmd[i + 1..end]);
-                while chars.peek().is_some_and(|(j, _)| *j < end) {
-                    chars.next();
+    let tokens = super::tokenize::tokens(cmd);
+    // Byte ranges to replace, in order.
+    let mut cuts = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = &tokens[i];
+        if is_secret_flag(&t.value) {
+            if t.value.contains('=') {
+                // The raw text's first `=` after the flag's name.
+                let raw = &cmd[t.span.clone()];
+                if let Some(eq) = raw.find('=') {
+                    cuts.push(t.span.start + eq + 1..t.span.end);
                 }
-                // Separator: `=` or whitespace.
-                while let Some(&(_, sep)) = chars.peek() {
-                    if sep == '=' || sep.is_whitespace() {
-                        out.push(sep);
-                        chars.next();
-                    } else {
-                        break;
-                    }
-                }
-                // The value: a quoted string or a bare word.
-                let mut quote = None;
-                let mut any = false;
-                while let Some(&(_, v)) = chars.peek() {
-                    match quote {
-                        None if v == '"' || v == '\'' => quote = Some(v),
-                        Some(q) if v == q => quote = None,
-                        None if v.is_whitespace() => break,
-                        _ => {}
-                    }
-                    any = true;
-                    chars.next();
-                }
-                if any {
-                    out.push_str("***");
-                }
-                word_start = false;
-                continue;
+            } else if let Some(next) = tokens.get(i + 1)
+                && !next.value.starts_with("--")
+            {
+                cuts.push(next.span.clone());
+                i += 1;
             }
         }
-        word_start = c.is_whitespace();
+        i += 1;
     }
-    *cmd = out;
+    for r in cuts.into_iter().rev() {
+        cmd.replace_range(r, "***");
+    }
 }
 
 #[cfg(test)]
@@ -193,9 +171,21 @@ mod tests {
                 "hi"
             ]
         );
-        let mut cmd = "irc send --PASS 'two words' --key=k1 --text hi --password".to_string();
+        let mut cmd = r#"irc send --PASS "two words" --key=k1 --text hi --password"#.to_string();
         mask_secret_command(&mut cmd);
         assert_eq!(cmd, "irc send --PASS *** --key=*** --text hi --password");
+        // The tokeniser's rules, not a shell's: `\ ` escapes, `'` does not quote.
+        for (line, want) in [
+            (r"x --password a\ b --text t", "x --password *** --text t"),
+            (r#"x --token="a b" y"#, "x --token=*** y"),
+            ("x --secret 'two words'", "x --secret *** words'"),
+            ("  x\t--key\tk  ", "  x\t--key\t***  "),
+            (r#"x --pass "open quote"#, "x --pass ***"),
+        ] {
+            let mut cmd = line.to_string();
+            mask_secret_command(&mut cmd);
+            assert_eq!(cmd, want, "{line}");
+        }
         let mut cmd = "rss add --url x".to_string();
         mask_secret_command(&mut cmd);
         assert_eq!(cmd, "rss add --url x");

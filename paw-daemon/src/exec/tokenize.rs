@@ -61,45 +61,83 @@ pub fn tokenize(command: &str) -> Result<Vec<String>, TokenizeError> {
     Ok(argv)
 }
 
-/// Splits on spaces and tabs outside double quotes; `\` escapes the next character.
-fn split(line: &str) -> Result<Vec<String>, TokenizeError> {
-    let mut argv = Vec::new();
+/// One token of a line: where it is (byte offsets in the line) and what it means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    /// Its bytes in the line, quotes and escapes included.
+    pub span: std::ops::Range<usize>,
+    /// Its value (quotes removed, escapes applied).
+    pub value: String,
+}
+
+/// Splits on spaces and tabs outside double quotes; `\` escapes the next character. Never
+/// fails: an open quote runs to the end of the line and a trailing `\` is kept; the
+/// problem, if any, is returned beside the tokens.
+fn scan(line: &str) -> (Vec<Token>, Option<TokenizeError>) {
+    let mut tokens = Vec::new();
     let mut cur = String::new();
     // A token exists once any character or a pair of quotes has been seen, so `""` is an
     // (empty) argument of its own.
-    let mut started = false;
+    let mut start = None;
     let mut quoted = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
+    let mut error = None;
+    let mut chars = line.char_indices();
+    while let Some((i, c)) = chars.next() {
         match c {
             '\\' => {
-                let next = chars.next().ok_or(TokenizeError::DanglingEscape)?;
-                cur.push(next);
-                started = true;
+                start.get_or_insert(i);
+                match chars.next() {
+                    Some((_, next)) => cur.push(next),
+                    None => error = Some(TokenizeError::DanglingEscape),
+                }
             }
             '"' => {
                 quoted = !quoted;
-                started = true;
+                start.get_or_insert(i);
             }
             ' ' | '\t' if !quoted => {
-                if started {
-                    argv.push(std::mem::take(&mut cur));
-                    started = false;
+                if let Some(s) = start.take() {
+                    tokens.push(Token {
+                        span: s..i,
+                        value: std::mem::take(&mut cur),
+                    });
                 }
             }
             _ => {
                 cur.push(c);
-                started = true;
+                start.get_or_insert(i);
             }
         }
     }
-    if quoted {
-        return Err(TokenizeError::UnterminatedQuote);
+    if quoted && error.is_none() {
+        error = Some(TokenizeError::UnterminatedQuote);
     }
-    if started {
-        argv.push(cur);
+    if let Some(s) = start {
+        tokens.push(Token {
+            span: s..line.len(),
+            value: cur,
+        });
     }
-    Ok(argv)
+    (tokens, error)
+}
+
+fn split(line: &str) -> Result<Vec<String>, TokenizeError> {
+    match scan(line) {
+        (_, Some(e)) => Err(e),
+        (tokens, None) => Ok(tokens.into_iter().map(|t| t.value).collect()),
+    }
+}
+
+/// The tokens of a raw command line as [`tokenize`] reads them, with their byte spans in
+/// `command` itself (for masking a secret in the audited line exactly where the tokeniser
+/// found it). Lines [`tokenize`] rejects are split the same way, best effort.
+pub fn tokens(command: &str) -> Vec<Token> {
+    let offset = command.len() - command.trim_start().len();
+    let (mut tokens, _) = scan(command.trim());
+    for t in &mut tokens {
+        t.span = t.span.start + offset..t.span.end + offset;
+    }
+    tokens
 }
 
 /// Quotes `arg` so that [`tokenize`] gives it back unchanged (for clients and tests).

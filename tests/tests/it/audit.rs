@@ -88,6 +88,28 @@ fn url_passwords_are_masked_in_the_outcome_and_the_audit() {
 }
 
 #[test]
+fn secret_flag_values_are_masked_in_the_audit_as_the_tokeniser_reads_them() {
+    let d = Daemon::start();
+    // `\ ` keeps "two-part secret" one token: all of it is the value.
+    for (line, secret) in [
+        (
+            r"irc send --text x --password two-part\ s3cret-a",
+            "s3cret-a",
+        ),
+        (r#"irc send --text x --token="quoted s3cret-b""#, "s3cret-b"),
+    ] {
+        let o = d.exec(line);
+        assert_eq!(o["error_code"], "ForbiddenArg", "{o}");
+        let rec = audit_record(&d.home, o["run_id"].as_str().expect("run_id"));
+        let command = rec["command"].as_str().expect("command");
+        assert!(!command.contains(secret), "{command}");
+        assert!(command.ends_with("***"), "{command}");
+    }
+    let all = all_audit_text(&d);
+    assert!(!all.contains("s3cret-a") && !all.contains("s3cret-b"));
+}
+
+#[test]
 fn timed_out_and_cancelled_calls_are_audited() {
     let d = Daemon::start();
     let o = d

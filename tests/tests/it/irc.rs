@@ -166,16 +166,23 @@ fn two_sessions_get_two_connections_and_the_nick_collision_is_resolved() {
     );
     let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
     let mut c = d.conn();
-    for s in ["one", "two"] {
+    // Names that differ only where a directory name cannot hold them: two stores.
+    for s in ["a.b", "a_b"] {
         c.result("session.open", json!({"name": s}));
         ok(&exec_in(&d, s, &format!("irc send --text from-{s}"), None));
     }
     let (a, _, t1) = alice.privmsg();
     let (b, _, t2) = alice.privmsg();
-    assert_eq!((t1.as_str(), t2.as_str()), ("from-one", "from-two"));
+    assert_eq!((t1.as_str(), t2.as_str()), ("from-a.b", "from-a_b"));
     assert_eq!(a, "pawbot");
     assert_ne!(b, "pawbot");
     assert!(b.len() <= 9, "{b}");
+    for (s, other) in [("a.b", "from-a_b"), ("a_b", "from-a.b")] {
+        let h = exec_in(&d, s, "irc history --limit 50", None);
+        let text = ok(&h).to_string();
+        assert!(text.contains(&format!("from-{s}")), "{s}: {text}");
+        assert!(!text.contains(other), "{s} shares a store: {text}");
+    }
 }
 
 #[test]

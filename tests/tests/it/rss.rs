@@ -168,6 +168,32 @@ fn the_seed_tests() {
 }
 
 #[test]
+fn an_items_date_keeps_its_own_offset_when_another_item_has_the_same_instant() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    s.set(
+        "same-instant",
+        "<rss version=\"2.0\"><channel><title>t</title>\
+         <item><title>east</title><guid>e</guid><pubDate>Wed, 18 Feb 2026 09:30:32 +0800</pubDate></item>\
+         <item><title>utc</title><guid>u</guid><pubDate>Wed, 18 Feb 2026 01:30:32 GMT</pubDate></item>\
+         </channel></rss>",
+    );
+    let o = d.exec(&format!("rss fetch --url {}", s.url("/dyn/same-instant")));
+    let items = ok(&o)["items"].clone();
+    let dates: Vec<_> = items
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| (i["title"].clone(), i["published_at"].clone()))
+        .collect();
+    assert!(
+        dates.contains(&(json!("east"), json!("2026-02-18T09:30:32+08:00")))
+            && dates.contains(&(json!("utc"), json!("2026-02-18T01:30:32Z"))),
+        "{dates:?}"
+    );
+}
+
+#[test]
 fn items_are_normalised() {
     let s = FeedServer::start();
     let d = daemon_for(&s);

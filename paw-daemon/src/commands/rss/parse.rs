@@ -156,11 +156,20 @@ const NO_ID: &str = "\u{0}paw-no-id";
 /// turned back into their raw text afterwards.
 const SENTINEL_BASE: i64 = -62_135_596_800;
 
+/// The source texts of the dates in one feed, keyed by the instant handed to feed-rs.
+type RawDates = HashMap<i128, (String, Option<DateTime<FixedOffset>>)>;
+
 #[derive(Default)]
 struct DateCapture {
-    /// UTC instant → the source text that produced it, and its parse (with the offset).
-    raw: HashMap<i64, (String, Option<DateTime<FixedOffset>>)>,
+    /// Instant handed to feed-rs (nanoseconds) → the source text that produced it, and its
+    /// parse (with the offset). Every text gets an instant of its own: two items whose
+    /// dates are the same instant written with different offsets keep their own text.
+    raw: RawDates,
     next_sentinel: i64,
+}
+
+fn nanos(t: &DateTime<Utc>) -> i128 {
+    i128::from(t.timestamp()) * 1_000_000_000 + i128::from(t.timestamp_subsec_nanos())
 }
 
 thread_local! {
@@ -244,7 +253,7 @@ fn capture_timestamp(text: &str) -> Option<DateTime<Utc>> {
     DATES.with(|d| {
         let mut d = d.borrow_mut();
         let parsed = parse_date(t);
-        let instant = match parsed {
+        let mut instant = match parsed {
             Some(dt) => dt.with_timezone(&Utc),
             None => {
                 let n = d.next_sentinel;
@@ -252,26 +261,28 @@ fn capture_timestamp(text: &str) -> Option<DateTime<Utc>> {
                 Utc.timestamp_opt(SENTINEL_BASE + n, 0).single()?
             }
         };
-        d.raw
-            .entry(instant.timestamp_millis())
-            .or_insert_with(|| (t.to_string(), parsed));
+        // The same instant from another text: a nanosecond later, so each keeps its own.
+        while let Some((text, _)) = d.raw.get(&nanos(&instant)) {
+            if text == t {
+                return Some(instant);
+            }
+            instant += chrono::Duration::nanoseconds(1);
+        }
+        d.raw.insert(nanos(&instant), (t.to_string(), parsed));
         Some(instant)
     })
 }
 
 /// RFC 3339 keeping the source offset (`Z` for zero), or the raw text.
-fn render_date(
-    instant: DateTime<Utc>,
-    raw: &HashMap<i64, (String, Option<DateTime<FixedOffset>>)>,
-) -> (String, Option<i64>) {
-    let ms = instant.timestamp_millis();
-    let source = raw.get(&ms);
+fn render_date(instant: DateTime<Utc>, raw: &RawDates) -> (String, Option<i64>) {
+    let source = raw.get(&nanos(&instant));
     if instant.timestamp() < SENTINEL_BASE + 1_000_000 {
         return (source.map(|s| s.0.clone()).unwrap_or_default(), None);
     }
     let dt = source
         .and_then(|s| s.1)
         .unwrap_or_else(|| instant.fixed_offset());
+    let ms = dt.timestamp_millis();
     let s = if dt.offset().local_minus_utc() == 0 {
         dt.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
     } else {
@@ -550,11 +561,7 @@ pub fn parse_feed(
     Ok(ParsedFeed { title, items })
 }
 
-fn normalise(
-    e: &feed_rs::model::Entry,
-    raw: &HashMap<i64, (String, Option<DateTime<FixedOffset>>)>,
-    base: Option<&url::Url>,
-) -> Item {
+fn normalise(e: &feed_rs::model::Entry, raw: &RawDates, base: Option<&url::Url>) -> Item {
     let title = e.title.as_ref().map(text_of).filter(|t| !t.is_empty());
     let link = e
         .links

@@ -191,3 +191,34 @@ fn a_date_built_to_recurse_is_not_parsed() {
     assert_eq!(parse_date(&long), None, "over the length cap");
     assert!(parse_date("Tue, 11 Jan 2011 01:30:00 GMT").is_some());
 }
+
+#[test]
+fn each_item_keeps_its_own_date_text_when_instants_coincide() {
+    // The same instant written with two offsets (and once unparseable-looking twice):
+    // each item renders its own source text, not the first one seen for that instant.
+    let f = parse(
+        "<rss version=\"2.0\"><channel><title>t</title>\
+         <item><title>a</title><pubDate>Wed, 18 Feb 2026 09:30:32 +0800</pubDate></item>\
+         <item><title>b</title><pubDate>Wed, 18 Feb 2026 01:30:32 GMT</pubDate></item>\
+         <item><title>c</title><pubDate>Wed, 18 Feb 2026 09:30:32 +0800</pubDate></item>\
+         </channel></rss>",
+    );
+    let dates: Vec<_> = f
+        .items
+        .iter()
+        .map(|i| i.published_at.clone().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        dates,
+        [
+            "2026-02-18T09:30:32+08:00",
+            "2026-02-18T01:30:32Z",
+            "2026-02-18T09:30:32+08:00"
+        ]
+    );
+    let keys: Vec<_> = f.items.iter().map(|i| i.sort_key()).collect();
+    assert!(
+        keys.iter().all(|k| *k == keys[0] && k.is_some()),
+        "{keys:?}"
+    );
+}
