@@ -4,7 +4,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
-use paw_tests::{Daemon, Opts, client_bin};
+use paw_tests::{Daemon, Opts};
 use serde_json::json;
 
 fn mode(p: &std::path::Path) -> u32 {
@@ -106,16 +106,30 @@ fn a_peer_with_another_uid_is_refused_before_anything_is_read() {
     });
     // Open the file permissions so only the peer-credential check stands in the way.
     std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o666)).expect("chmod");
-    let out = Command::new(client_bin())
-        .args(["--socket"])
-        .arg(&socket)
-        .args(["exec", "--no-autostart", "hello"])
+    // A raw client (paw-client itself refuses a socket that is not its user's before it
+    // connects: `permissions::the_client_refuses_a_socket_owned_by_another_user`).
+    let mut peer = Command::new("socat")
+        .arg("-")
+        .arg(format!("UNIX-CONNECT:{}", socket.display()))
         .uid(65534)
         .gid(65534)
-        .output()
-        .expect("run client as nobody");
-    assert!(!out.status.success(), "{out:?}");
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("HELLO"));
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("socat (scripts/test installs it) as nobody");
+    {
+        use std::io::Write;
+        let mut stdin = peer.stdin.take().expect("stdin");
+        let _ = stdin.write_all(
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"terminal.exec\",\"params\":{\"command\":\"hello\"}}\n",
+        );
+    }
+    let out = peer.wait_with_output().expect("socat output");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("HELLO"),
+        "{out:?}"
+    );
     assert!(
         d.log
             .wait_for("refused a connection from another user", paw_tests::WAIT),

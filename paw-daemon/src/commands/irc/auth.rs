@@ -44,7 +44,7 @@ enum Phase {
 
 /// Winning the nick back from a ghost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Regain {
+enum Reclaim {
     NotTried,
     /// `REGAIN` sent (Atheme's word).
     Regain,
@@ -66,7 +66,7 @@ pub struct Auth {
     caps: String,
     identify_sent: bool,
     logged_in: bool,
-    regain: Regain,
+    regain: Reclaim,
 }
 
 impl Auth {
@@ -85,7 +85,7 @@ impl Auth {
             caps: String::new(),
             identify_sent: false,
             logged_in: false,
-            regain: Regain::NotTried,
+            regain: Reclaim::NotTried,
         }
     }
 
@@ -245,8 +245,8 @@ impl Auth {
         let text = &super::text::clean_inbound(text);
         let t = text.to_ascii_lowercase();
         let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
-        if self.regain == Regain::Regain && has(&["unknown command", "is not a valid command"]) {
-            self.regain = Regain::Recover;
+        if self.regain == Reclaim::Regain && has(&["unknown command", "is not a valid command"]) {
+            self.regain = Reclaim::Recover;
             return vec![Action::Send(Command::PRIVMSG(
                 "NickServ".into(),
                 format!("RECOVER {}", self.account),
@@ -282,10 +282,11 @@ impl Auth {
 
     /// Once logged in on a nick variant: ask the services for the account's nick.
     fn regain(&mut self, nick: &str) -> Option<Action> {
-        if !self.logged_in || self.regain != Regain::NotTried || fold(nick) == fold(&self.account) {
+        if !self.logged_in || self.regain != Reclaim::NotTried || fold(nick) == fold(&self.account)
+        {
             return None;
         }
-        self.regain = Regain::Regain;
+        self.regain = Reclaim::Regain;
         Some(Action::Send(Command::PRIVMSG(
             "NickServ".into(),
             format!("REGAIN {}", self.account),

@@ -744,7 +744,11 @@ fn describe(e: &TransportError) -> LastError {
         TransportError::PingTimeout => {
             LastError::new(ErrorCode::Disconnected, "the server stopped answering PING")
         }
-        other => LastError::new(ErrorCode::NetworkError, other.to_string()),
+        // A TLS error can quote the server's certificate: cleaned and capped like its lines.
+        other => LastError::new(
+            ErrorCode::NetworkError,
+            paw_proto::untrusted::clean_capped(&other.to_string(), 300),
+        ),
     }
 }
 
