@@ -1,9 +1,12 @@
-//! The command-line tokeniser: never panics; what it accepts survives quote → tokenize.
+//! The command-line tokeniser: never panics; what it accepts survives quote → tokenize; the
+//! audit's secret masking, which splits by the same rules, never panics and never leaves
+//! a secret flag's value in the line.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use paw_daemon::exec::mask::{is_secret_flag, mask_secret_command};
 use paw_daemon::exec::tokenize::{
-    BANNED_TOKENS, MAX_COMMAND_CHARS, TokenizeError, quote, tokenize,
+    BANNED_TOKENS, MAX_COMMAND_CHARS, TokenizeError, quote, tokenize, tokens,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -11,10 +14,36 @@ fuzz_target!(|data: &[u8]| {
     let Ok(line) = std::str::from_utf8(data) else {
         return;
     };
+    let mut masked = line.to_string();
+    mask_secret_command(&mut masked);
     let Ok(argv) = tokenize(line) else {
         return;
     };
     assert!(!argv.is_empty(), "an accepted line has a command word");
+    let values: Vec<String> = tokens(line).into_iter().map(|t| t.value).collect();
+    assert_eq!(values, argv, "the spans' tokens are tokenize's");
+    // Masked: the line splits as before (masking replaces whole tokens), and every secret
+    // flag's value is `***` in the masked line's argv.
+    match tokenize(&masked) {
+        Err(TokenizeError::TooLong) => {}
+        Err(e) => panic!("the masked line no longer tokenises: {e} ({masked:?})"),
+        Ok(after) => {
+            assert_eq!(after.len(), argv.len(), "{masked:?}");
+            let mut i = 0;
+            while i < argv.len() {
+                let t = &argv[i];
+                if is_secret_flag(t) {
+                    if let Some((name, _)) = t.split_once('=') {
+                        assert_eq!(after[i], format!("{name}=***"));
+                    } else if argv.get(i + 1).is_some_and(|v| !v.starts_with("--")) {
+                        assert_eq!(after[i + 1], "***");
+                        i += 1;
+                    }
+                }
+                i += 1;
+            }
+        }
+    }
     let requoted: Vec<String> = argv.iter().map(|a| quote(a)).collect();
     let line = requoted.join(" ");
     // An escape can make an argument hold a shell operator (`$\(` gives `$(`); the check

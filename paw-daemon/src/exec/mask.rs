@@ -110,34 +110,31 @@ pub fn mask_secret_args(argv: &mut [String]) {
 /// escapes and all): the value after a secret flag's `=`, or the whole next token, becomes
 /// `***`.
 pub fn mask_secret_command(cmd: &mut String) {
-    let lower = cmd.to_ascii_lowercase();
-    if !SECRET_FLAGS.iter().any(|f| lower.contains(f)) {
+    // Not a substring test on the raw line: `--\pass` is `--pass` to the tokeniser.
+    if !cmd.contains('-') {
         return;
     }
     let tokens = super::tokenize::tokens(cmd);
-    // Byte ranges to replace, in order.
-    let mut cuts = Vec::new();
+    // Whole tokens are replaced by plain words, so the masked line splits as the original
+    // did (a quote inside a cut token cannot pair up with another).
+    let mut cuts: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
         let t = &tokens[i];
         if is_secret_flag(&t.value) {
-            if t.value.contains('=') {
-                // The raw text's first `=` after the flag's name.
-                let raw = &cmd[t.span.clone()];
-                if let Some(eq) = raw.find('=') {
-                    cuts.push(t.span.start + eq + 1..t.span.end);
-                }
+            if let Some((name, _)) = t.value.split_once('=') {
+                cuts.push((t.span.clone(), format!("{name}=***")));
             } else if let Some(next) = tokens.get(i + 1)
                 && !next.value.starts_with("--")
             {
-                cuts.push(next.span.clone());
+                cuts.push((next.span.clone(), "***".into()));
                 i += 1;
             }
         }
         i += 1;
     }
-    for r in cuts.into_iter().rev() {
-        cmd.replace_range(r, "***");
+    for (r, with) in cuts.into_iter().rev() {
+        cmd.replace_range(r, &with);
     }
 }
 
@@ -180,6 +177,7 @@ mod tests {
             (r#"x --token="a b" y"#, "x --token=*** y"),
             ("x --secret 'two words'", "x --secret *** words'"),
             ("  x\t--key\tk  ", "  x\t--key\t***  "),
+            (r"x --\pass s3cret", r"x --\pass ***"),
             (r#"x --pass "open quote"#, "x --pass ***"),
         ] {
             let mut cmd = line.to_string();
