@@ -558,15 +558,18 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
             }
         }
         let Some(irc) = me.upgrade() else { return };
+        // Fails this request without a connection attempt.
+        let mut fail_now = |err: LastError| {
+            irc.set(|s| {
+                s.state = State::Error;
+                s.last_error = Some(err.clone());
+            });
+            reply_all(&mut waiters, Err(err));
+        };
         let creds = match Creds::load(&settings.agents) {
             Ok(c) => c,
             Err(e) => {
-                let err = LastError::new(e.code, e.message);
-                irc.set(|s| {
-                    s.state = State::Error;
-                    s.last_error = Some(err.clone());
-                });
-                reply_all(&mut waiters, Err(err));
+                fail_now(LastError::new(e.code, e.message));
                 want = false;
                 continue;
             }
@@ -576,18 +579,13 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
             && *server_pw == creds.server_password
             && *account_pw == creds.nickserv_password
         {
-            let err = LastError::new(
+            fail_now(LastError::new(
                 err.code,
                 format!(
                     "{} (not tried again with the same password: change it in .env, or irc connect --force)",
                     err.message
                 ),
-            );
-            irc.set(|s| {
-                s.state = State::Error;
-                s.last_error = Some(err.clone());
-            });
-            reply_all(&mut waiters, Err(err));
+            ));
             want = false;
             continue;
         }

@@ -150,6 +150,18 @@ fn rig(port: u16, extra: &str) -> Rig {
     }
 }
 
+/// A rig whose connection is joined to `#paw` through a scripted server: the rig, the
+/// server side of the connection, and the server's further connections.
+async fn joined(extra: &str) -> (Rig, Peer, tokio::sync::mpsc::UnboundedReceiver<Peer>) {
+    let (port, mut peers) = server().await;
+    let r = rig(port, extra);
+    r.irc.request_connect(false);
+    let mut p = peers.recv().await.expect("peer");
+    p.welcome().await;
+    wait_state(&r.irc, State::Joined).await;
+    (r, p, peers)
+}
+
 async fn wait_state(irc: &Irc, want: State) -> super::conn::Status {
     let mut rx = irc.watch_status();
     let s = tokio::time::timeout(Duration::from_secs(20), rx.wait_for(|s| s.state == want))
@@ -298,12 +310,7 @@ async fn a_dropped_link_reconnects_in_the_background_with_backoff() {
 
 #[tokio::test]
 async fn a_send_after_a_drop_reconnects_at_once_and_answers_ping() {
-    let (port, mut peers) = server().await;
-    let r = rig(port, "");
-    r.irc.request_connect(false);
-    let mut p = peers.recv().await.expect("peer");
-    p.welcome().await;
-    wait_state(&r.irc, State::Joined).await;
+    let (r, mut p, mut peers) = joined("").await;
     p.send(":srv PING :abc123").await;
     assert_eq!(p.expect("PONG").await, "PONG abc123");
     drop(p);
@@ -751,12 +758,7 @@ async fn soak_a_link_dropped_again_and_again_loses_and_duplicates_nothing() {
 async fn ctcp_requests_get_no_automatic_reply() {
     // A peer asking VERSION/PING again and again must not make paw flood the server (and
     // be disconnected for it): paw answers no CTCP at all.
-    let (port, mut peers) = server().await;
-    let r = rig(port, "");
-    r.irc.request_connect(false);
-    let mut p = peers.recv().await.expect("peer");
-    p.welcome().await;
-    wait_state(&r.irc, State::Joined).await;
+    let (_r, mut p, _peers) = joined("").await;
     for i in 0..50 {
         p.send(":mallory!m@h PRIVMSG pawbot :\x01VERSION\x01").await;
         p.send(&format!(":mallory!m@h PRIVMSG pawbot :\x01PING {i}\x01"))
