@@ -4,7 +4,9 @@
 //! A command parses its own argv into a typed args struct (see [`args`]) and then runs.
 
 pub mod args;
+pub mod args_typed;
 pub mod doc;
+pub mod out;
 pub mod paths;
 mod registry;
 

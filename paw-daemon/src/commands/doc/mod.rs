@@ -168,7 +168,7 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
     } else {
         "text/plain"
     };
-    let artifact = super::rss::write_out_bytes(
+    let artifact = super::out::write_bytes(
         ctx,
         out,
         text.into_bytes(),

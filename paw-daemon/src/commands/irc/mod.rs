@@ -481,7 +481,7 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
     if let Some(o) = flags.get("out") {
         let raw = serde_json::to_value(&unread.messages).unwrap_or_default();
         let doc = json!({"from": from, "messages": raw});
-        artifacts.push(super::rss::write_out(ctx, o, &doc, "IRC messages, untruncated").await?);
+        artifacts.push(super::out::write_json(ctx, o, &doc, "IRC messages, untruncated").await?);
     }
     let last = unread.messages.last().map(|m| m.id);
     let peek = flags.switch("peek");

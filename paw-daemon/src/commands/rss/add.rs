@@ -3,7 +3,7 @@
 use paw_proto::ErrorCode;
 use serde_json::json;
 
-use super::fetch::{Fetched, fetch_feed};
+use super::http::{Fetched, fetch_feed};
 use super::output;
 use super::store::Subscription;
 use crate::clock::now_ms;

@@ -1,304 +1,93 @@
-//! Fetching one feed: conditional GET, 304 from cache, `Retry-After` remembered per feed,
-//! parse, cache. Shared by `rss fetch`, `rss news` and `rss add`.
+//! `rss fetch`: one feed's items (conditional GET through [`super::http`]).
 
-use std::sync::Arc;
+use serde_json::{Value, json};
 
-use paw_proto::ErrorCode;
-use reqwest::header::{IF_MODIFIED_SINCE, IF_NONE_MATCH};
-use serde_json::json;
+use super::add::check_url;
+use super::http::fetch_feed;
+use super::output;
+use crate::commands::args::{Flag, parse};
+use crate::commands::out::write_json;
+use crate::commands::{CmdError, CmdResult, Ctx};
+use crate::worker::jobs::Form;
 
-use super::parse::Item;
-use super::store::CachedFeed;
-use crate::clock::now_ms;
-use crate::commands::{CmdError, Services};
-use crate::net::Response;
-
-/// When no `Retry-After` comes with a 429, wait this long before contacting the feed again.
-const DEFAULT_RETRY_AFTER_MS: u64 = 60_000;
-
-/// What a fetch produced.
-#[derive(Debug, Clone)]
-pub struct Fetched {
-    /// The URL asked for.
-    pub url: String,
-    /// The HTTP status (304 when not modified).
-    pub http_status: u16,
-    /// Whether the items came from the cache after a 304.
-    pub not_modified: bool,
-    /// The feed's title.
-    pub title: Option<String>,
-    /// Full items, in feed order.
-    pub items: Vec<Item>,
-}
-
-/// `Retry-After` as milliseconds from now: integer seconds or an HTTP-date.
-pub fn retry_after_ms(value: &str, now_ms: u64) -> Option<u64> {
-    let v = value.trim();
-    if let Ok(secs) = v.parse::<u64>() {
-        return Some(secs.saturating_mul(1000));
-    }
-    let when = chrono::DateTime::parse_from_rfc2822(v).ok()?;
-    let when_ms = u64::try_from(when.timestamp_millis()).ok()?;
-    Some(when_ms.saturating_sub(now_ms))
-}
-
-fn rate_limited(url: &str, wait_ms: u64) -> CmdError {
-    CmdError::new(
-        ErrorCode::RateLimited,
-        format!(
-            "rate limited by the server of {url}; retry after {} s",
-            wait_ms.div_ceil(1000)
-        ),
-    )
-    .with_result(json!({"url": url, "retry_after_ms": wait_ms}))
-}
-
-fn net_error(e: crate::net::NetError, url: &str) -> CmdError {
-    let code = e.code();
-    CmdError::new(code, format!("{e} ({url})"))
-}
-
-/// Fetches and parses `url` (recording state under `name`), honouring the remembered
-/// `Retry-After` and sending conditional headers when a previous state and cache exist.
-pub async fn fetch_feed(
-    services: &Arc<Services>,
-    url: &str,
-    name: &str,
-) -> Result<Fetched, CmdError> {
-    match get(services, url, name).await? {
-        Got::Done(f) => Ok(f),
-        Got::Body(mut resp) => {
-            let parsed = services.workers.feed(body_of(&mut resp)).await;
-            finish(services, url, name, &resp, parsed).await
+/// `rss fetch (--name N | --url U) [--max-items K] [--out P]`
+pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
+    let flags = parse(
+        args,
+        &[
+            Flag::value("name"),
+            Flag::value("url"),
+            Flag::value("max-items"),
+            Flag::value("out"),
+        ],
+    )?;
+    let max = flags.clamped("max-items", 20, 0, 500)? as usize;
+    let (name, url) = match (flags.get("name"), flags.get("url")) {
+        (Some(_), Some(_)) => return Err(CmdError::invalid_args("give --name or --url, not both")),
+        (None, None) => {
+            return Err(CmdError::invalid_args(
+                "missing required flag: --name or --url",
+            ));
         }
-    }
-}
-
-/// Fetches many feeds: `concurrency` requests at a time, `on_fetched` called as each
-/// response arrives, then every body that needs parsing parsed in batched worker jobs.
-/// Results are in the order of `feeds` (url, name).
-pub async fn fetch_many(
-    services: &Arc<Services>,
-    feeds: &[(String, String)],
-    concurrency: usize,
-    mut on_fetched: impl FnMut(usize, &str),
-) -> Vec<Result<Fetched, CmdError>> {
-    use futures::StreamExt as _;
-    let gets: Vec<_> = feeds
+        (Some(n), None) => {
+            let mut store = ctx.services.rss.lock().await;
+            let sub = store.state().require(n)?.clone();
+            (Some(sub.name), sub.url)
+        }
+        (None, Some(u)) => (None, check_url(u)?),
+    };
+    let f = fetch_feed(&ctx.services, &url, name.as_deref().unwrap_or(&url)).await?;
+    let (brief, _) = ctx
+        .services
+        .workers
+        .render(f.items.iter().take(max).cloned().collect(), Form::Brief)
+        .await?;
+    let emitted: Vec<Value> = brief
         .iter()
-        .enumerate()
-        .map(|(i, (url, name))| {
-            let (services, url, name) = (services.clone(), url.clone(), name.clone());
-            async move { (i, get(&services, &url, &name).await) }
-        })
+        .map(|i| serde_json::to_value(i).unwrap_or(Value::Null))
         .collect();
-    let mut out: Vec<Option<Result<Fetched, CmdError>>> = vec![None; feeds.len()];
-    let mut bodies: Vec<(usize, Response)> = Vec::new();
-    let mut stream = futures::stream::iter(gets).buffer_unordered(concurrency.max(1));
-    let mut done = 0;
-    while let Some((i, r)) = stream.next().await {
-        done += 1;
-        on_fetched(done, &feeds[i].1);
-        match r {
-            Ok(Got::Body(resp)) => bodies.push((i, resp)),
-            Ok(Got::Done(f)) => out[i] = Some(Ok(f)),
-            Err(e) => out[i] = Some(Err(e)),
+    let mut stdout = format!(
+        "{} — {} items{}\n",
+        f.title.as_deref().unwrap_or(&url),
+        f.items.len(),
+        if f.not_modified {
+            " (not modified)"
+        } else {
+            ""
         }
+    );
+    for i in f.items.iter().take(max) {
+        stdout.push_str(&format!(
+            "- {}{}{}\n",
+            i.title.as_deref().unwrap_or("(untitled)"),
+            i.published_at
+                .as_deref()
+                .map(|d| format!(" [{d}]"))
+                .unwrap_or_default(),
+            i.link
+                .as_deref()
+                .map(|l| format!(" {l}"))
+                .unwrap_or_default(),
+        ));
     }
-    drop(stream);
-    let inputs = bodies.iter_mut().map(|(_, r)| body_of(r)).collect();
-    let parsed = services.workers.feeds(inputs).await;
-    for ((i, resp), p) in bodies.into_iter().zip(parsed) {
-        let (url, name) = &feeds[i];
-        out[i] = Some(finish(services, url, name, &resp, p).await);
+    let mut result = json!({
+        "ok": true, "command": "rss fetch", "name": name, "url": url,
+        "http_status": f.http_status, "not_modified": f.not_modified, "title": f.title,
+        "count_total": f.items.len(), "count_emitted": emitted.len(), "items": emitted,
+    });
+    let mut artifacts = Vec::new();
+    if let Some(out) = flags.get("out") {
+        let (items, _) = ctx
+            .services
+            .workers
+            .render(f.items.clone(), Form::Full)
+            .await?;
+        let full = json!({"url": url, "name": name, "title": f.title, "items": items});
+        artifacts.push(write_json(ctx, out, &full, "all items of the feed").await?);
+        result["out"] = artifacts[0].path.clone().into();
+        result["count_written"] = f.items.len().into();
     }
-    out.into_iter()
-        .map(|r| r.unwrap_or_else(|| Err(CmdError::new(ErrorCode::CommandFailed, "not fetched"))))
-        .collect()
-}
-
-/// The network half of a fetch: done (a 304 answered from the cache), or a body to parse.
-enum Got {
-    Done(Fetched),
-    Body(Response),
-}
-
-/// What the worker needs of a response; the body is moved out, not copied (the rest of
-/// the response is only recorded).
-fn body_of(resp: &mut Response) -> crate::worker::FeedBody {
-    crate::worker::FeedBody {
-        body: std::mem::take(&mut resp.body),
-        content_type: resp.header("content-type").map(str::to_string),
-        base: Some(resp.final_url.to_string()),
-    }
-}
-
-async fn get(services: &Arc<Services>, url: &str, name: &str) -> Result<Got, CmdError> {
-    let now = now_ms();
-    let (etag, last_modified) = {
-        let mut store = services.rss.lock().await;
-        match store.state().fetch_state(url) {
-            Some(fs) => {
-                if let Some(until) = fs.retry_after_until_ms
-                    && until > now
-                {
-                    return Err(rate_limited(url, until - now));
-                }
-                (fs.etag.clone(), fs.last_modified.clone())
-            }
-            None => (None, None),
-        }
-    };
-    let cached = if etag.is_some() || last_modified.is_some() {
-        services.rss.cached(url).await
-    } else {
-        None
-    };
-    let mut headers = Vec::new();
-    if cached.is_some() {
-        if let Some(e) = &etag {
-            headers.push((IF_NONE_MATCH, e.clone()));
-        }
-        if let Some(m) = &last_modified {
-            headers.push((IF_MODIFIED_SINCE, m.clone()));
-        }
-    }
-    let resp = services
-        .http
-        .get(url, &headers)
-        .await
-        .map_err(|e| net_error(e, url))?;
-    let status = resp.status;
-
-    if status == 304
-        && let Some(cached) = cached
-    {
-        record(services, url, name, &resp, None, None).await;
-        return Ok(Got::Done(Fetched {
-            url: url.to_string(),
-            http_status: 304,
-            not_modified: true,
-            title: cached.title.clone(),
-            items: cached.items.clone(),
-        }));
-    }
-    if status == 429 || (status == 503 && resp.header("retry-after").is_some()) {
-        let wait = resp
-            .header("retry-after")
-            .and_then(|v| retry_after_ms(v, now_ms()))
-            .unwrap_or(DEFAULT_RETRY_AFTER_MS);
-        record(services, url, name, &resp, Some(now_ms() + wait), None).await;
-        return Err(rate_limited(url, wait));
-    }
-    if !(200..300).contains(&status) {
-        record(services, url, name, &resp, None, None).await;
-        return Err(
-            CmdError::new(ErrorCode::HttpError, format!("HTTP {status} from {url}"))
-                .with_result(json!({"url": url, "status": status})),
-        );
-    }
-    Ok(Got::Body(resp))
-}
-
-/// The parse's outcome recorded: the cache written, the fetch state noted.
-async fn finish(
-    services: &Arc<Services>,
-    url: &str,
-    name: &str,
-    resp: &Response,
-    parsed: Result<super::parse::ParsedFeed, crate::worker::WorkerError>,
-) -> Result<Fetched, CmdError> {
-    // The body was parsed in a worker (SPEC §10): it is untrusted.
-    let parsed = parsed.map_err(|e| {
-        let code = match e {
-            crate::worker::WorkerError::Unavailable(_) => ErrorCode::CommandFailed,
-            _ => ErrorCode::ParseError,
-        };
-        CmdError::new(
-            code,
-            format!("cannot parse this feed URL; check it ({url}): {e}"),
-        )
-    })?;
-    let feed = CachedFeed {
-        url: url.to_string(),
-        title: parsed.title.clone(),
-        fetched_at_ms: now_ms(),
-        items: parsed.items.clone(),
-    };
-    if let Err(e) = services.rss.put_cache(feed).await {
-        tracing::error!(url, error = %e, "cannot write the feed cache");
-    }
-    record(services, url, name, resp, None, parsed.title.as_deref()).await;
-    Ok(Fetched {
-        url: url.to_string(),
-        http_status: resp.status,
-        not_modified: false,
-        title: parsed.title,
-        items: parsed.items,
-    })
-}
-
-/// Remembers a response in `fetch_state.json`: at once when it carries a `Retry-After`
-/// (that must survive any restart), else with the next gathered write. A parsed `title` is
-/// given to subscriptions of `url` that have none yet (added with `--no-verify`).
-async fn record(
-    services: &Arc<Services>,
-    url: &str,
-    name: &str,
-    resp: &Response,
-    retry_until: Option<u64>,
-    title: Option<&str>,
-) {
-    let mut store = services.rss.lock().await;
-    if let Some(title) = title {
-        let learned = store
-            .state()
-            .subs
-            .iter_mut()
-            .filter(|s| s.url == url && s.title.is_none())
-            .map(|s| s.title = Some(title.to_string()))
-            .count();
-        if learned > 0
-            && let Err(e) = store.save_subs().await
-        {
-            tracing::error!(url, error = %e, "cannot write subscriptions.json");
-        }
-    }
-    let fs = store.state().fetch_state_mut(url, name);
-    fs.last_fetch_ms = Some(now_ms());
-    fs.last_status = Some(resp.status);
-    fs.retry_after_until_ms = retry_until;
-    if (200..300).contains(&resp.status) {
-        fs.etag = resp.header("etag").map(str::to_string);
-        fs.last_modified = resp.header("last-modified").map(str::to_string);
-    }
-    if retry_until.is_none() {
-        drop(store);
-        super::store::RssStore::save_soon(services);
-        return;
-    }
-    if let Err(e) = store.save_fetch().await {
-        tracing::error!(url, error = %e, "cannot write fetch_state.json");
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn retry_after_in_both_forms() {
-        assert_eq!(retry_after_ms("5", 0), Some(5000));
-        assert_eq!(retry_after_ms(" 120 ", 0), Some(120_000));
-        // Wed, 21 Oct 2015 07:28:00 GMT = 1445412480000 ms
-        assert_eq!(
-            retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_470_000),
-            Some(10_000)
-        );
-        assert_eq!(
-            retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_490_000),
-            Some(0)
-        );
-        assert_eq!(retry_after_ms("soon", 0), None);
-    }
+    let mut o = output(stdout, result);
+    o.artifacts = artifacts;
+    Ok(o)
 }

@@ -14,15 +14,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use paw_proto::ErrorCode;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use tokio::sync::watch;
 
-use super::parse::Item;
 use crate::clock::{now_ms, rfc3339_ms};
-use crate::commands::args::{Flag, parse};
-use crate::commands::{CmdError, CmdResult, Ctx, Output, Services};
+use crate::commands::Services;
 
 /// Content types that are extracted.
 const HTML_TYPES: [&str; 2] = ["text/html", "application/xhtml+xml"];
@@ -70,7 +66,7 @@ pub struct Jobs {
 }
 
 /// What a read finds for an article's full text.
-enum Found {
+pub(super) enum Found {
     Record(Arc<Record>),
     Pending(Outcome),
 }
@@ -132,7 +128,12 @@ impl Jobs {
     /// The job in flight for `url`, else its usable record, else a new job. The record file
     /// is read with no lock held; a job that ended meanwhile (its record may be the one
     /// this read needs) sends it round again, so one article never gets two jobs.
-    async fn find_or_start(&self, services: &Arc<Services>, url: &str, backoff: Duration) -> Found {
+    pub(super) async fn find_or_start(
+        &self,
+        services: &Arc<Services>,
+        url: &str,
+        backoff: Duration,
+    ) -> Found {
         let lock = || self.inflight.lock().unwrap_or_else(|e| e.into_inner());
         let mut inflight = loop {
             let seen = {
@@ -273,198 +274,5 @@ async fn run_job(services: &Services, url: &str) -> Record {
             at_ms: now_ms(),
         },
         Err(e) => failed(url, e.to_string()),
-    }
-}
-
-/// The feed item `--name N --guid G` or `--link URL` names, if cached.
-async fn find_item(
-    ctx: &Ctx,
-    name: Option<&str>,
-    guid: Option<&str>,
-    link: Option<&str>,
-) -> Result<Option<(String, Item)>, CmdError> {
-    let subs = {
-        let mut store = ctx.services.rss.lock().await;
-        match name {
-            Some(n) => vec![store.state().require(n)?.clone()],
-            None => store.state().subs.clone(),
-        }
-    };
-    for sub in subs {
-        let Some(feed) = ctx.services.rss.cached(&sub.url).await else {
-            continue;
-        };
-        let hit = feed.items.iter().find(|i| match (guid, link) {
-            (Some(g), _) => i.guid == g,
-            (None, Some(l)) => i.link.as_deref() == Some(l),
-            _ => false,
-        });
-        if let Some(i) = hit {
-            return Ok(Some((sub.name.clone(), i.clone())));
-        }
-    }
-    Ok(None)
-}
-
-/// `rss read (--link URL | --name N --guid G) [--fulltext] [--wait MS]`
-pub async fn read(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(
-        args,
-        &[
-            Flag::value("link"),
-            Flag::value("name"),
-            Flag::value("guid"),
-            Flag::switch("fulltext"),
-            Flag::value("wait"),
-        ],
-    )?;
-    let wait = flags.clamped("wait", 0, 0, i64::MAX)? as u64;
-    let (source, item, link) = match (flags.get("link"), flags.get("name"), flags.get("guid")) {
-        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
-            return Err(CmdError::invalid_args(
-                "give --link, or --name with --guid, not both",
-            ));
-        }
-        (Some(l), None, None) => {
-            let link = super::add::check_url(l)?;
-            match find_item(ctx, None, None, Some(&link)).await? {
-                Some((s, i)) => (Some(s), Some(i), link),
-                None => (None, None, link),
-            }
-        }
-        (None, Some(n), Some(g)) => {
-            let Some((s, i)) = find_item(ctx, Some(n), Some(g), None).await? else {
-                return Err(CmdError::new(
-                    ErrorCode::NotFound,
-                    format!(
-                        "no cached item with guid {g:?} in {n}; run `rss fetch --name {n}` first"
-                    ),
-                ));
-            };
-            let Some(link) = i.link.clone() else {
-                return Err(CmdError::new(
-                    ErrorCode::NotFound,
-                    format!("item {g:?} of {n} has no link to read"),
-                ));
-            };
-            (Some(s), Some(i), link)
-        }
-        (None, _, _) => {
-            return Err(CmdError::invalid_args(
-                "missing required flag: --link, or --name with --guid",
-            ));
-        }
-    };
-
-    // The cached item's raw HTML is untrusted: sanitised and rendered in a worker.
-    let (item, item_text) = match item {
-        Some(i) => {
-            let (mut items, mut texts) = ctx
-                .services
-                .workers
-                .render(vec![i], crate::worker::jobs::Form::FullText)
-                .await?;
-            (items.pop(), texts.pop().flatten())
-        }
-        None => (None, None),
-    };
-    let mut result = json!({"ok": true, "command": "rss read", "link": link});
-    if let Some(s) = &source {
-        result["source"] = s.clone().into();
-    }
-    let mut stdout = String::new();
-    let mut feed_text = None;
-    if let Some(i) = &item {
-        if let Some(t) = &i.title {
-            result["title"] = t.clone().into();
-            stdout.push_str(&format!("{t}\n"));
-        }
-        result["guid"] = i.guid.clone().into();
-        if let Some(p) = &i.published_at {
-            result["published_at"] = p.clone().into();
-        }
-        if let Some(h) = &i.content_html {
-            result["content_html"] = h.clone().into();
-            let t = item_text.clone().unwrap_or_default();
-            result["content_text"] = t.clone().into();
-            feed_text = Some(t);
-        } else if let Some(s) = &i.summary {
-            result["content_text"] = s.clone().into();
-            feed_text = Some(s.clone());
-        }
-    }
-    stdout.push_str(&format!("{link}\n"));
-
-    let cfg = &ctx.config.tools.rss.fulltext;
-    let status = if !(cfg.enabled || flags.switch("fulltext")) {
-        ("disabled", None)
-    } else {
-        let backoff = Duration::from_secs(cfg.failure_backoff_secs);
-        match ctx
-            .services
-            .fulltext
-            .find_or_start(&ctx.services, &link, backoff)
-            .await
-        {
-            Found::Record(r) => (status_of(&r), Some(r)),
-            Found::Pending(mut rx) => {
-                if wait > 0 {
-                    tokio::select! {
-                        _ = rx.wait_for(Option::is_some) => {}
-                        _ = tokio::time::sleep(Duration::from_millis(wait)) => {}
-                        _ = ctx.cancel.cancelled() => {}
-                    }
-                }
-                let done = rx.borrow().clone();
-                match done {
-                    Some(r) => (status_of(&r), Some(r)),
-                    None => ("pending", None),
-                }
-            }
-        }
-    };
-    result["fulltext_status"] = status.0.into();
-    stdout.push_str(&format!("full text: {}\n", status.0));
-    let mut body = feed_text;
-    if let Some(r) = status.1 {
-        if let Value::Object(m) = serde_json::to_value(&*r).unwrap_or_default() {
-            for (k, v) in m {
-                if k.starts_with("content_full_") {
-                    result[k] = v;
-                }
-            }
-        }
-        if let Some(e) = &r.content_full_error {
-            stdout.push_str(&format!("full text failed: {e}\n"));
-        }
-        if r.content_full_text.is_some() {
-            body = r.content_full_text.clone();
-        }
-        if result.get("title").is_none()
-            && let Some(t) = &r.title
-        {
-            result["title"] = t.clone().into();
-            stdout.insert_str(0, &format!("{t}\n"));
-        }
-    }
-    if let Some(b) = body.filter(|b| !b.is_empty()) {
-        stdout.push('\n');
-        stdout.push_str(&b);
-        stdout.push('\n');
-    }
-    let mut out = Output {
-        stdout,
-        result,
-        ..Output::default()
-    };
-    out.add_warnings(ctx.services.fulltext.take_warnings());
-    Ok(out)
-}
-
-fn status_of(r: &Record) -> &'static str {
-    if r.status == "ready" {
-        "ready"
-    } else {
-        "failed"
     }
 }

@@ -12,13 +12,18 @@
 //! ```
 
 pub mod add;
+mod export;
 pub mod extract;
-pub mod fetch;
+mod fetch;
 pub mod fulltext;
+pub mod http;
+mod import;
 mod list;
 mod news;
 pub mod opml_io;
 pub mod parse;
+mod read;
+mod remove;
 pub mod store;
 pub mod text;
 
@@ -98,13 +103,13 @@ impl Command for Rss {
             let (sub, args) = inv.subcommand();
             let mut out = match sub.as_str() {
                 "add" => add::run(&ctx, args).await,
-                "list" => list::list(&ctx, args).await,
-                "remove" => list::remove(&ctx, args).await,
-                "fetch" => list::fetch(&ctx, args).await,
+                "list" => list::run(&ctx, args).await,
+                "remove" => remove::run(&ctx, args).await,
+                "fetch" => fetch::run(&ctx, args).await,
                 "news" => news::run(&ctx, args).await,
-                "read" => fulltext::read(&ctx, args).await,
-                "import" => opml_io::import(&ctx, args).await,
-                "export" => opml_io::export(&ctx, args).await,
+                "read" => read::run(&ctx, args).await,
+                "import" => import::run(&ctx, args).await,
+                "export" => export::run(&ctx, args).await,
                 "" => Err(CmdError::invalid_args(
                     "missing subcommand: add, list, remove, fetch, news, read, import or export",
                 )),
@@ -119,46 +124,6 @@ impl Command for Rss {
         }
         .boxed()
     }
-}
-
-/// Writes `value` as pretty JSON to the `--out` path and returns the artifact.
-pub(crate) async fn write_out(
-    ctx: &Ctx,
-    rel: &str,
-    value: &Value,
-    description: &str,
-) -> Result<paw_proto::Artifact, CmdError> {
-    let bytes = serde_json::to_vec_pretty(value)
-        .map_err(|e| CmdError::new(paw_proto::ErrorCode::CommandFailed, e.to_string()))?;
-    write_out_bytes(ctx, rel, bytes, "application/json", description).await
-}
-
-/// Writes `bytes` to the `--out` path (atomically) and returns the artifact.
-pub(crate) async fn write_out_bytes(
-    ctx: &Ctx,
-    rel: &str,
-    bytes: Vec<u8>,
-    mime: &str,
-    description: &str,
-) -> Result<paw_proto::Artifact, CmdError> {
-    let path = super::paths::resolve(ctx.home.agents(), rel, true)?;
-    let p = path.clone();
-    tokio::task::spawn_blocking(move || {
-        crate::store::write_atomic(&p, &bytes, crate::store::Durability::NoSync)
-    })
-    .await
-    .map_err(|e| CmdError::new(paw_proto::ErrorCode::CommandFailed, e.to_string()))?
-    .map_err(|e| {
-        CmdError::new(
-            paw_proto::ErrorCode::CommandFailed,
-            format!("cannot write {rel}: {e}"),
-        )
-    })?;
-    Ok(paw_proto::Artifact {
-        path: ctx.display_path(&path),
-        mime: mime.to_string(),
-        description: description.to_string(),
-    })
 }
 
 /// An `Output` with `stdout` and `result`.

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::fetch::fetch_many;
+use super::http::fetch_many;
 use super::output;
 use super::parse::Item;
 use super::store::{FetchState, Subscription};

@@ -1,0 +1,302 @@
+//! Typed flags for every subcommand (SPEC §4.2): a subcommand declares its flags once, as a
+//! struct deriving `clap::Parser`; [`parse`] fills it from argv and [`usage`] renders the
+//! usage line from the same declaration, so flags, types and usage cannot drift apart.
+//!
+//! Flags only: `--flag value`, `--flag=value` and bare `--switch`. The line is first checked
+//! against the declaration with the SPEC's wording (unknown flags and stray positionals name
+//! the offending token; the seed app ignored them, paw does not); clap then checks what
+//! the declaration says beyond that (required flags, flags that exclude each other, value
+//! types) and builds the struct.
+
+use std::any::TypeId;
+use std::collections::HashSet;
+
+use clap::{Arg, ArgMatches, CommandFactory, FromArgMatches};
+
+use super::CmdError;
+
+/// Parses `args` (argv after the command and subcommand words) into `A`.
+pub fn parse<A: CommandFactory + FromArgMatches>(args: &[String]) -> Result<A, CmdError> {
+    let cmd = command::<A>();
+    precheck(&cmd, args)?;
+    let matches: ArgMatches = cmd
+        .try_get_matches_from(args)
+        .map_err(|e| clap_error(&A::command(), &e))?;
+    A::from_arg_matches(&matches).map_err(|e| CmdError::invalid_args(e.to_string()))
+}
+
+/// The declaration as paw reads it: no binary name in argv, no `--help`, and values may
+/// start with one `-` (`--text -5`); a value starting with `--` is refused by [`precheck`].
+fn command<A: CommandFactory>() -> clap::Command {
+    A::command()
+        .no_binary_name(true)
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .allow_hyphen_values(true)
+}
+
+fn long(a: &Arg) -> &str {
+    a.get_long().unwrap_or_else(|| a.get_id().as_str())
+}
+
+/// The checks with the SPEC's wording, in the order the old hand parser made them.
+fn precheck(cmd: &clap::Command, args: &[String]) -> Result<(), CmdError> {
+    let mut seen = HashSet::new();
+    let mut it = args.iter();
+    while let Some(tok) = it.next() {
+        let Some(body) = tok.strip_prefix("--").filter(|b| !b.is_empty()) else {
+            return Err(CmdError::invalid_args(format!(
+                "unexpected argument: {tok}"
+            )));
+        };
+        let (name, inline) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (body, None),
+        };
+        let arg = cmd
+            .get_arguments()
+            .find(|a| long(a) == name)
+            .ok_or_else(|| CmdError::invalid_args(format!("unknown flag: --{name}")))?;
+        if !seen.insert(name) {
+            return Err(CmdError::invalid_args(format!(
+                "flag --{name} given more than once"
+            )));
+        }
+        let takes_value = arg.get_action().takes_values();
+        match (takes_value, inline) {
+            (true, None) => match it.next() {
+                Some(v) if !v.starts_with("--") => {}
+                _ => {
+                    return Err(CmdError::invalid_args(format!(
+                        "missing value for --{name}"
+                    )));
+                }
+            },
+            (false, Some(_)) => {
+                return Err(CmdError::invalid_args(format!(
+                    "flag --{name} takes no value"
+                )));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The flag names (`--x`) a clap error's context mentions.
+fn flags_in(e: &clap::Error) -> Vec<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let mut out = Vec::new();
+    for kind in [ContextKind::PriorArg, ContextKind::InvalidArg] {
+        let texts: Vec<String> = match e.get(kind) {
+            Some(ContextValue::String(s)) => vec![s.clone()],
+            Some(ContextValue::Strings(v)) => v.clone(),
+            _ => Vec::new(),
+        };
+        for t in texts {
+            for w in t.split(|c: char| c.is_whitespace() || "<>|[]()".contains(c)) {
+                if w.starts_with("--") && !out.iter().any(|o| o == w) {
+                    out.push(w.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What clap found beyond [`precheck`], in paw's words.
+fn clap_error(cmd: &clap::Command, e: &clap::Error) -> CmdError {
+    use clap::error::ErrorKind;
+    let flags = flags_in(e);
+    let first = flags.first().cloned().unwrap_or_default();
+    let message = match e.kind() {
+        ErrorKind::MissingRequiredArgument if flags.len() > 1 => {
+            format!("missing required flag: one of {}", flags.join(", "))
+        }
+        ErrorKind::MissingRequiredArgument => format!("missing required flag: {first}"),
+        ErrorKind::ArgumentConflict if flags.len() > 1 => {
+            format!("give either {} or {}, not both", flags[1], flags[0])
+        }
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
+            let name = first.trim_start_matches("--");
+            let integer = cmd
+                .get_arguments()
+                .find(|a| long(a) == name)
+                .is_some_and(|a| {
+                    let t = a.get_value_parser().type_id();
+                    [
+                        TypeId::of::<i64>(),
+                        TypeId::of::<u64>(),
+                        TypeId::of::<u32>(),
+                    ]
+                    .iter()
+                    .any(|i| t == *i)
+                });
+            if integer {
+                format!("{first} must be an integer")
+            } else {
+                format!("invalid value for {first}")
+            }
+        }
+        _ => e
+            .render()
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or("invalid arguments")
+            .trim_start_matches("error: ")
+            .to_string(),
+    };
+    CmdError::invalid_args(message)
+}
+
+/// The usage line of `A` in the SPEC's notation: `rss fetch (--name N | --url U)
+/// [--max-items K] [--out P]`. A required group is `( … | … )`, an optional one `[ … | … ]`;
+/// a value flag shows its value name.
+pub fn usage<A: CommandFactory>() -> String {
+    let cmd = A::command();
+    let mut parts = vec![cmd.get_name().to_string()];
+    let mut done: HashSet<String> = HashSet::new();
+    let word = |a: &Arg| {
+        let name = long(a);
+        match a.get_value_names().and_then(|v| v.first()) {
+            Some(v) if a.get_action().takes_values() => format!("--{name} {v}"),
+            _ if a.get_action().takes_values() => format!("--{name} {}", name.to_uppercase()),
+            _ => format!("--{name}"),
+        }
+    };
+    for a in cmd.get_arguments() {
+        let id = a.get_id().as_str().to_string();
+        if done.contains(&id) {
+            continue;
+        }
+        // One-of groups only: the derive also adds a group of all of a struct's flags.
+        let group = cmd
+            .get_groups()
+            .find(|g| !(*g).clone().is_multiple() && g.get_args().any(|m| m.as_str() == id));
+        match group {
+            Some(g) => {
+                let members: Vec<&Arg> = g
+                    .get_args()
+                    .filter_map(|m| cmd.get_arguments().find(|a| a.get_id() == m))
+                    .collect();
+                let alts: Vec<String> = members.iter().map(|m| word(m)).collect();
+                done.extend(members.iter().map(|m| m.get_id().as_str().to_string()));
+                parts.push(if g.is_required_set() {
+                    format!("({})", alts.join(" | "))
+                } else {
+                    format!("[{}]", alts.join(" | "))
+                });
+            }
+            None => {
+                done.insert(id);
+                parts.push(if a.is_required_set() {
+                    word(a)
+                } else {
+                    format!("[{}]", word(a))
+                });
+            }
+        }
+    }
+    parts.join(" ")
+}
+
+/// `v` clamped to `min..=max`, or `default` when absent (the seed's lenient numbers).
+pub fn clamp(v: Option<i64>, default: i64, min: i64, max: i64) -> i64 {
+    v.map_or(default, |n| n.clamp(min, max))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// test flags
+    #[derive(clap::Parser, Debug, PartialEq)]
+    #[command(name = "t sub")]
+    struct T {
+        #[arg(long, value_name = "N")]
+        name: Option<String>,
+        #[arg(long, value_name = "N")]
+        max: Option<i64>,
+        #[arg(long)]
+        peek: bool,
+    }
+
+    /// a group and a required flag
+    #[derive(clap::Parser, Debug)]
+    #[command(name = "t grp")]
+    #[command(group(clap::ArgGroup::new("which").required(true).args(["link", "guid"])))]
+    struct G {
+        #[arg(long, value_name = "URL")]
+        link: Option<String>,
+        #[arg(long, value_name = "G")]
+        guid: Option<String>,
+        #[arg(long, value_name = "P")]
+        out: String,
+    }
+
+    fn argv(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn values_switches_and_inline_values() {
+        let t: T = parse(&argv("--name hn --peek --max=5")).expect("parse");
+        assert_eq!(
+            t,
+            T {
+                name: Some("hn".into()),
+                max: Some(5),
+                peek: true
+            }
+        );
+        assert_eq!(clamp(t.max, 50, 0, 500), 5);
+        assert_eq!(clamp(None, 50, 0, 500), 50);
+        let t: T = parse(&argv("--max 9999")).expect("parse");
+        assert_eq!(clamp(t.max, 50, 0, 500), 500);
+        let t: T = parse(&argv("--max -3")).expect("parse");
+        assert_eq!(clamp(t.max, 50, 0, 500), 0);
+        let t: T = parse(&argv("--name=a=b")).expect("parse");
+        assert_eq!(t.name.as_deref(), Some("a=b"));
+        let t: T = parse(&argv("--name -x")).expect("parse");
+        assert_eq!(t.name.as_deref(), Some("-x"));
+    }
+
+    #[test]
+    fn bad_input_names_the_token() {
+        let table = [
+            ("--bogus 1", "unknown flag: --bogus"),
+            ("stray", "unexpected argument: stray"),
+            ("--name", "missing value for --name"),
+            ("--name --peek", "missing value for --name"),
+            ("--peek=yes", "flag --peek takes no value"),
+            ("--name a --name b", "flag --name given more than once"),
+            ("--", "unexpected argument: --"),
+            ("-x", "unexpected argument: -x"),
+            ("--help", "unknown flag: --help"),
+            ("--max x", "--max must be an integer"),
+        ];
+        for (line, msg) in table {
+            let e = parse::<T>(&argv(line)).expect_err(line);
+            assert_eq!(e.code, paw_proto::ErrorCode::InvalidArgs);
+            assert_eq!(e.message, msg, "{line}");
+        }
+        for (line, msg) in [
+            ("--link l", "missing required flag: --out"),
+            ("--out o", "missing required flag: one of --link, --guid"),
+            (
+                "--link l --guid g --out o",
+                "give either --link or --guid, not both",
+            ),
+        ] {
+            let e = parse::<G>(&argv(line)).expect_err(line);
+            assert_eq!(e.message, msg, "{line}");
+        }
+    }
+
+    #[test]
+    fn usage_is_rendered_from_the_declaration() {
+        assert_eq!(usage::<T>(), "t sub [--name N] [--max N] [--peek]");
+        assert_eq!(usage::<G>(), "t grp (--link URL | --guid G) --out P");
+    }
+}

@@ -1,0 +1,63 @@
+//! `rss import`: every feed of an OPML file, parsed in a worker.
+
+use paw_proto::ErrorCode;
+use serde_json::json;
+
+use super::add::{check_url, slug};
+use super::output;
+use crate::clock::now_ms;
+use crate::commands::args::{Flag, parse};
+use crate::commands::{CmdError, CmdResult, Ctx};
+
+/// The largest OPML file read.
+const MAX_OPML_BYTES: u64 = 16 << 20;
+
+/// `rss import --in P`
+pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
+    let flags = parse(args, &[Flag::value("in")])?;
+    let rel = flags.required("in")?;
+    let path = crate::commands::paths::resolve(ctx.home.agents(), rel, false)?;
+    let bytes = crate::commands::read_capped(&path, MAX_OPML_BYTES)
+        .await
+        .map_err(|e| CmdError::new(e.0, format!("cannot read {rel}: {}", e.1)))?;
+    // Parsed in a worker (SPEC §10): the file is untrusted.
+    let found = ctx.services.workers.opml(bytes).await?;
+
+    let mut store = ctx.services.rss.lock().await;
+    let state = store.state();
+    let now = now_ms();
+    let (mut added, mut skipped) = (Vec::new(), Vec::new());
+    // Linear in the file: names and URLs are looked up in sets, suffixes counted per base.
+    let mut names = state.name_index();
+    let mut urls: std::collections::HashSet<String> =
+        state.subs.iter().map(|s| s.url.clone()).collect();
+    for (title, url) in found {
+        let Ok(url) = check_url(&url) else {
+            skipped.push(json!({"url": url, "reason": "not an http(s) url"}));
+            continue;
+        };
+        if !urls.insert(url.clone()) {
+            skipped.push(json!({"url": url, "reason": "already subscribed"}));
+            continue;
+        }
+        let base = slug(if title.is_empty() { &url } else { &title });
+        let name = names.claim(&base);
+        state.push_sub(&name, &url, (!title.is_empty()).then(|| title.clone()), now);
+        added.push(json!({"name": name, "url": url}));
+    }
+    if !added.is_empty() {
+        store
+            .save_subs()
+            .await
+            .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
+    }
+    Ok(output(
+        format!(
+            "Imported {} feeds, skipped {}\n",
+            added.len(),
+            skipped.len()
+        ),
+        json!({"ok": true, "command": "rss import", "added": added.len(), "skipped": skipped.len(),
+            "added_feeds": added, "skipped_feeds": skipped}),
+    ))
+}
