@@ -1,49 +1,48 @@
-//! Flag parsing shared by every command: `--flag value`, `--flag=value` and bare `--switch`.
+//! Typed flags for every subcommand (SPEC §4.2): a subcommand declares its flags once, as a
+//! struct deriving `clap::Parser`; [`parse`] fills it from argv and [`usage`] renders the
+//! usage line from the same declaration, so flags, types and usage cannot drift apart.
 //!
-//! Pure: argv in, typed values out. Unknown flags and stray positionals are errors that
-//! name the offending token (the seed app ignored them; paw does not).
+//! Flags only: `--flag value`, `--flag=value` and bare `--switch`. The line is first checked
+//! against the declaration with the SPEC's wording (unknown flags and stray positionals name
+//! the offending token; the seed app ignored them, paw does not); clap then checks what
+//! the declaration says beyond that (required flags, flags that exclude each other, value
+//! types) and builds the struct.
 
-use std::collections::HashMap;
+use std::any::TypeId;
+use std::collections::HashSet;
+
+use clap::{Arg, ArgMatches, CommandFactory, FromArgMatches};
 
 use super::CmdError;
 
-/// One flag a command accepts.
-#[derive(Debug, Clone, Copy)]
-pub struct Flag {
-    /// The name without the leading `--`.
-    pub name: &'static str,
-    /// Whether it takes a value (`--name hn`) or is a switch (`--peek`).
-    pub takes_value: bool,
+/// Parses `args` (argv after the command and subcommand words) into `A`.
+pub fn parse<A: CommandFactory + FromArgMatches>(args: &[String]) -> Result<A, CmdError> {
+    let matches = matches(A::command(), args)?;
+    A::from_arg_matches(&matches).map_err(|e| CmdError::invalid_args(e.to_string()))
 }
 
-impl Flag {
-    /// A flag that takes a value.
-    pub const fn value(name: &'static str) -> Self {
-        Self {
-            name,
-            takes_value: true,
-        }
-    }
-
-    /// A bare switch.
-    pub const fn switch(name: &'static str) -> Self {
-        Self {
-            name,
-            takes_value: false,
-        }
-    }
+/// Checks `args` against a declaration and returns clap's matches.
+pub fn matches(declared: clap::Command, args: &[String]) -> Result<ArgMatches, CmdError> {
+    // As paw reads it: no binary name in argv, no `--help`, and values may start with one
+    // `-` (`--text -5`); a value starting with `--` is refused by [`precheck`].
+    let cmd = declared
+        .clone()
+        .no_binary_name(true)
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .allow_hyphen_values(true);
+    precheck(&cmd, args)?;
+    cmd.try_get_matches_from(args)
+        .map_err(|e| clap_error(&declared, &e))
 }
 
-/// The flags found on a command line.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Flags {
-    values: HashMap<&'static str, String>,
-    switches: Vec<&'static str>,
+fn long(a: &Arg) -> &str {
+    a.get_long().unwrap_or_else(|| a.get_id().as_str())
 }
 
-/// Parses `args` (argv after the command and subcommand words) against `defs`.
-pub fn parse(args: &[String], defs: &[Flag]) -> Result<Flags, CmdError> {
-    let mut flags = Flags::default();
+/// The checks with the SPEC's wording, in the order the old hand parser made them.
+fn precheck(cmd: &clap::Command, args: &[String]) -> Result<(), CmdError> {
+    let mut seen = HashSet::new();
     let mut it = args.iter();
     while let Some(tok) = it.next() {
         let Some(body) = tok.strip_prefix("--").filter(|b| !b.is_empty()) else {
@@ -55,80 +54,204 @@ pub fn parse(args: &[String], defs: &[Flag]) -> Result<Flags, CmdError> {
             Some((n, v)) => (n, Some(v)),
             None => (body, None),
         };
-        let def = defs
-            .iter()
-            .find(|d| d.name == name)
+        let arg = cmd
+            .get_arguments()
+            .find(|a| long(a) == name)
             .ok_or_else(|| CmdError::invalid_args(format!("unknown flag: --{name}")))?;
-        let seen = flags.values.contains_key(def.name) || flags.switches.contains(&def.name);
-        if seen {
+        if !seen.insert(name) {
             return Err(CmdError::invalid_args(format!(
                 "flag --{name} given more than once"
             )));
         }
-        if def.takes_value {
-            let value = match inline {
-                Some(v) => v.to_string(),
-                None => match it.next() {
-                    Some(v) if !v.starts_with("--") => v.clone(),
-                    _ => {
-                        return Err(CmdError::invalid_args(format!(
-                            "missing value for --{name}"
-                        )));
-                    }
-                },
-            };
-            flags.values.insert(def.name, value);
-        } else {
-            if inline.is_some() {
+        let takes_value = arg.get_action().takes_values();
+        match (takes_value, inline) {
+            (true, None) => match it.next() {
+                Some(v) if !v.starts_with("--") => {}
+                _ => {
+                    return Err(CmdError::invalid_args(format!(
+                        "missing value for --{name}"
+                    )));
+                }
+            },
+            (false, Some(_)) => {
                 return Err(CmdError::invalid_args(format!(
                     "flag --{name} takes no value"
                 )));
             }
-            flags.switches.push(def.name);
+            _ => {}
         }
     }
-    Ok(flags)
+    Ok(())
 }
 
-impl Flags {
-    /// The value of `--name`, if given.
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.values.get(name).map(String::as_str)
-    }
-
-    /// The value of `--name`, or `InvalidArgs` naming it.
-    pub fn required(&self, name: &str) -> Result<&str, CmdError> {
-        self.get(name)
-            .ok_or_else(|| CmdError::invalid_args(format!("missing required flag: --{name}")))
-    }
-
-    /// Whether the switch `--name` was given.
-    pub fn switch(&self, name: &str) -> bool {
-        self.switches.contains(&name)
-    }
-
-    /// `--name` as an integer in `min..=max` (clamped), or `default` when absent.
-    pub fn clamped(&self, name: &str, default: i64, min: i64, max: i64) -> Result<i64, CmdError> {
-        match self.get(name) {
-            None => Ok(default),
-            Some(v) => v
-                .trim()
-                .parse::<i64>()
-                .map(|n| n.clamp(min, max))
-                .map_err(|_| CmdError::invalid_args(format!("--{name} must be an integer"))),
+/// The flags a clap error's context names: one entry per item, each the flag names
+/// (`--x`) it stands for (several for a group: `<--name <N>|--url <U>>`).
+fn flags_in(e: &clap::Error) -> Vec<Vec<String>> {
+    use clap::error::{ContextKind, ContextValue};
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for kind in [ContextKind::PriorArg, ContextKind::InvalidArg] {
+        let texts: Vec<String> = match e.get(kind) {
+            Some(ContextValue::String(s)) => vec![s.clone()],
+            Some(ContextValue::Strings(v)) => v.clone(),
+            _ => Vec::new(),
+        };
+        for t in texts {
+            let names: Vec<String> = t
+                .split(|c: char| c.is_whitespace() || "<>|[]()".contains(c))
+                .filter(|w| w.starts_with("--"))
+                .map(str::to_string)
+                .collect();
+            if !names.is_empty() && !out.contains(&names) {
+                out.push(names);
+            }
         }
     }
+    out
+}
+
+/// What clap found beyond [`precheck`], in paw's words. A missing `--out` is `OutRequired`
+/// (SPEC §11), whichever command it is.
+fn clap_error(cmd: &clap::Command, e: &clap::Error) -> CmdError {
+    use clap::error::ErrorKind;
+    let items = flags_in(e);
+    let flat: Vec<String> = items.iter().flatten().cloned().collect();
+    let first = flat.first().cloned().unwrap_or_default();
+    let message = match e.kind() {
+        ErrorKind::MissingRequiredArgument => match items.first().map(Vec::as_slice) {
+            Some([one]) if one == "--out" => {
+                return CmdError::new(
+                    paw_proto::ErrorCode::OutRequired,
+                    "missing required flag: --out (the output goes to a file under .agents/)",
+                );
+            }
+            Some([one]) => format!("missing required flag: {one}"),
+            Some(alts) => format!("missing required flag: one of {}", alts.join(", ")),
+            None => "a required flag is missing".to_string(),
+        },
+        ErrorKind::ArgumentConflict if flat.len() > 1 => {
+            format!("give either {} or {}, not both", flat[1], flat[0])
+        }
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
+            let name = first.trim_start_matches("--");
+            let integer = cmd
+                .get_arguments()
+                .find(|a| long(a) == name)
+                .is_some_and(|a| {
+                    let t = a.get_value_parser().type_id();
+                    [
+                        TypeId::of::<i64>(),
+                        TypeId::of::<u64>(),
+                        TypeId::of::<u32>(),
+                    ]
+                    .iter()
+                    .any(|i| t == *i)
+                });
+            if integer {
+                format!("{first} must be an integer")
+            } else {
+                format!("invalid value for {first}")
+            }
+        }
+        _ => e
+            .render()
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or("invalid arguments")
+            .trim_start_matches("error: ")
+            .to_string(),
+    };
+    CmdError::invalid_args(message)
+}
+
+/// The usage line of `A` in the SPEC's notation: `rss fetch (--name N | --url U)
+/// [--max-items K] [--out P]`. A required group is `( … | … )`, an optional one `[ … | … ]`;
+/// a value flag shows its value name.
+pub fn usage<A: CommandFactory>() -> String {
+    usage_of(&A::command())
+}
+
+/// [`usage`] of a declaration.
+pub fn usage_of(cmd: &clap::Command) -> String {
+    let mut parts = vec![cmd.get_name().to_string()];
+    let mut done: HashSet<String> = HashSet::new();
+    let word = |a: &Arg| {
+        let name = long(a);
+        match a.get_value_names().and_then(|v| v.first()) {
+            Some(v) if a.get_action().takes_values() => format!("--{name} {v}"),
+            _ if a.get_action().takes_values() => format!("--{name} {}", name.to_uppercase()),
+            _ => format!("--{name}"),
+        }
+    };
+    for a in cmd.get_arguments() {
+        let id = a.get_id().as_str().to_string();
+        if done.contains(&id) {
+            continue;
+        }
+        // One-of groups only: the derive also adds a group of all of a struct's flags.
+        let group = cmd
+            .get_groups()
+            .find(|g| !(*g).clone().is_multiple() && g.get_args().any(|m| m.as_str() == id));
+        match group {
+            Some(g) => {
+                let members: Vec<&Arg> = g
+                    .get_args()
+                    .filter_map(|m| cmd.get_arguments().find(|a| a.get_id() == m))
+                    .collect();
+                let alts: Vec<String> = members.iter().map(|m| word(m)).collect();
+                done.extend(members.iter().map(|m| m.get_id().as_str().to_string()));
+                parts.push(if g.is_required_set() {
+                    format!("({})", alts.join(" | "))
+                } else {
+                    format!("[{}]", alts.join(" | "))
+                });
+            }
+            None => {
+                done.insert(id);
+                parts.push(if a.is_required_set() {
+                    word(a)
+                } else {
+                    format!("[{}]", word(a))
+                });
+            }
+        }
+    }
+    parts.join(" ")
+}
+
+/// `v` clamped to `min..=max`, or `default` when absent (the seed's lenient numbers).
+pub fn clamp(v: Option<i64>, default: i64, min: i64, max: i64) -> i64 {
+    v.map_or(default, |n| n.clamp(min, max))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const DEFS: &[Flag] = &[
-        Flag::value("name"),
-        Flag::value("max"),
-        Flag::switch("peek"),
-    ];
+    /// test flags
+    #[derive(clap::Parser, Debug, PartialEq)]
+    #[command(name = "t sub")]
+    struct T {
+        #[arg(long, value_name = "N")]
+        name: Option<String>,
+        #[arg(long, value_name = "N")]
+        max: Option<i64>,
+        #[arg(long)]
+        peek: bool,
+    }
+
+    /// a group and a required flag
+    #[derive(clap::Parser, Debug)]
+    #[command(name = "t grp")]
+    #[command(group(clap::ArgGroup::new("which").required(true).args(["link", "guid"])))]
+    struct G {
+        #[arg(long, value_name = "URL")]
+        link: Option<String>,
+        #[arg(long, value_name = "G")]
+        guid: Option<String>,
+        #[arg(long, value_name = "P")]
+        out: String,
+    }
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
@@ -136,15 +259,25 @@ mod tests {
 
     #[test]
     fn values_switches_and_inline_values() {
-        let f = parse(&argv("--name hn --peek --max=5"), DEFS).expect("parse");
-        assert_eq!(f.get("name"), Some("hn"));
-        assert!(f.switch("peek"));
-        assert_eq!(f.clamped("max", 50, 0, 500), Ok(5));
-        assert_eq!(f.clamped("absent", 50, 0, 500), Ok(50));
-        let f = parse(&argv("--max 9999"), DEFS).expect("parse");
-        assert_eq!(f.clamped("max", 50, 0, 500), Ok(500));
-        let f = parse(&argv("--name=a=b"), DEFS).expect("parse");
-        assert_eq!(f.get("name"), Some("a=b"));
+        let t: T = parse(&argv("--name hn --peek --max=5")).expect("parse");
+        assert_eq!(
+            t,
+            T {
+                name: Some("hn".into()),
+                max: Some(5),
+                peek: true
+            }
+        );
+        assert_eq!(clamp(t.max, 50, 0, 500), 5);
+        assert_eq!(clamp(None, 50, 0, 500), 50);
+        let t: T = parse(&argv("--max 9999")).expect("parse");
+        assert_eq!(clamp(t.max, 50, 0, 500), 500);
+        let t: T = parse(&argv("--max -3")).expect("parse");
+        assert_eq!(clamp(t.max, 50, 0, 500), 0);
+        let t: T = parse(&argv("--name=a=b")).expect("parse");
+        assert_eq!(t.name.as_deref(), Some("a=b"));
+        let t: T = parse(&argv("--name -x")).expect("parse");
+        assert_eq!(t.name.as_deref(), Some("-x"));
     }
 
     #[test]
@@ -158,20 +291,33 @@ mod tests {
             ("--name a --name b", "flag --name given more than once"),
             ("--", "unexpected argument: --"),
             ("-x", "unexpected argument: -x"),
+            ("--help", "unknown flag: --help"),
+            ("--max x", "--max must be an integer"),
         ];
         for (line, msg) in table {
-            let e = parse(&argv(line), DEFS).expect_err(line);
+            let e = parse::<T>(&argv(line)).expect_err(line);
             assert_eq!(e.code, paw_proto::ErrorCode::InvalidArgs);
             assert_eq!(e.message, msg, "{line}");
         }
-        let f = parse(&argv("--max x"), DEFS).expect("parse");
         assert_eq!(
-            f.clamped("max", 1, 0, 9).expect_err("nan").message,
-            "--max must be an integer"
+            parse::<G>(&argv("--link l")).expect_err("no out").code,
+            paw_proto::ErrorCode::OutRequired
         );
-        assert_eq!(
-            f.required("name").expect_err("missing").message,
-            "missing required flag: --name"
-        );
+        for (line, msg) in [
+            ("--out o", "missing required flag: one of --link, --guid"),
+            (
+                "--link l --guid g --out o",
+                "give either --link or --guid, not both",
+            ),
+        ] {
+            let e = parse::<G>(&argv(line)).expect_err(line);
+            assert_eq!(e.message, msg, "{line}");
+        }
+    }
+
+    #[test]
+    fn usage_is_rendered_from_the_declaration() {
+        assert_eq!(usage::<T>(), "t sub [--name N] [--max N] [--peek]");
+        assert_eq!(usage::<G>(), "t grp (--link URL | --guid G) --out P");
     }
 }

@@ -4,7 +4,6 @@
 //! A command parses its own argv into a typed args struct (see [`args`]) and then runs.
 
 pub mod args;
-pub mod args_typed;
 pub mod doc;
 pub mod out;
 pub mod paths;
@@ -51,15 +50,29 @@ pub struct CommandSpec {
     pub skill: &'static str,
 }
 
-/// One subcommand's description.
+/// One subcommand: its name and its flags' declaration ([`args`]), from which its summary
+/// (the declaration's doc comment) and usage line are rendered.
 #[derive(Debug)]
 pub struct SubcommandSpec {
     /// Its name.
     pub name: &'static str,
+    /// Its flags: `<Args as clap::CommandFactory>::command`.
+    pub args: fn() -> clap::Command,
+}
+
+impl SubcommandSpec {
     /// One line on what it does.
-    pub summary: &'static str,
+    pub fn summary(&self) -> String {
+        (self.args)()
+            .get_about()
+            .map(|a| a.to_string())
+            .unwrap_or_default()
+    }
+
     /// Its usage line.
-    pub usage: &'static str,
+    pub fn usage(&self) -> String {
+        args::usage_of(&(self.args)())
+    }
 }
 
 /// Long-lived services shared by every session, built once per daemon.
@@ -277,8 +290,8 @@ impl Registry {
                         .iter()
                         .map(|sc| SubcommandInfo {
                             name: sc.name.to_string(),
-                            summary: sc.summary.to_string(),
-                            usage: sc.usage.to_string(),
+                            summary: sc.summary(),
+                            usage: sc.usage(),
                         })
                         .collect(),
                     capabilities: s.capabilities,

@@ -58,10 +58,50 @@ mod tests {
                 s.name
             );
             for sc in s.subcommands {
-                assert!(sc.usage.starts_with(&format!("{} {}", s.name, sc.name)));
+                let usage = sc.usage();
+                assert!(
+                    usage.starts_with(&format!("{} {}", s.name, sc.name)),
+                    "{usage}"
+                );
+                assert!(!sc.summary().is_empty(), "{usage} has no summary");
+                // The usage line parses: every flag it shows, with the first alternative of
+                // each group and a sample value for each value name.
+                let argv = sample_argv(&usage, &format!("{} {}", s.name, sc.name));
+                if let Err(e) = super::super::args::matches((sc.args)(), &argv) {
+                    panic!("{usage}: {argv:?} does not parse: {}", e.message);
+                }
             }
         }
         assert!(seen.contains("hello"));
+    }
+
+    /// argv from a usage line: `--flag VALUE` pairs and switches, the first alternative of
+    /// each `( a | b )` or `[ a | b ]` group.
+    fn sample_argv(usage: &str, prefix: &str) -> Vec<String> {
+        let rest = usage.strip_prefix(prefix).unwrap_or(usage);
+        let mut out = Vec::new();
+        let mut skipping = false;
+        for w in rest.split_whitespace() {
+            let w = w.trim_start_matches(['(', '[']);
+            if w == "|" {
+                skipping = true;
+                continue;
+            }
+            let closes = w.ends_with([')', ']']);
+            let w = w.trim_end_matches([')', ']']);
+            if !skipping && !w.is_empty() {
+                // A value name is upper case; integers take any number as a sample.
+                out.push(if w.starts_with("--") {
+                    w.to_string()
+                } else {
+                    "1".to_string()
+                });
+            }
+            if closes {
+                skipping = false;
+            }
+        }
+        out
     }
 
     #[test]

@@ -22,7 +22,7 @@ use paw_proto::{Capabilities, ErrorCode};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::args::{Flag, parse};
+use super::args::{clamp, parse};
 use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
 use model::Mode;
 
@@ -35,8 +35,7 @@ static SPEC: CommandSpec = CommandSpec {
     usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md]",
     subcommands: &[SubcommandSpec {
         name: "extract",
-        summary: "extract a document's text (md keeps headings, lists, tables, slides, sheets, pages)",
-        usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md]",
+        args: <ExtractArgs as clap::CommandFactory>::command,
     }],
     capabilities: Capabilities {
         network: false,
@@ -80,27 +79,31 @@ impl From<DocError> for CmdError {
     }
 }
 
+/// extract a document's text (md keeps headings, lists, tables, slides, sheets, pages)
+#[derive(clap::Parser)]
+#[command(name = "doc extract")]
+pub struct ExtractArgs {
+    /// the document, under .agents/
+    #[arg(long = "in", value_name = "P")]
+    input: String,
+    /// the text or Markdown file to write, under .agents/
+    #[arg(long, value_name = "P")]
+    out: String,
+    /// the document's format (default auto: from its bytes)
+    #[arg(long, value_name = "auto|pdf|docx|pptx|xlsx")]
+    format: Option<String>,
+    /// cut the text at this many characters (default 0: no cut)
+    #[arg(long, value_name = "N")]
+    max_chars: Option<i64>,
+    /// plain text or Markdown (default text)
+    #[arg(long, value_name = "text|md")]
+    mode: Option<String>,
+}
+
 async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(
-        args,
-        &[
-            Flag::value("in"),
-            Flag::value("out"),
-            Flag::value("format"),
-            Flag::value("max-chars"),
-            Flag::value("mode"),
-        ],
-    )?;
-    let input = flags
-        .get("in")
-        .ok_or_else(|| CmdError::invalid_args("missing required flag: --in"))?;
-    let out = flags.get("out").ok_or_else(|| {
-        CmdError::new(
-            ErrorCode::OutRequired,
-            "missing required flag: --out (the text goes to a file under .agents/)",
-        )
-    })?;
-    let format = match flags.get("format").unwrap_or("auto") {
+    let a: ExtractArgs = parse(args)?;
+    let (input, out) = (a.input.as_str(), a.out.as_str());
+    let format = match a.format.as_deref().unwrap_or("auto") {
         "auto" => None,
         "pdf" => Some(Format::Pdf),
         "docx" => Some(Format::Docx),
@@ -112,7 +115,7 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
             )));
         }
     };
-    let mode = match flags.get("mode").unwrap_or("text") {
+    let mode = match a.mode.as_deref().unwrap_or("text") {
         "text" => Mode::Text,
         "md" => Mode::Md,
         other => {
@@ -121,7 +124,7 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
             )));
         }
     };
-    let max_chars = flags.clamped("max-chars", 0, 0, i64::MAX)? as usize;
+    let max_chars = clamp(a.max_chars, 0, 0, i64::MAX) as usize;
     let in_path = super::paths::resolve(ctx.home.agents(), input, false)?;
     // Checked before reading anything: a bad --out must not cost a parse.
     super::paths::resolve(ctx.home.agents(), out, true)?;

@@ -24,6 +24,7 @@ pub mod transport;
 use std::sync::Arc;
 use std::time::Duration;
 
+use clap::CommandFactory;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use paw_proto::{Capabilities, ErrorCode};
@@ -33,7 +34,7 @@ use self::conn::{Irc, Settings, State};
 use self::creds::Creds;
 use self::log::{Log, Record};
 use self::text::{BATCH_MARKER, FULL_CAP, SUMMARY_CAP, fold};
-use super::args::{Flag, parse};
+use super::args::{clamp, parse};
 use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
 
 static SPEC: CommandSpec = CommandSpec {
@@ -43,33 +44,27 @@ static SPEC: CommandSpec = CommandSpec {
     subcommands: &[
         SubcommandSpec {
             name: "status",
-            summary: "connection state with a green/yellow/red indicator (starts connecting; never blocks)",
-            usage: "irc status",
+            args: <StatusArgs as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "connect",
-            summary: "ask for a connection in the background (at most once per 15 s unless --force)",
-            usage: "irc connect [--force]",
+            args: <ConnectArgs as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "disconnect",
-            summary: "close this session's connection",
-            usage: "irc disconnect",
+            args: <DisconnectArgs as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "send",
-            summary: "send a message (default: IRC_CHANNEL; any other target needs --confirm)",
-            usage: "irc send [--to T] (--text X | --text-stdin) [--confirm]",
+            args: <SendArgs as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "pull",
-            summary: "unread messages of a channel, oldest first; moves the cursor unless --peek",
-            usage: "irc pull [--from C] [--limit N] [--peek] [--format summary|full] [--out P] [--wait MS]",
+            args: <PullArgs as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "history",
-            summary: "recent messages in both directions (cursors untouched)",
-            usage: "irc history [--from C] [--limit N]",
+            args: <HistoryArgs as CommandFactory>::command,
         },
     ],
     capabilities: Capabilities {
@@ -81,6 +76,80 @@ static SPEC: CommandSpec = CommandSpec {
     default_timeout_ms: None,
     skill: include_str!("../../../../docs/skills/irc/SKILL.md"),
 };
+
+/// connection state with a green/yellow/red indicator (starts connecting; never blocks)
+#[derive(clap::Parser)]
+#[command(name = "irc status")]
+pub struct StatusArgs {}
+
+/// ask for a connection in the background (at most once per 15 s unless --force)
+#[derive(clap::Parser)]
+#[command(name = "irc connect")]
+pub struct ConnectArgs {
+    /// ask even within 15 s of the last ask, and even with a password the server refused
+    #[arg(long)]
+    force: bool,
+}
+
+/// close this session's connection
+#[derive(clap::Parser)]
+#[command(name = "irc disconnect")]
+pub struct DisconnectArgs {}
+
+/// send a message (default: IRC_CHANNEL; any other target needs --confirm)
+#[derive(clap::Parser)]
+#[command(name = "irc send")]
+#[command(group(clap::ArgGroup::new("message").required(true).args(["text", "text_stdin"])))]
+pub struct SendArgs {
+    /// a channel or nick (default IRC_CHANNEL); network services are refused
+    #[arg(long, value_name = "T")]
+    to: Option<String>,
+    /// the message; a line break starts another PRIVMSG
+    #[arg(long, value_name = "X")]
+    text: Option<String>,
+    /// the message is the call's stdin
+    #[arg(long)]
+    text_stdin: bool,
+    /// send to a target other than IRC_CHANNEL
+    #[arg(long)]
+    confirm: bool,
+}
+
+/// unread messages of a channel, oldest first; moves the cursor unless --peek
+#[derive(clap::Parser)]
+#[command(name = "irc pull")]
+pub struct PullArgs {
+    /// a channel, or a nick for its private messages (default IRC_CHANNEL)
+    #[arg(long, value_name = "C")]
+    from: Option<String>,
+    /// at most this many messages (default 20, 0-200)
+    #[arg(long, value_name = "N")]
+    limit: Option<i64>,
+    /// do not move the cursor
+    #[arg(long)]
+    peek: bool,
+    /// summary (512 characters a message) or full (4000)
+    #[arg(long, value_name = "summary|full")]
+    format: Option<String>,
+    /// also write the batch, untruncated, as JSON to this path under .agents/
+    #[arg(long, value_name = "P")]
+    out: Option<String>,
+    /// with nothing unread, wait up to this many ms for the first new message
+    #[arg(long, value_name = "MS")]
+    wait: Option<i64>,
+}
+
+/// recent messages in both directions (cursors untouched)
+#[derive(clap::Parser)]
+#[command(name = "irc history")]
+pub struct HistoryArgs {
+    /// a channel or nick (default IRC_CHANNEL)
+    #[arg(long, value_name = "C")]
+    from: Option<String>,
+    /// at most this many messages (default 20, 1-200)
+    #[arg(long, value_name = "N")]
+    limit: Option<i64>,
+}
 
 /// `irc connect` is honoured at most this often without `--force`.
 const CONNECT_THROTTLE: Duration = Duration::from_secs(15);
@@ -159,7 +228,7 @@ async fn settle(irc: &Irc, from: State, limit: Duration) {
 }
 
 async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
-    parse(args, &[])?;
+    let StatusArgs {} = parse(args)?;
     let irc = attach(ctx)?;
     if irc.status().state == State::NotInitialized {
         Creds::load(ctx.home.agents())?;
@@ -216,8 +285,7 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
 }
 
 async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(args, &[Flag::switch("force")])?;
-    let force = flags.switch("force");
+    let force = parse::<ConnectArgs>(args)?.force;
     Creds::load(ctx.home.agents())?;
     let irc = attach(ctx)?;
     let before = irc.status().state;
@@ -269,7 +337,7 @@ async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
 }
 
 async fn disconnect(ctx: &Ctx, args: &[String]) -> CmdResult {
-    parse(args, &[])?;
+    let DisconnectArgs {} = parse(args)?;
     let irc = attach(ctx)?;
     let before = irc.status().state;
     if !matches!(before, State::NotInitialized | State::Disconnected) {
@@ -290,34 +358,16 @@ async fn disconnect(ctx: &Ctx, args: &[String]) -> CmdResult {
 }
 
 async fn send(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
-    let flags = parse(
-        args,
-        &[
-            Flag::value("to"),
-            Flag::value("text"),
-            Flag::switch("text-stdin"),
-            Flag::switch("confirm"),
-        ],
-    )?;
-    let text = match (flags.get("text"), flags.switch("text-stdin")) {
-        (Some(t), false) => t.to_string(),
-        (None, true) => stdin
+    let a: SendArgs = parse(args)?;
+    let text = match a.text {
+        Some(t) => t,
+        None => stdin
             .ok_or_else(|| CmdError::invalid_args("--text-stdin given but the call has no stdin"))?
             .to_string(),
-        (Some(_), true) => {
-            return Err(CmdError::invalid_args(
-                "give either --text or --text-stdin, not both",
-            ));
-        }
-        (None, false) => {
-            return Err(CmdError::invalid_args(
-                "missing message: --text X or --text-stdin",
-            ));
-        }
     };
     let irc = attach(ctx)?;
     let c = shown_creds(&irc, ctx)?;
-    let to = flags.get("to").unwrap_or(&c.channel).to_string();
+    let to = a.to.unwrap_or_else(|| c.channel.clone());
     text::check_target(&to)?;
     if !ctx.config.tools.irc.allow_service_targets && irc.is_service(&to) {
         return Err(CmdError::new(
@@ -327,7 +377,7 @@ async fn send(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
             ),
         ));
     }
-    if fold(&to) != fold(&c.channel) && !flags.switch("confirm") {
+    if fold(&to) != fold(&c.channel) && !a.confirm {
         return Err(CmdError::new(
             ErrorCode::ConfirmRequired,
             format!(
@@ -413,20 +463,10 @@ fn stdout_lines(items: &[Value], out: &mut String) {
 }
 
 async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(
-        args,
-        &[
-            Flag::value("from"),
-            Flag::value("limit"),
-            Flag::switch("peek"),
-            Flag::value("format"),
-            Flag::value("out"),
-            Flag::value("wait"),
-        ],
-    )?;
-    let limit = flags.clamped("limit", 20, 0, 200)? as usize;
-    let wait = flags.clamped("wait", 0, 0, i64::MAX)? as u64;
-    let cap = match flags.get("format").unwrap_or("summary") {
+    let a: PullArgs = parse(args)?;
+    let limit = clamp(a.limit, 20, 0, 200) as usize;
+    let wait = clamp(a.wait, 0, 0, i64::MAX) as u64;
+    let cap = match a.format.as_deref().unwrap_or("summary") {
         "summary" => SUMMARY_CAP,
         "full" => FULL_CAP,
         other => {
@@ -435,12 +475,12 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
             )));
         }
     };
-    if let Some(o) = flags.get("out") {
+    if let Some(o) = a.out.as_deref() {
         super::paths::resolve(ctx.home.agents(), o, true)?;
     }
     let irc = attach(ctx)?;
     let c = shown_creds(&irc, ctx)?;
-    let from = flags.get("from").unwrap_or(&c.channel).to_string();
+    let from = a.from.clone().unwrap_or_else(|| c.channel.clone());
     if !text::is_channel(&from) && !text::is_nick(&from) {
         return Err(CmdError::invalid_args(format!(
             "--from must be a channel or a nick, got {from:?}"
@@ -478,13 +518,13 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
         unread = log.unread_async(&from, limit).await.map_err(io)?;
     }
     let mut artifacts = Vec::new();
-    if let Some(o) = flags.get("out") {
+    if let Some(o) = a.out.as_deref() {
         let raw = serde_json::to_value(&unread.messages).unwrap_or_default();
         let doc = json!({"from": from, "messages": raw});
         artifacts.push(super::out::write_json(ctx, o, &doc, "IRC messages, untruncated").await?);
     }
     let last = unread.messages.last().map(|m| m.id);
-    let peek = flags.switch("peek");
+    let peek = a.peek;
     let returned_raw = unread.messages.len();
     let (items, truncated) = render(unread.messages, cap);
     let mut cursor_after = None;
@@ -541,11 +581,11 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
 }
 
 async fn history(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(args, &[Flag::value("from"), Flag::value("limit")])?;
-    let limit = flags.clamped("limit", 20, 1, 200)? as usize;
+    let a: HistoryArgs = parse(args)?;
+    let limit = clamp(a.limit, 20, 1, 200) as usize;
     let irc = attach(ctx)?;
     let c = shown_creds(&irc, ctx)?;
-    let from = flags.get("from").unwrap_or(&c.channel).to_string();
+    let from = a.from.unwrap_or_else(|| c.channel.clone());
     let rows = irc.log.history_async(&from, limit).await.map_err(|e| {
         CmdError::new(
             ErrorCode::CommandFailed,

@@ -7,14 +7,23 @@ use super::http::{Fetched, fetch_feed};
 use super::output;
 use super::store::Subscription;
 use crate::clock::now_ms;
-use crate::commands::args::{Flag, parse};
+use crate::commands::args::parse;
 use crate::commands::{CmdError, CmdResult, Ctx};
 
-const FLAGS: &[Flag] = &[
-    Flag::value("name"),
-    Flag::value("url"),
-    Flag::switch("no-verify"),
-];
+/// subscribe to a feed (verified by fetching it; an HTML page's advertised feed is found)
+#[derive(clap::Parser)]
+#[command(name = "rss add")]
+pub struct Args {
+    /// the subscription's name (default: a slug of the feed's title)
+    #[arg(long, value_name = "N")]
+    name: Option<String>,
+    /// the feed, or a page that advertises one
+    #[arg(long, value_name = "U")]
+    url: String,
+    /// store without fetching
+    #[arg(long)]
+    no_verify: bool,
+}
 
 /// Checks that `url` is an http(s) URL and returns it normalised.
 pub fn check_url(url: &str) -> Result<String, CmdError> {
@@ -98,9 +107,9 @@ async fn verify(ctx: &Ctx, url: &str, name: &str) -> Result<Fetched, CmdError> {
 
 /// Runs `rss add`.
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(args, FLAGS)?;
-    let url = check_url(flags.required("url")?)?;
-    let given_name = flags.get("name").map(str::trim).filter(|n| !n.is_empty());
+    let a: Args = parse(args)?;
+    let url = check_url(&a.url)?;
+    let given_name = a.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
     if let Some(n) = given_name
         && (n.chars().count() > 64 || n.chars().any(char::is_control))
     {
@@ -108,7 +117,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             "--name must be 1-64 printable characters",
         ));
     }
-    let (feed_url, title, items) = if flags.switch("no-verify") {
+    let (feed_url, title, items) = if a.no_verify {
         (url.clone(), None, None)
     } else {
         let f = verify(ctx, &url, given_name.unwrap_or(&url)).await?;

@@ -1,39 +1,28 @@
-//! `rss export`: the subscriptions as OPML 2.0 (the `opml` crate).
+//! `rss export`: the subscriptions as OPML 2.0 ([`super::opml_io::write`]).
 
 use paw_proto::ErrorCode;
 use serde_json::json;
 
 use super::output;
-use crate::commands::args::{Flag, parse};
+use crate::commands::args::parse;
 use crate::commands::out::write_bytes;
 use crate::commands::{CmdError, CmdResult, Ctx};
 
-/// `rss export --out P`
+/// write the subscriptions as OPML 2.0
+#[derive(clap::Parser)]
+#[command(name = "rss export")]
+pub struct Args {
+    /// the OPML file to write, under .agents/
+    #[arg(long, value_name = "P")]
+    out: String,
+}
+
+/// Runs `rss export`.
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(args, &[Flag::value("out")])?;
-    let rel = flags
-        .get("out")
-        .ok_or_else(|| CmdError::new(ErrorCode::OutRequired, "rss export needs --out"))?;
+    let a: Args = parse(args)?;
+    let rel = a.out.as_str();
     let subs = ctx.services.rss.lock().await.state().subs.clone();
-    let mut doc = opml::OPML {
-        version: "2.0".into(),
-        head: Some(opml::Head {
-            title: Some("paw subscriptions".into()),
-            ..opml::Head::default()
-        }),
-        ..opml::OPML::default()
-    };
-    for s in &subs {
-        doc.body.outlines.push(opml::Outline {
-            text: s.title.clone().unwrap_or_else(|| s.name.clone()),
-            title: s.title.clone(),
-            r#type: Some("rss".into()),
-            xml_url: Some(s.url.clone()),
-            ..opml::Outline::default()
-        });
-    }
-    let xml = doc
-        .to_string()
+    let xml = super::opml_io::write(&subs)
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, format!("cannot write OPML: {e}")))?;
     let artifact = write_bytes(
         ctx,

@@ -5,30 +5,36 @@ use serde_json::{Value, json};
 use super::add::check_url;
 use super::http::fetch_feed;
 use super::output;
-use crate::commands::args::{Flag, parse};
+use crate::commands::args::{clamp, parse};
 use crate::commands::out::write_json;
-use crate::commands::{CmdError, CmdResult, Ctx};
+use crate::commands::{CmdResult, Ctx};
 use crate::worker::jobs::Form;
 
-/// `rss fetch (--name N | --url U) [--max-items K] [--out P]`
+/// fetch one feed's items (conditional GET; --out writes all items)
+#[derive(clap::Parser)]
+#[command(name = "rss fetch")]
+#[command(group(clap::ArgGroup::new("feed").required(true).args(["name", "url"])))]
+pub struct Args {
+    /// a subscription's name or title
+    #[arg(long, value_name = "N")]
+    name: Option<String>,
+    /// any feed URL
+    #[arg(long, value_name = "U")]
+    url: Option<String>,
+    /// at most this many items in the result (default 20, 0-500)
+    #[arg(long, value_name = "K")]
+    max_items: Option<i64>,
+    /// also write every item, in full, as JSON to this path under .agents/
+    #[arg(long, value_name = "P")]
+    out: Option<String>,
+}
+
+/// Runs `rss fetch`.
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(
-        args,
-        &[
-            Flag::value("name"),
-            Flag::value("url"),
-            Flag::value("max-items"),
-            Flag::value("out"),
-        ],
-    )?;
-    let max = flags.clamped("max-items", 20, 0, 500)? as usize;
-    let (name, url) = match (flags.get("name"), flags.get("url")) {
-        (Some(_), Some(_)) => return Err(CmdError::invalid_args("give --name or --url, not both")),
-        (None, None) => {
-            return Err(CmdError::invalid_args(
-                "missing required flag: --name or --url",
-            ));
-        }
+    let a: Args = parse(args)?;
+    let max = clamp(a.max_items, 20, 0, 500) as usize;
+    let (name, url) = match (a.name.as_deref(), a.url.as_deref()) {
+        (Some(_), Some(_)) | (None, None) => unreachable!("one of --name, --url (clap group)"),
         (Some(n), None) => {
             let mut store = ctx.services.rss.lock().await;
             let sub = store.state().require(n)?.clone();
@@ -76,7 +82,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         "count_total": f.items.len(), "count_emitted": emitted.len(), "items": emitted,
     });
     let mut artifacts = Vec::new();
-    if let Some(out) = flags.get("out") {
+    if let Some(out) = a.out.as_deref() {
         let (items, _) = ctx
             .services
             .workers

@@ -6,16 +6,25 @@ use serde_json::json;
 use super::add::{check_url, slug};
 use super::output;
 use crate::clock::now_ms;
-use crate::commands::args::{Flag, parse};
+use crate::commands::args::parse;
 use crate::commands::{CmdError, CmdResult, Ctx};
 
 /// The largest OPML file read.
 const MAX_OPML_BYTES: u64 = 16 << 20;
 
-/// `rss import --in P`
+/// subscribe to every feed of an OPML file
+#[derive(clap::Parser)]
+#[command(name = "rss import")]
+pub struct Args {
+    /// the OPML file, under .agents/
+    #[arg(long = "in", value_name = "P")]
+    input: String,
+}
+
+/// Runs `rss import`.
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(args, &[Flag::value("in")])?;
-    let rel = flags.required("in")?;
+    let a: Args = parse(args)?;
+    let rel = a.input.as_str();
     let path = crate::commands::paths::resolve(ctx.home.agents(), rel, false)?;
     let bytes = crate::commands::read_capped(&path, MAX_OPML_BYTES)
         .await

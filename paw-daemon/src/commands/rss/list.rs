@@ -3,14 +3,26 @@
 use serde_json::{Value, json};
 
 use super::output;
-use crate::commands::args::{Flag, parse};
+use crate::commands::args::{clamp, parse};
 use crate::commands::out::write_json;
 use crate::commands::{CmdResult, Ctx};
 
-/// `rss list [--max N] [--out P]`
+/// list subscriptions
+#[derive(clap::Parser)]
+#[command(name = "rss list")]
+pub struct Args {
+    /// at most this many (default 50, 0-500)
+    #[arg(long, value_name = "N")]
+    max: Option<i64>,
+    /// also write every subscription as JSON to this path under .agents/
+    #[arg(long, value_name = "P")]
+    out: Option<String>,
+}
+
+/// Runs `rss list`.
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(args, &[Flag::value("max"), Flag::value("out")])?;
-    let max = flags.clamped("max", 50, 0, 500)? as usize;
+    let a: Args = parse(args)?;
+    let max = clamp(a.max, 50, 0, 500) as usize;
     let subs = ctx.services.rss.lock().await.state().subs.clone();
     let mut stdout = String::new();
     if subs.is_empty() {
@@ -34,7 +46,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         "count_emitted": items.len(), "items": items,
     });
     let mut artifacts = Vec::new();
-    if let Some(out) = flags.get("out") {
+    if let Some(out) = a.out.as_deref() {
         let full = serde_json::to_value(&subs).unwrap_or(Value::Null);
         artifacts.push(write_json(ctx, out, &full, "all subscriptions").await?);
         result["out"] = artifacts[0].path.clone().into();

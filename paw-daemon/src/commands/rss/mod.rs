@@ -1,15 +1,6 @@
-//! `rss`: subscriptions, fetching, the news digest and OPML (SPEC §7).
-//!
-//! ```text
-//! rss add [--name N] --url U [--no-verify]
-//! rss list [--max N] [--out P]
-//! rss remove --name N
-//! rss fetch (--name N | --url U) [--max-items K] [--out P]
-//! rss news [--source S] [--keyword K] [--limit N] [--refresh]
-//! rss read (--link URL | --name N --guid G) [--fulltext] [--wait MS]
-//! rss import --in P
-//! rss export --out P
-//! ```
+//! `rss`: subscriptions, fetching, the news digest and OPML (SPEC §7). One file per
+//! subcommand, each declaring its flags (`Args`) and running them; the usage lines and
+//! summaries `terminal.commands` serves are rendered from those declarations.
 
 pub mod add;
 mod export;
@@ -27,6 +18,7 @@ mod remove;
 pub mod store;
 pub mod text;
 
+use clap::CommandFactory;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use paw_proto::Capabilities;
@@ -41,43 +33,35 @@ static SPEC: CommandSpec = CommandSpec {
     subcommands: &[
         SubcommandSpec {
             name: "add",
-            summary: "subscribe to a feed (verified by fetching it; an HTML page's advertised feed is found)",
-            usage: "rss add [--name N] --url U [--no-verify]",
+            args: <add::Args as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "list",
-            summary: "list subscriptions",
-            usage: "rss list [--max N] [--out P]",
+            args: <list::Args as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "remove",
-            summary: "remove a subscription, its fetch state and cached items",
-            usage: "rss remove --name N",
+            args: <remove::Args as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "fetch",
-            summary: "fetch one feed's items (conditional GET; --out writes all items)",
-            usage: "rss fetch (--name N | --url U) [--max-items K] [--out P]",
+            args: <fetch::Args as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "news",
-            summary: "the newest items across subscriptions, from cache when fresh",
-            usage: "rss news [--source S] [--keyword K] [--limit N] [--refresh]",
+            args: <news::Args as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "read",
-            summary: "one article as the feed gave it; --fulltext also fetches and extracts the page in the background",
-            usage: "rss read (--link URL | --name N --guid G) [--fulltext] [--wait MS]",
+            args: <read::Args as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "import",
-            summary: "subscribe to every feed of an OPML file",
-            usage: "rss import --in P",
+            args: <import::Args as CommandFactory>::command,
         },
         SubcommandSpec {
             name: "export",
-            summary: "write the subscriptions as OPML 2.0",
-            usage: "rss export --out P",
+            args: <export::Args as CommandFactory>::command,
         },
     ],
     capabilities: Capabilities {

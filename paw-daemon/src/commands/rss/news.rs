@@ -7,7 +7,7 @@ use super::output;
 use super::parse::Item;
 use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
-use crate::commands::args::{Flag, parse};
+use crate::commands::args::{clamp, parse};
 use crate::commands::{CmdResult, Ctx};
 use crate::worker::jobs::Form;
 
@@ -32,29 +32,40 @@ pub fn freshness(state: Option<&FetchState>, now: u64, ttl_ms: u64) -> (Option<u
     (limited, young)
 }
 
+/// the newest items across subscriptions, from cache when fresh
+#[derive(clap::Parser)]
+#[command(name = "rss news")]
+pub struct Args {
+    /// only this subscription (name or title)
+    #[arg(long, value_name = "S")]
+    source: Option<String>,
+    /// only items whose title contains this (any case)
+    #[arg(long, value_name = "K")]
+    keyword: Option<String>,
+    /// how many items (default 5, 1-100)
+    #[arg(long, value_name = "N")]
+    limit: Option<i64>,
+    /// refetch every feed, however fresh its cache
+    #[arg(long)]
+    refresh: bool,
+}
+
 /// Runs `rss news`.
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(
-        args,
-        &[
-            Flag::value("source"),
-            Flag::value("keyword"),
-            Flag::value("limit"),
-            Flag::switch("refresh"),
-        ],
-    )?;
-    let limit = flags.clamped("limit", 5, 1, 100)? as usize;
-    let keyword = flags
-        .get("keyword")
+    let a: Args = parse(args)?;
+    let limit = clamp(a.limit, 5, 1, 100) as usize;
+    let keyword = a
+        .keyword
+        .as_deref()
         .map(str::to_lowercase)
         .filter(|k| !k.is_empty());
-    let refresh = flags.switch("refresh");
+    let refresh = a.refresh;
     let ttl_ms = ctx.config.tools.rss.cache_ttl.saturating_mul(60_000);
 
     let (subs, states) = {
         let mut store = ctx.services.rss.lock().await;
         let state = store.state();
-        let subs: Vec<Subscription> = match flags.get("source") {
+        let subs: Vec<Subscription> = match a.source.as_deref() {
             Some(src) => vec![state.require(src)?.clone()],
             None => state.subs.clone(),
         };

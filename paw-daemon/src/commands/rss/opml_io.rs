@@ -1,5 +1,6 @@
-//! Reading OPML safely (the worker side of `rss import`): the shape is checked with a
-//! streaming reader before the `opml` crate sees the text.
+//! OPML with the `opml` crate: reading it safely (the worker side of `rss import`: the
+//! shape is checked with a streaming reader before the crate sees the text) and writing it
+//! (`rss export`).
 
 /// The deepest outline nesting read; deeper files are refused before the `opml` crate
 /// (whose serde reader recurses per level) sees them.
@@ -58,4 +59,26 @@ pub fn feeds_of(text: &str, max_outlines: usize) -> Result<Vec<(String, String)>
         stack.push(o.outlines.iter());
     }
     Ok(out)
+}
+
+/// The subscriptions as an OPML 2.0 document.
+pub fn write(subs: &[super::store::Subscription]) -> Result<String, String> {
+    let mut doc = opml::OPML {
+        version: "2.0".into(),
+        head: Some(opml::Head {
+            title: Some("paw subscriptions".into()),
+            ..opml::Head::default()
+        }),
+        ..opml::OPML::default()
+    };
+    for s in subs {
+        doc.body.outlines.push(opml::Outline {
+            text: s.title.clone().unwrap_or_else(|| s.name.clone()),
+            title: s.title.clone(),
+            r#type: Some("rss".into()),
+            xml_url: Some(s.url.clone()),
+            ..opml::Outline::default()
+        });
+    }
+    doc.to_string().map_err(|e| e.to_string())
 }

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::fulltext::{Found, Record};
 use super::parse::Item;
-use crate::commands::args::{Flag, parse};
+use crate::commands::args::{clamp, parse};
 use crate::commands::{CmdError, CmdResult, Ctx, Output};
 
 /// The feed item `--name N --guid G` or `--link URL` names, if cached.
@@ -41,20 +41,33 @@ async fn find_item(
     Ok(None)
 }
 
-/// `rss read (--link URL | --name N --guid G) [--fulltext] [--wait MS]`
+/// one article as the feed gave it; --fulltext also fetches and extracts the page in the background
+#[derive(clap::Parser)]
+#[command(name = "rss read")]
+#[command(group(clap::ArgGroup::new("item").required(true).args(["link", "name"])))]
+pub struct Args {
+    /// the article's link
+    #[arg(long, value_name = "URL")]
+    link: Option<String>,
+    /// a subscription (name or title), with --guid
+    #[arg(long, value_name = "N", requires = "guid")]
+    name: Option<String>,
+    /// the item's guid in that subscription
+    #[arg(long, value_name = "G", requires = "name")]
+    guid: Option<String>,
+    /// extract the page's full text even when tools.rss.fulltext is off
+    #[arg(long)]
+    fulltext: bool,
+    /// wait up to this many ms for the full text
+    #[arg(long, value_name = "MS")]
+    wait: Option<i64>,
+}
+
+/// Runs `rss read`.
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(
-        args,
-        &[
-            Flag::value("link"),
-            Flag::value("name"),
-            Flag::value("guid"),
-            Flag::switch("fulltext"),
-            Flag::value("wait"),
-        ],
-    )?;
-    let wait = flags.clamped("wait", 0, 0, i64::MAX)? as u64;
-    let (source, item, link) = match (flags.get("link"), flags.get("name"), flags.get("guid")) {
+    let a: Args = parse(args)?;
+    let wait = clamp(a.wait, 0, 0, i64::MAX) as u64;
+    let (source, item, link) = match (a.link.as_deref(), a.name.as_deref(), a.guid.as_deref()) {
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
             return Err(CmdError::invalid_args(
                 "give --link, or --name with --guid, not both",
@@ -131,7 +144,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     stdout.push_str(&format!("{link}\n"));
 
     let cfg = &ctx.config.tools.rss.fulltext;
-    let status = if !(cfg.enabled || flags.switch("fulltext")) {
+    let status = if !(cfg.enabled || a.fulltext) {
         ("disabled", None)
     } else {
         let backoff = Duration::from_secs(cfg.failure_backoff_secs);

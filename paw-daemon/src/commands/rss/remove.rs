@@ -4,13 +4,22 @@ use paw_proto::ErrorCode;
 use serde_json::json;
 
 use super::output;
-use crate::commands::args::{Flag, parse};
+use crate::commands::args::parse;
 use crate::commands::{CmdError, CmdResult, Ctx};
 
-/// `rss remove --name N` (also matches the title)
+/// remove a subscription, its fetch state and cached items
+#[derive(clap::Parser)]
+#[command(name = "rss remove")]
+pub struct Args {
+    /// the subscription's name or its feed's title
+    #[arg(long, value_name = "N")]
+    name: String,
+}
+
+/// Runs `rss remove`.
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
-    let flags = parse(args, &[Flag::value("name")])?;
-    let name = flags.required("name")?;
+    let a: Args = parse(args)?;
+    let name = a.name.as_str();
     let mut store = ctx.services.rss.lock().await;
     let state = store.state();
     let sub = state.require(name)?.clone();

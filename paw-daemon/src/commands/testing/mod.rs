@@ -16,7 +16,7 @@ use futures::future::BoxFuture;
 use paw_proto::Capabilities;
 use serde_json::json;
 
-use super::args::{Flag, parse};
+use super::args::{clamp, parse};
 use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, Registry};
 use crate::session::SessionResource;
 
@@ -49,6 +49,38 @@ static WORKER: CommandSpec = CommandSpec {
 
 struct Worker;
 
+/// run a worker job that misbehaves
+#[derive(clap::Parser)]
+#[command(name = "test-worker")]
+struct WorkerArgs {
+    /// crash, panic, hog, spin, overflow or echo
+    #[arg(long = "do", value_name = "ACTION")]
+    action: String,
+}
+
+/// sleep
+#[derive(clap::Parser)]
+#[command(name = "test-sleep")]
+struct SleepArgs {
+    /// milliseconds
+    #[arg(long, value_name = "N")]
+    ms: Option<i64>,
+}
+
+/// echo stdin
+#[derive(clap::Parser)]
+#[command(name = "test-echo")]
+struct NoisyArgs {
+    /// to stderr instead of stdout
+    #[arg(long)]
+    stderr: bool,
+}
+
+/// no flags
+#[derive(clap::Parser)]
+#[command(name = "test")]
+struct NoArgs {}
+
 impl Command for Worker {
     fn spec(&self) -> &'static CommandSpec {
         &WORKER
@@ -56,8 +88,7 @@ impl Command for Worker {
 
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
-            let flags = parse(&inv.argv[1..], &[Flag::value("do")])?;
-            let action = flags.required("do")?.to_string();
+            let action = parse::<WorkerArgs>(&inv.argv[1..])?.action;
             let job = crate::worker::jobs::Job::Test { action };
             ctx.services.workers.run(job, &[], |_, _| Some(())).await?;
             Ok(Output {
@@ -90,8 +121,7 @@ impl Command for Sleep {
 
     fn run(&self, _ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
-            let flags = parse(&inv.argv[1..], &[Flag::value("ms")])?;
-            let ms = flags.clamped("ms", 0, 0, 3_600_000)? as u64;
+            let ms = clamp(parse::<SleepArgs>(&inv.argv[1..])?.ms, 0, 0, 3_600_000) as u64;
             tokio::time::sleep(Duration::from_millis(ms)).await;
             Ok(Output {
                 stdout: format!("slept {ms}\n"),
@@ -155,13 +185,13 @@ impl Command for Echo {
 
     fn run(&self, _ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
-            let flags = parse(&inv.argv[1..], &[Flag::switch("stderr")])?;
+            let flags = parse::<NoisyArgs>(&inv.argv[1..])?;
             let text = inv.stdin.unwrap_or_default();
             let mut out = Output {
                 result: json!({"ok": true, "chars": text.chars().count()}),
                 ..Output::default()
             };
-            if flags.switch("stderr") {
+            if flags.stderr {
                 out.stderr = text;
             } else {
                 out.stdout = text;
@@ -209,7 +239,7 @@ impl Command for Attach {
 
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
-            parse(&inv.argv[1..], &[])?;
+            let NoArgs {} = parse(&inv.argv[1..])?;
             let path = ctx
                 .home
                 .agents()
