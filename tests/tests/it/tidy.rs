@@ -187,3 +187,35 @@ fn untrusted_bytes_are_parsed_only_behind_the_worker_boundary() {
     }
     assert!(checked > 30, "{checked}");
 }
+
+#[test]
+fn every_background_task_runs_on_the_daemons_tracker() {
+    // ARCHITECTURE.md: shutdown waits for every task a command or the daemon starts, so
+    // none is spawned past the tracker. The one exception is the accept loop, which `cli.rs`
+    // awaits itself. Test modules are exempt.
+    let src = root().join("paw-daemon/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found = Vec::new();
+    for f in files {
+        let rel = f
+            .strip_prefix(&src)
+            .expect("under src")
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.ends_with("tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).expect("read");
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let n = code.matches("tokio::spawn(").count() + code.matches("tokio::task::spawn(").count();
+        if n > 0 {
+            found.push(format!("{rel} ({n})"));
+        }
+    }
+    assert_eq!(
+        found,
+        ["cli.rs (1)"],
+        "spawn on Services::tasks (or the daemon's tracker) instead"
+    );
+}

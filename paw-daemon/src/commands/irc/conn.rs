@@ -236,17 +236,25 @@ pub struct Settings {
     pub backoff: Vec<Duration>,
     /// Registration and join timeouts.
     pub step_timeout: Duration,
+    /// The daemon's task tracker: the supervisor, the transport's reader and writer and the
+    /// auto-forwarder run on it, so shutdown waits for them.
+    pub tasks: tokio_util::task::TaskTracker,
 }
 
 impl Settings {
     /// From the daemon's config.
-    pub fn new(agents: std::path::PathBuf, cfg: &crate::config::IrcConfig) -> Self {
+    pub fn new(
+        agents: std::path::PathBuf,
+        cfg: &crate::config::IrcConfig,
+        tasks: tokio_util::task::TaskTracker,
+    ) -> Self {
         Self {
             agents,
             flood_burst: cfg.flood_burst,
             flood_interval: Duration::from_millis(cfg.flood_interval_ms),
             backoff: BACKOFF.iter().map(|s| Duration::from_secs(*s)).collect(),
             step_timeout: STEP_TIMEOUT,
+            tasks,
         }
     }
 }
@@ -268,6 +276,8 @@ pub struct Irc {
     forward: Mutex<Option<mpsc::UnboundedSender<()>>>,
     /// Network services seen on the connection, beyond the well-known names.
     services: Mutex<Services>,
+    /// The daemon's task tracker.
+    tasks: tokio_util::task::TaskTracker,
 }
 
 /// Network services learnt from the wire: the hosts the well-known services send from, and
@@ -325,8 +335,10 @@ impl Irc {
             last_connect: Mutex::new(None),
             forward: Mutex::new(None),
             services: Mutex::new(Services::default()),
+            tasks: settings.tasks.clone(),
         });
-        let task = tokio::spawn(supervise(Arc::downgrade(&irc), rx, settings));
+        let tasks = settings.tasks.clone();
+        let task = tasks.spawn(supervise(Arc::downgrade(&irc), rx, settings));
         *irc.task.lock().unwrap_or_else(|e| e.into_inner()) = Some(task);
         irc
     }
@@ -430,7 +442,7 @@ impl Irc {
             (true, false) => {
                 let (tx, rx) = mpsc::unbounded_channel();
                 *g = Some(tx);
-                tokio::spawn(super::forward::run(
+                self.tasks.spawn(super::forward::run(
                     Arc::downgrade(self),
                     rx,
                     self.cancel.clone(),
@@ -760,7 +772,7 @@ async fn run_connection(
 ) -> End {
     let target = format!("{}:{}", creds.server, creds.port);
     let to = transport_target(creds);
-    let connect = tokio::time::timeout(step, transport::connect(&to));
+    let connect = tokio::time::timeout(step, transport::connect(&to, &irc.tasks));
     let (client, mut stream) = tokio::select! {
         _ = cancel.cancelled() => return End::Cancelled,
         r = connect => match r {

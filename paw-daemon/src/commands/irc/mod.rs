@@ -206,7 +206,11 @@ fn attach(ctx: &Ctx) -> Result<Arc<Irc>, CmdError> {
             format!("cannot open the IRC message store: {e}"),
         )
     })?;
-    let settings = Settings::new(ctx.home.agents().to_path_buf(), &ctx.config.tools.irc);
+    let settings = Settings::new(
+        ctx.home.agents().to_path_buf(),
+        &ctx.config.tools.irc,
+        ctx.services.tasks.clone(),
+    );
     let session = ctx.session.clone();
     ctx.session
         .attach("irc", move || Irc::start(&session, Arc::new(log), settings))

@@ -137,7 +137,11 @@ fn rig(port: u16, extra: &str) -> Rig {
     let sessions = Sessions::new(CancellationToken::new());
     let session = sessions.default_session();
     let log = Arc::new(Log::open(&agents.join("irc"), 100).expect("log"));
-    let mut settings = Settings::new(agents, &crate::config::IrcConfig::default());
+    let mut settings = Settings::new(
+        agents,
+        &crate::config::IrcConfig::default(),
+        tokio_util::task::TaskTracker::new(),
+    );
     settings.step_timeout = STEP;
     settings.backoff = [300, 900, 1800, 3600].map(Duration::from_millis).to_vec();
     settings.flood_interval = FLOOD;

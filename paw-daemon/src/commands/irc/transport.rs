@@ -118,7 +118,10 @@ pub fn loggable(cmd: &Command) -> String {
 /// connection's supervisor (which owns the returned halves): the reader ends when the
 /// socket closes or [`Incoming`] is dropped, the writer when every [`Sender`] is gone
 /// (the reader holds one for PONGs), so dropping the halves ends both.
-pub async fn connect(target: &Target) -> Result<(Sender, Incoming), TransportError> {
+pub async fn connect(
+    target: &Target,
+    tasks: &tokio_util::task::TaskTracker,
+) -> Result<(Sender, Incoming), TransportError> {
     let stream = tcp(target).await?;
     let io: Box<dyn Io> = if target.tls {
         Box::new(tls(stream, &target.host).await?)
@@ -130,7 +133,7 @@ pub async fn connect(target: &Target) -> Result<(Sender, Incoming), TransportErr
     let (in_tx, in_rx) = mpsc::channel(256);
     let dropped = Arc::new(AtomicU64::new(0));
 
-    tokio::spawn(async move {
+    tasks.spawn(async move {
         // A message prints as one line ending in CRLF.
         while let Some(m) = out_rx.recv().await {
             if tracing::enabled!(tracing::Level::TRACE) {
@@ -146,7 +149,7 @@ pub async fn connect(target: &Target) -> Result<(Sender, Incoming), TransportErr
 
     let mut lines = FramedRead::new(read, CappedLines::new(dropped.clone()));
     let (pong, every, timeout) = (out_tx.clone(), target.ping_every, target.ping_timeout);
-    tokio::spawn(async move {
+    tasks.spawn(async move {
         let mut waiting_since: Option<tokio::time::Instant> = None;
         loop {
             let quiet = match waiting_since {

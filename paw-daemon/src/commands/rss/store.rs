@@ -329,7 +329,7 @@ impl RssStore {
             return;
         }
         let s = services.clone();
-        tokio::spawn(async move {
+        services.tasks.spawn(async move {
             tokio::time::sleep(SAVE_DELAY).await;
             s.rss.save_pending.store(false, Ordering::Release);
             let mut l = s.rss.lock().await;
