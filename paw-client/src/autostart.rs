@@ -37,7 +37,7 @@ fn log_path(socket: &Path) -> std::io::Result<PathBuf> {
 /// that and exit, so no late starter outlives the winner and takes the socket after it.
 fn settle(client: &mut Client, child: &mut std::process::Child) {
     let winner: Option<u64> = client
-        .call::<serde_json::Value>(paw_proto::methods::DAEMON_STATUS, serde_json::json!({}))
+        .call::<serde_json::Value>(paw_proto::methods::DAEMON_STATUS, paw_proto::NoParams {})
         .ok()
         .and_then(|s| s.get("pid").and_then(serde_json::Value::as_u64));
     if winner == Some(u64::from(child.id())) {

@@ -7,10 +7,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use paw_proto::untrusted;
 use paw_proto::{
-    CommandsResult, DaemonStatus, ExecParams, SessionCloseResult, SessionInfo, SessionOpenResult,
-    methods,
+    CommandsResult, DaemonStatus, ExecParams, NoParams, SessionCloseResult, SessionIdParams,
+    SessionInfo, SessionOpenParams, SessionOpenResult, methods,
 };
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::autostart;
 use crate::rpc::{Client, RpcError};
@@ -74,7 +74,7 @@ enum Cmd {
     /// Print a session's events as they happen (IRC state, inbound messages, progress).
     Watch {
         /// The session (by id or name); default: `default`.
-        #[arg(long, default_value = "default")]
+        #[arg(long, default_value = paw_proto::DEFAULT_SESSION)]
         session: String,
         /// Print each event as one JSON object per line.
         #[arg(long)]
@@ -249,7 +249,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         }
         Cmd::Status { json } => {
             let mut client = connect(&cli, false)?;
-            let s: DaemonStatus = client.call(methods::DAEMON_STATUS, json!({}))?;
+            let s: DaemonStatus = client.call(methods::DAEMON_STATUS, NoParams {})?;
             if *json {
                 print_json(&s);
             } else {
@@ -289,7 +289,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         }
         Cmd::Schema { format } => {
             let mut client = connect(&cli, true)?;
-            let r: CommandsResult = client.call(methods::TERMINAL_COMMANDS, json!({}))?;
+            let r: CommandsResult = client.call(methods::TERMINAL_COMMANDS, NoParams {})?;
             let def = paw_proto::tool::definition(format, &r.commands)
                 .ok_or_else(|| Failure(2, format!("unknown format {format}")))?;
             let mut text = serde_json::to_string_pretty(&def).unwrap_or_default();
@@ -321,7 +321,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         }
         Cmd::Commands { long, json } => {
             let mut client = connect(&cli, true)?;
-            let r: CommandsResult = client.call(methods::TERMINAL_COMMANDS, json!({}))?;
+            let r: CommandsResult = client.call(methods::TERMINAL_COMMANDS, NoParams {})?;
             if *json {
                 print_json(&r);
                 return Ok(0);
@@ -401,7 +401,7 @@ fn exec(
 fn watch(client: &mut Client, session: &str, json: bool) -> Result<u8, Failure> {
     // Opening by name makes sure the session exists (ids of live sessions work as names too).
     let opened: SessionOpenResult =
-        match client.call(methods::SESSION_OPEN, json!({"name": session})) {
+        match client.call(methods::SESSION_OPEN, crate::exec::open_params(session)) {
             Ok(o) => o,
             Err(_) => SessionOpenResult {
                 session_id: session.to_string(),
@@ -409,7 +409,9 @@ fn watch(client: &mut Client, session: &str, json: bool) -> Result<u8, Failure> 
         };
     let _sub: Value = client.call(
         methods::SESSION_SUBSCRIBE,
-        json!({"session_id": opened.session_id}),
+        SessionIdParams {
+            session_id: opened.session_id.clone(),
+        },
     )?;
     err_line(&format!("watching session {}", opened.session_id));
     let tty = std::io::stdout().is_terminal();
@@ -463,17 +465,21 @@ fn render_event(ev: &Value, tty: bool) -> (String, String) {
 fn session_cmd(client: &mut Client, action: &SessionCmd) -> Result<u8, Failure> {
     match action {
         SessionCmd::Open { name } => {
-            let params = match name {
-                Some(n) => json!({"name": n}),
-                None => json!({}),
+            let params = SessionOpenParams {
+                name: name.clone(),
+                bind: None,
             };
             let r: SessionOpenResult = client.call(methods::SESSION_OPEN, params)?;
             show(&format!("{}\n", r.session_id));
             Ok(0)
         }
         SessionCmd::Close { session_id } => {
-            let r: SessionCloseResult =
-                client.call(methods::SESSION_CLOSE, json!({"session_id": session_id}))?;
+            let r: SessionCloseResult = client.call(
+                methods::SESSION_CLOSE,
+                SessionIdParams {
+                    session_id: session_id.clone(),
+                },
+            )?;
             if r.closed {
                 out(b"closed\n");
                 Ok(0)
@@ -482,7 +488,7 @@ fn session_cmd(client: &mut Client, action: &SessionCmd) -> Result<u8, Failure> 
             }
         }
         SessionCmd::List { json } => {
-            let list: Vec<SessionInfo> = client.call(methods::SESSION_LIST, json!({}))?;
+            let list: Vec<SessionInfo> = client.call(methods::SESSION_LIST, NoParams {})?;
             if *json {
                 print_json(&list);
             } else {

@@ -1,13 +1,12 @@
 //! Running one `terminal.exec` call, optionally watching the run's own events (its
 //! `run.started` and `run.progress`), for `paw-client exec` and the MCP bridge.
 
-use paw_proto::{ExecOutcome, ExecParams, SessionOpenResult, methods};
-use serde_json::{Value, json};
+use paw_proto::{
+    ExecOutcome, ExecParams, SessionIdParams, SessionOpenParams, SessionOpenResult, methods,
+};
+use serde_json::Value;
 
 use crate::rpc::{Client, RpcError, decode};
-
-/// The session a call without `--session` / `session_id` runs in (SPEC §3).
-const DEFAULT_SESSION: &str = "default";
 
 /// One event of the call's own run.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,11 +44,13 @@ pub fn run(
     let Some(on_event) = on_event else {
         return run_plain(client, params, session);
     };
-    let name = session.unwrap_or(DEFAULT_SESSION);
-    let opened: SessionOpenResult = client.call(methods::SESSION_OPEN, json!({"name": name}))?;
+    let name = session.unwrap_or(paw_proto::DEFAULT_SESSION);
+    let opened: SessionOpenResult = client.call(methods::SESSION_OPEN, open_params(name))?;
     let _: Value = client.call(
         methods::SESSION_SUBSCRIBE,
-        json!({"session_id": opened.session_id}),
+        SessionIdParams {
+            session_id: opened.session_id.clone(),
+        },
     )?;
     params.session_id = Some(opened.session_id);
     let mut run = Tracker::default();
@@ -109,7 +110,7 @@ fn run_plain(
     };
     params.session_id = Some(name.to_string());
     let mut answers = client.call_many(&[
-        (methods::SESSION_OPEN, json!({"name": name})),
+        (methods::SESSION_OPEN, to_value(&open_params(name))),
         (methods::TERMINAL_EXEC, to_value(&params)),
     ]);
     let exec = answers
@@ -130,6 +131,14 @@ fn run_plain(
     }
 }
 
-fn to_value(p: &ExecParams) -> Value {
+fn to_value(p: &impl serde::Serialize) -> Value {
     serde_json::to_value(p).unwrap_or(Value::Null)
+}
+
+/// `session.open` by name.
+pub fn open_params(name: &str) -> SessionOpenParams {
+    SessionOpenParams {
+        name: Some(name.to_string()),
+        bind: None,
+    }
 }

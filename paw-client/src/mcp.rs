@@ -23,7 +23,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::cli::Target;
 use crate::exec::{self, RunEvent};
@@ -101,7 +101,7 @@ impl Bridge {
     async fn tool(&self) -> Result<Tool, McpError> {
         let commands = self
             .with_client(|c| {
-                c.call::<CommandsResult>(methods::TERMINAL_COMMANDS, json!({}))
+                c.call::<CommandsResult>(methods::TERMINAL_COMMANDS, paw_proto::NoParams {})
                     .map_err(|e| e.to_string())
             })
             .await?;
@@ -126,7 +126,7 @@ impl Bridge {
                 PathBuf::new()
             } else {
                 let status: DaemonStatus = client
-                    .call(methods::DAEMON_STATUS, json!({}))
+                    .call(methods::DAEMON_STATUS, paw_proto::NoParams {})
                     .map_err(|e| e.to_string())?;
                 PathBuf::from(status.home)
             };
@@ -235,7 +235,12 @@ impl Drop for CancelOnDrop {
         // Inline, not on a thread: the process may be about to exit (the host went away).
         // One local round trip; the daemon answers a cancel at once.
         if let Ok(mut c) = self.target.connect(false) {
-            let _ = c.call::<Value>(methods::TERMINAL_CANCEL, json!({"run_id": run_id}));
+            let _ = c.call::<Value>(
+                methods::TERMINAL_CANCEL,
+                paw_proto::CancelParams {
+                    run_id: run_id.clone(),
+                },
+            );
         }
     }
 }

@@ -149,8 +149,9 @@ impl Client {
     pub fn call<T: DeserializeOwned>(
         &mut self,
         method: &str,
-        params: Value,
+        params: impl serde::Serialize,
     ) -> Result<T, RpcError> {
+        let params = serde_json::to_value(params).map_err(|e| RpcError::Decode(e.to_string()))?;
         let v = self
             .call_many(&[(method, params)])
             .pop()

@@ -86,6 +86,12 @@ pub struct CancelResult {
     pub cancelled: bool,
 }
 
+/// Params of the methods that take none (`terminal.commands`, `session.list`,
+/// `daemon.status`): `{}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
 /// Params of `session.open`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
