@@ -433,7 +433,9 @@ fn watch(client: &mut Client, session: &str, json: bool) -> Result<u8, Failure> 
             out(prefix.as_bytes());
             show(&line);
         }
-        if ev["kind"] == "session.closed" {
+        if serde_json::from_value::<paw_proto::SessionEvent>(ev.clone())
+            .is_ok_and(|e| e.event == paw_proto::Event::SessionClosed)
+        {
             return Ok(0);
         }
     }

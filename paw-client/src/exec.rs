@@ -2,7 +2,8 @@
 //! `run.started` and `run.progress`), for `paw-client exec` and the MCP bridge.
 
 use paw_proto::{
-    ExecOutcome, ExecParams, SessionIdParams, SessionOpenParams, SessionOpenResult, methods,
+    Event, ExecOutcome, ExecParams, SessionEvent, SessionIdParams, SessionOpenParams,
+    SessionOpenResult, methods,
 };
 use serde_json::Value;
 
@@ -77,23 +78,24 @@ struct Tracker {
 
 impl Tracker {
     fn take(&mut self, ev: &Value, on_event: &mut dyn FnMut(RunEvent)) {
-        let run_id = ev["run_id"].as_str().unwrap_or_default();
-        let ours = self.ours.as_deref() == Some(run_id);
-        match ev["kind"].as_str() {
-            Some("run.started") if self.ours.is_none() => {
-                self.ours = Some(run_id.to_string());
-                on_event(RunEvent::Started {
-                    run_id: run_id.to_string(),
-                });
+        let Ok(ev) = serde_json::from_value::<SessionEvent>(ev.clone()) else {
+            return;
+        };
+        let ours = |id: &str| self.ours.as_deref() == Some(id);
+        match ev.event {
+            Event::RunStarted { run_id, .. } if self.ours.is_none() => {
+                self.ours = Some(run_id.clone());
+                on_event(RunEvent::Started { run_id });
             }
-            Some("run.progress") if ours => on_event(RunEvent::Progress {
-                done: ev["done"].as_u64().unwrap_or(0),
-                total: ev["total"].as_u64().unwrap_or(0),
-                note: ev["note"].as_str().map(str::to_string),
-            }),
-            Some("run.finished") if ours => self.finished = true,
+            Event::RunProgress {
+                run_id,
+                done,
+                total,
+                note,
+            } if ours(&run_id) => on_event(RunEvent::Progress { done, total, note }),
+            Event::RunFinished { run_id, .. } if ours(&run_id) => self.finished = true,
             // Nothing more of this run will come.
-            Some("events.lagged" | "session.closed") => self.finished = true,
+            Event::Lagged { .. } | Event::SessionClosed => self.finished = true,
             _ => {}
         }
     }

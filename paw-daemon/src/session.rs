@@ -11,8 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use paw_proto::{DEFAULT_SESSION, SessionEvent, SessionInfo};
-use serde_json::{Map, Value};
+use paw_proto::{DEFAULT_SESSION, Event, SessionEvent, SessionInfo};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
@@ -157,15 +156,14 @@ impl Session {
     }
 
     /// Sends an event to the session's subscribers (none listening is fine).
-    pub fn emit(&self, kind: &str, fields: Map<String, Value>) {
+    pub fn emit(&self, event: Event) {
         let Some(events) = self.events.get() else {
             return;
         };
         let _ = events.send(SessionEvent {
-            kind: kind.to_string(),
             session_id: self.id.clone(),
             ts_ms: now_ms(),
-            fields,
+            event,
         });
     }
 
@@ -202,7 +200,7 @@ impl Session {
         if tokio::time::timeout(TEARDOWN_LIMIT, closing).await.is_err() {
             tracing::warn!(session = %self.id, "session teardown exceeded {:?}", TEARDOWN_LIMIT);
         }
-        self.emit("session.closed", Map::new());
+        self.emit(Event::SessionClosed);
     }
 
     fn info(&self) -> SessionInfo {

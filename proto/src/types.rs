@@ -243,22 +243,128 @@ pub struct CommandsResult {
     pub commands: Vec<CommandInfo>,
 }
 
-/// A notification of `session.subscribe` (SPEC §3.1).
-///
-/// `kind` is `run.started`, `run.progress`, `run.finished`, `irc.state`, `irc.inbound`,
-/// `events.lagged` or `session.closed`;
-/// the remaining fields depend on it and are kept as they came.
+/// A notification of `session.subscribe` (SPEC §3.1): `{kind, session_id, ts_ms, ...}`,
+/// the fields after `ts_ms` being the [`Event`]'s own.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionEvent {
-    /// What happened.
-    pub kind: String,
     /// The session it happened in.
     pub session_id: String,
     /// When (Unix ms).
     pub ts_ms: u64,
-    /// The kind's own fields.
+    /// What happened (its `kind` and fields).
     #[serde(flatten)]
-    pub fields: serde_json::Map<String, Value>,
+    pub event: Event,
+}
+
+/// What a session event says, by `kind`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+pub enum Event {
+    /// A call started in the session (a subscriber learns its run id, to cancel it).
+    #[serde(rename = "run.started")]
+    RunStarted {
+        /// The run.
+        run_id: String,
+        /// Its argv, secrets masked.
+        argv: Vec<String>,
+        /// Its timeout.
+        timeout_ms: u64,
+    },
+    /// Progress of a long call.
+    #[serde(rename = "run.progress")]
+    RunProgress {
+        /// The run.
+        run_id: String,
+        /// Steps done.
+        done: u64,
+        /// Steps in all.
+        total: u64,
+        /// What it is doing.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
+    /// A call ended; every event of the run came before this one.
+    #[serde(rename = "run.finished")]
+    RunFinished {
+        /// The run.
+        run_id: String,
+        /// Its exit code.
+        exit_code: i32,
+        /// Its error code, when it failed.
+        error_code: Option<ErrorCode>,
+    },
+    /// The session's IRC connection changed state.
+    #[serde(rename = "irc.state")]
+    IrcState(IrcStateEvent),
+    /// New inbound IRC messages (auto-forward on), cleaned and truncated as `irc pull`.
+    #[serde(rename = "irc.inbound")]
+    IrcInbound(IrcInboundEvent),
+    /// The subscriber fell behind and missed this many events.
+    #[serde(rename = "events.lagged")]
+    Lagged {
+        /// How many.
+        missed: u64,
+    },
+    /// The session closed; nothing follows.
+    #[serde(rename = "session.closed")]
+    SessionClosed,
+    /// A kind this version does not know (from a newer daemon).
+    #[serde(other)]
+    Unknown,
+}
+
+/// `irc.state`: `{state, indicator, server?, channel?, nick?, logged_in?, last_error?}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IrcStateEvent {
+    /// The connection state (SPEC §8.2).
+    pub state: String,
+    /// green, yellow or red.
+    pub indicator: String,
+    /// The server of the live connection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// Its default channel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    /// The nick in use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nick: Option<String>,
+    /// With an account password: whether the account is logged in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logged_in: Option<bool>,
+    /// Why it last failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<StateError>,
+}
+
+/// A failure as `irc status` and `irc.state` report it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateError {
+    /// The error code.
+    pub error_code: ErrorCode,
+    /// The reason, without secrets.
+    pub message: String,
+}
+
+/// `irc.inbound`: one channel's new messages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IrcInboundEvent {
+    /// The channel (or the peer's nick for private messages).
+    pub channel: String,
+    /// Always true: third-party text.
+    pub untrusted: bool,
+    /// The untrusted-text notice.
+    pub notice: String,
+    /// How many messages.
+    pub returned: usize,
+    /// The messages, as `irc pull` renders them.
+    pub messages: Vec<Value>,
+    /// Whether the batch was cut.
+    pub truncated: bool,
+    /// The cursor before the batch.
+    pub cursor_before: String,
+    /// The cursor after it.
+    pub cursor_after: String,
 }
 
 #[cfg(test)]
@@ -285,12 +391,26 @@ mod tests {
     #[test]
     fn session_event_flattens_its_fields() {
         let e: SessionEvent = serde_json::from_str(
-            r#"{"kind":"irc.state","session_id":"default","ts_ms":1,"state":"joined"}"#,
+            r#"{"kind":"irc.state","session_id":"default","ts_ms":1,"state":"joined","indicator":"green"}"#,
         )
         .expect("parse");
-        assert_eq!(e.fields["state"], "joined");
+        assert!(matches!(&e.event, Event::IrcState(s) if s.state == "joined"));
         let back = serde_json::to_value(&e).expect("ser");
         assert_eq!(back["state"], "joined");
         assert_eq!(back["kind"], "irc.state");
+        let closed = serde_json::to_value(SessionEvent {
+            session_id: "s".into(),
+            ts_ms: 2,
+            event: Event::SessionClosed,
+        })
+        .expect("ser");
+        assert_eq!(
+            closed,
+            serde_json::json!({"kind": "session.closed", "session_id": "s", "ts_ms": 2})
+        );
+        let later: SessionEvent =
+            serde_json::from_str(r#"{"kind":"from.the.future","session_id":"s","ts_ms":3,"x":1}"#)
+                .expect("unknown kinds parse");
+        assert_eq!(later.event, Event::Unknown);
     }
 }

@@ -122,14 +122,12 @@ impl Ctx {
         if self.session.subscriber_count() == 0 {
             return;
         }
-        let mut f = serde_json::Map::new();
-        f.insert("run_id".into(), self.run_id.clone().into());
-        f.insert("done".into(), done.into());
-        f.insert("total".into(), total.into());
-        if let Some(n) = note {
-            f.insert("note".into(), n.into());
-        }
-        self.session.emit("run.progress", f);
+        self.session.emit(paw_proto::Event::RunProgress {
+            run_id: self.run_id.clone(),
+            done: done as u64,
+            total: total as u64,
+            note: note.map(str::to_string),
+        });
     }
 }
 

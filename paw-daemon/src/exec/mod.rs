@@ -179,11 +179,11 @@ impl ExecRuntime {
             let mut shown: Vec<String> = argv.to_vec();
             shown.iter_mut().for_each(mask::mask_string);
             mask::mask_secret_args(&mut shown);
-            let mut fields = serde_json::Map::new();
-            fields.insert("run_id".into(), run_id.into());
-            fields.insert("argv".into(), shown.into());
-            fields.insert("timeout_ms".into(), timeout_ms.into());
-            session.emit("run.started", fields);
+            session.emit(paw_proto::Event::RunStarted {
+                run_id: run_id.to_string(),
+                argv: shown,
+                timeout_ms,
+            });
         }
         let ctx = Ctx {
             run_id: run_id.to_string(),
@@ -218,15 +218,12 @@ impl ExecRuntime {
         if session.subscriber_count() > 0 {
             // Queued behind the run's own events, so a subscriber that has this knows it
             // has seen them all (the call's answer travels apart and may overtake them).
-            let mut fields = serde_json::Map::new();
-            fields.insert("run_id".into(), run_id.into());
             let (exit_code, error_code) = exit_of(&result);
-            fields.insert("exit_code".into(), exit_code.into());
-            fields.insert(
-                "error_code".into(),
-                error_code.map(ErrorCode::as_str).into(),
-            );
-            session.emit("run.finished", fields);
+            session.emit(paw_proto::Event::RunFinished {
+                run_id: run_id.to_string(),
+                exit_code,
+                error_code,
+            });
         }
         result
     }

@@ -214,20 +214,17 @@ pub async fn subscribe(
             _ = sink.closed() => break,
             ev = rx.recv() => match ev {
                 Ok(ev) => {
-                    let last = ev.kind == "session.closed";
+                    let last = matches!(ev.event, paw_proto::Event::SessionClosed);
                     sink.send(to_json_raw_value(&ev)?).await?;
                     if last {
                         break;
                     }
                 }
                 Err(RecvError::Lagged(missed)) => {
-                    let mut fields = serde_json::Map::new();
-                    fields.insert("missed".into(), missed.into());
                     let ev = paw_proto::SessionEvent {
-                        kind: "events.lagged".into(),
                         session_id: session.id.clone(),
                         ts_ms: crate::clock::now_ms(),
-                        fields,
+                        event: paw_proto::Event::Lagged { missed },
                     };
                     sink.send(to_json_raw_value(&ev)?).await?;
                 }

@@ -15,7 +15,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use irc::proto::{Command, Prefix, Response};
 use paw_proto::ErrorCode;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -124,7 +124,15 @@ impl LastError {
 
     /// As a JSON object.
     pub fn to_json(&self) -> Value {
-        json!({"error_code": self.code.as_str(), "message": self.message})
+        serde_json::to_value(self.to_state()).unwrap_or_default()
+    }
+
+    /// As the wire type.
+    pub fn to_state(&self) -> paw_proto::StateError {
+        paw_proto::StateError {
+            error_code: self.code,
+            message: self.message.clone(),
+        }
     }
 
     /// As a command failure.
@@ -498,30 +506,24 @@ impl Irc {
             changed
         });
         if changed && let Some(session) = self.session() {
-            session.emit("irc.state", state_event(&self.status.borrow()));
+            session.emit(paw_proto::Event::IrcState(state_event(
+                &self.status.borrow(),
+            )));
         }
     }
 }
 
-/// The `irc.state` event fields (no secrets).
-pub fn state_event(s: &Status) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("state".into(), s.state.as_str().into());
-    m.insert("indicator".into(), s.indicator().into());
-    if let Some(l) = s.logged_in {
-        m.insert("logged_in".into(), l.into());
+/// The `irc.state` event (no secrets).
+pub fn state_event(s: &Status) -> paw_proto::IrcStateEvent {
+    paw_proto::IrcStateEvent {
+        state: s.state.as_str().into(),
+        indicator: s.indicator().into(),
+        server: s.creds.as_ref().map(|c| c.server.clone()),
+        channel: s.creds.as_ref().map(|c| c.channel.clone()),
+        nick: s.nick.clone(),
+        logged_in: s.logged_in,
+        last_error: s.last_error.as_ref().map(LastError::to_state),
     }
-    if let Some(c) = &s.creds {
-        m.insert("server".into(), c.server.clone().into());
-        m.insert("channel".into(), c.channel.clone().into());
-    }
-    if let Some(n) = &s.nick {
-        m.insert("nick".into(), n.clone().into());
-    }
-    if let Some(e) = &s.last_error {
-        m.insert("last_error".into(), e.to_json());
-    }
-    m
 }
 
 /// How one connection ended.

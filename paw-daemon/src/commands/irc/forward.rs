@@ -6,7 +6,6 @@
 use std::sync::Weak;
 use std::time::Duration;
 
-use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -49,16 +48,16 @@ pub async fn run(irc: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<()>, cancel: Ca
                 continue;
             };
             let (messages, truncated) = super::render(unread.messages, SUMMARY_CAP);
-            let mut f = Map::new();
-            f.insert("channel".into(), channel.clone().into());
-            f.insert("untrusted".into(), true.into());
-            f.insert("notice".into(), UNTRUSTED.into());
-            f.insert("returned".into(), messages.len().into());
-            f.insert("messages".into(), Value::Array(messages));
-            f.insert("truncated".into(), truncated.into());
-            f.insert("cursor_before".into(), unread.cursor.to_string().into());
-            f.insert("cursor_after".into(), last.to_string().into());
-            session.emit("irc.inbound", f);
+            session.emit(paw_proto::Event::IrcInbound(paw_proto::IrcInboundEvent {
+                channel: channel.clone(),
+                untrusted: true,
+                notice: UNTRUSTED.into(),
+                returned: messages.len(),
+                messages,
+                truncated,
+                cursor_before: unread.cursor.to_string(),
+                cursor_after: last.to_string(),
+            }));
             if let Err(e) = irc.log.advance(&channel, last) {
                 tracing::error!(error = %e, "auto-forward could not save cursors.json");
             }

@@ -284,8 +284,8 @@ async fn a_dropped_link_reconnects_in_the_background_with_backoff() {
     // Every change was pushed as irc.state.
     let mut seen = Vec::new();
     while let Ok(ev) = events.try_recv() {
-        if ev.kind == "irc.state" {
-            seen.push(ev.fields["state"].as_str().unwrap_or("").to_string());
+        if let paw_proto::Event::IrcState(st) = ev.event {
+            seen.push(st.state);
         }
     }
     let want = [
