@@ -113,8 +113,11 @@ enum Progress {
 #[derive(Default)]
 struct Queue {
     state: Mutex<QueueState>,
-    /// Signalled when the journal thread empties a full queue.
-    drained: Condvar,
+    /// Signalled when the journal thread empties a full queue: the async senders wait on
+    /// it (never parking an async worker thread)…
+    drained: tokio::sync::Notify,
+    /// …and blocking ones (tests) on this.
+    drained_blocking: Condvar,
 }
 
 #[derive(Default)]
@@ -156,21 +159,53 @@ impl AuditWriter {
         })
     }
 
-    /// Queues a record (waits only if the journal is [`QUEUE`] records behind).
-    pub fn record(&self, rec: AuditRecord) {
-        let mut st = self.queue.state.lock().unwrap_or_else(|e| e.into_inner());
-        while st.records.len() >= QUEUE && !st.closed {
-            st = self
-                .queue
-                .drained
-                .wait(st)
-                .unwrap_or_else(|e| e.into_inner());
+    /// Queues a record; waits (asynchronously) only if the journal is [`QUEUE`] records
+    /// behind.
+    pub async fn record(&self, mut rec: AuditRecord) {
+        loop {
+            // Registered before the queue is looked at, so a drain in between is not missed.
+            let drained = self.queue.drained.notified();
+            tokio::pin!(drained);
+            drained.as_mut().enable();
+            match self.try_push(rec) {
+                None => return,
+                Some(r) => rec = r,
+            }
+            drained.await;
         }
+    }
+
+    /// [`record`](Self::record) for a thread that may block (tests, benches).
+    pub fn record_blocking(&self, mut rec: AuditRecord) {
+        loop {
+            match self.try_push(rec) {
+                None => return,
+                Some(r) => rec = r,
+            }
+            let st = self.queue.state.lock().unwrap_or_else(|e| e.into_inner());
+            if st.records.len() >= QUEUE && !st.closed {
+                drop(
+                    self.queue
+                        .drained_blocking
+                        .wait(st)
+                        .unwrap_or_else(|e| e.into_inner()),
+                );
+            }
+        }
+    }
+
+    /// Queues `rec` unless the queue is full (then hands it back).
+    fn try_push(&self, rec: AuditRecord) -> Option<AuditRecord> {
+        let mut st = self.queue.state.lock().unwrap_or_else(|e| e.into_inner());
         if st.closed {
             tracing::error!(run_id = %rec.run_id, "audit record after shutdown; not written");
-            return;
+            return None;
+        }
+        if st.records.len() >= QUEUE {
+            return Some(rec);
         }
         st.records.push(rec);
+        None
     }
 
     /// Closes the queue, waits until every queued record is in the journal (fsynced), and
@@ -221,7 +256,8 @@ fn journal_loop(
             std::mem::swap(&mut batch, &mut st.records);
             st.closed
         };
-        queue.drained.notify_all();
+        queue.drained.notify_waiters();
+        queue.drained_blocking.notify_all();
         if !batch.is_empty() {
             buf.clear();
             for rec in batch.drain(..) {
@@ -466,7 +502,7 @@ mod tests {
         let (_dir, paths) = layout();
         let w = AuditWriter::start(paths.clone()).expect("start");
         for i in 0..50 {
-            w.record(rec(&format!("run_{i:03}")));
+            w.record_blocking(rec(&format!("run_{i:03}")));
         }
         w.finish();
         let journal = std::fs::read_to_string(&paths.journal).expect("journal");
@@ -497,7 +533,7 @@ mod tests {
         text.push_str("{\"run_id\":\"torn");
         std::fs::write(&paths.journal, &text).expect("journal");
         let w = AuditWriter::start(paths.clone()).expect("start");
-        w.record(rec("new_0"));
+        w.record_blocking(rec("new_0"));
         w.finish();
         for id in ["old_0", "old_4", "new_0"] {
             assert!(paths.runs.join(format!("{id}.json")).exists(), "{id}");

@@ -124,22 +124,24 @@ impl ExecRuntime {
         let mut command = params.command;
         mask::mask_string(&mut command);
         mask::mask_secret_command(&mut command);
-        self.audit.record(AuditRecord {
-            run_id: outcome.run_id.clone(),
-            session_id: outcome.session_id.clone(),
-            timestamp_ms,
-            command,
-            argv: outcome.argv.clone(),
-            exit_code: outcome.exit_code,
-            duration_ms: outcome.duration_ms,
-            stdout: outcome.stdout.clone(),
-            stderr: outcome.stderr.clone(),
-            error_code: outcome.error_code,
-            error_message: outcome.error_message.clone(),
-            result: outcome.result.clone(),
-            artifacts: outcome.artifacts.clone(),
-            stdin_chars,
-        });
+        self.audit
+            .record(AuditRecord {
+                run_id: outcome.run_id.clone(),
+                session_id: outcome.session_id.clone(),
+                timestamp_ms,
+                command,
+                argv: outcome.argv.clone(),
+                exit_code: outcome.exit_code,
+                duration_ms: outcome.duration_ms,
+                stdout: outcome.stdout.clone(),
+                stderr: outcome.stderr.clone(),
+                error_code: outcome.error_code,
+                error_message: outcome.error_message.clone(),
+                result: outcome.result.clone(),
+                artifacts: outcome.artifacts.clone(),
+                stdin_chars,
+            })
+            .await;
         outcome
     }
 

@@ -58,7 +58,7 @@ pub async fn run(irc: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<()>, cancel: Ca
                 cursor_before: unread.cursor.to_string(),
                 cursor_after: last.to_string(),
             }));
-            if let Err(e) = irc.log.advance(&channel, last) {
+            if let Err(e) = irc.log.advance_async(&channel, last).await {
                 tracing::error!(error = %e, "auto-forward could not save cursors.json");
             }
         }

@@ -61,6 +61,8 @@ struct Inner {
     last_out: u64,
     ring: HashMap<String, VecDeque<Record>>,
     cursors: HashMap<String, u64>,
+    /// Bumped at every cursor change (the snapshot's generation).
+    cursor_gen: u64,
     warnings: Vec<String>,
 }
 
@@ -71,6 +73,10 @@ pub struct Log {
     inner: Mutex<Inner>,
     /// Bumped after every inbound append (for `pull --wait` and auto-forward).
     notify: watch::Sender<u64>,
+    /// Serialises writes of `cursors.json` and remembers the newest snapshot written, so
+    /// the file is written outside `inner` (appends never wait on an fsync) and an older
+    /// snapshot never lands after a newer one.
+    cursor_file: Mutex<u64>,
 }
 
 /// What [`Log::unread`] found.
@@ -253,9 +259,11 @@ impl Log {
                 last_out,
                 ring,
                 cursors,
+                cursor_gen: 0,
                 warnings,
             }),
             notify,
+            cursor_file: Mutex::new(0),
         })
     }
 
@@ -464,17 +472,36 @@ impl Log {
         }))
     }
 
-    /// Moves `channel`'s cursor to `id` (never backwards) and saves the cursors.
+    /// Moves `channel`'s cursor to `id` (never backwards) and saves the cursors (with
+    /// fsync: a blocking call, see [`advance_async`](Self::advance_async)).
     pub fn advance(&self, channel: &str, id: u64) -> io::Result<()> {
-        let mut g = self.lock();
-        let key = fold(channel);
-        let cur = g.cursors.entry(key).or_default();
-        if id <= *cur {
+        let (bytes, generation) = {
+            let mut g = self.lock();
+            let cur = g.cursors.entry(fold(channel)).or_default();
+            if id <= *cur {
+                return Ok(());
+            }
+            *cur = id;
+            g.cursor_gen += 1;
+            let bytes = serde_json::to_vec_pretty(&g.cursors).map_err(io::Error::other)?;
+            (bytes, g.cursor_gen)
+        };
+        let mut written = self.cursor_file.lock().unwrap_or_else(|e| e.into_inner());
+        if *written >= generation {
+            // A newer snapshot (which includes this move) is already on disk.
             return Ok(());
         }
-        *cur = id;
-        let bytes = serde_json::to_vec_pretty(&g.cursors).map_err(io::Error::other)?;
-        write_atomic(&self.dir.join("cursors.json"), &bytes, Durability::Sync)
+        write_atomic(&self.dir.join("cursors.json"), &bytes, Durability::Sync)?;
+        *written = generation;
+        Ok(())
+    }
+
+    /// [`advance`](Self::advance) on the blocking pool.
+    pub async fn advance_async(self: &Arc<Self>, channel: &str, id: u64) -> io::Result<()> {
+        let (log, channel) = (self.clone(), channel.to_string());
+        tokio::task::spawn_blocking(move || log.advance(&channel, id))
+            .await
+            .map_err(io::Error::other)?
     }
 
     /// The last `limit` messages of `channel` in both directions, oldest first, each with

@@ -191,7 +191,7 @@ impl Command for IrcCmd {
 }
 
 /// This session's IRC resource, created (store opened, supervisor started) on first use.
-fn attach(ctx: &Ctx) -> Result<Arc<Irc>, CmdError> {
+async fn attach(ctx: &Ctx) -> Result<Arc<Irc>, CmdError> {
     if let Some(irc) = ctx.session.resource::<Irc>("irc") {
         return Ok(irc);
     }
@@ -200,12 +200,19 @@ fn attach(ctx: &Ctx) -> Result<Arc<Irc>, CmdError> {
         .agents()
         .join("workspace/irc/sessions")
         .join(crate::home::safe_session_id(&ctx.session.id));
-    let log = Log::open(&dir, ctx.config.tools.irc.ring_capacity).map_err(|e| {
-        CmdError::new(
-            ErrorCode::CommandFailed,
-            format!("cannot open the IRC message store: {e}"),
-        )
-    })?;
+    // Opening reads the whole inbound log: on the blocking pool. Two first calls racing
+    // may both open it; the session keeps the first and the other copy is dropped.
+    let capacity = ctx.config.tools.irc.ring_capacity;
+    let log = tokio::task::spawn_blocking(move || Log::open(&dir, capacity))
+        .await
+        .map_err(std::io::Error::other)
+        .and_then(|r| r)
+        .map_err(|e| {
+            CmdError::new(
+                ErrorCode::CommandFailed,
+                format!("cannot open the IRC message store: {e}"),
+            )
+        })?;
     let settings = Settings::new(
         ctx.home.agents().to_path_buf(),
         &ctx.config.tools.irc,
@@ -233,7 +240,7 @@ async fn settle(irc: &Irc, from: State, limit: Duration) {
 
 async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
     let StatusArgs {} = parse(args)?;
-    let irc = attach(ctx)?;
+    let irc = attach(ctx).await?;
     if irc.status().state == State::NotInitialized {
         Creds::load(ctx.home.agents())?;
         irc.request_connect(false);
@@ -291,7 +298,7 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
 async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
     let force = parse::<ConnectArgs>(args)?.force;
     Creds::load(ctx.home.agents())?;
-    let irc = attach(ctx)?;
+    let irc = attach(ctx).await?;
     let before = irc.status().state;
     let now = tokio::time::Instant::now();
     let throttled_for = {
@@ -342,7 +349,7 @@ async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
 
 async fn disconnect(ctx: &Ctx, args: &[String]) -> CmdResult {
     let DisconnectArgs {} = parse(args)?;
-    let irc = attach(ctx)?;
+    let irc = attach(ctx).await?;
     let before = irc.status().state;
     if !matches!(before, State::NotInitialized | State::Disconnected) {
         irc.request_disconnect();
@@ -369,7 +376,7 @@ async fn send(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
             .ok_or_else(|| CmdError::invalid_args("--text-stdin given but the call has no stdin"))?
             .to_string(),
     };
-    let irc = attach(ctx)?;
+    let irc = attach(ctx).await?;
     let c = shown_creds(&irc, ctx)?;
     let to = a.to.unwrap_or_else(|| c.channel.clone());
     text::check_target(&to)?;
@@ -482,7 +489,7 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
     if let Some(o) = a.out.as_deref() {
         super::paths::resolve(ctx.home.agents(), o, true)?;
     }
-    let irc = attach(ctx)?;
+    let irc = attach(ctx).await?;
     let c = shown_creds(&irc, ctx)?;
     let from = a.from.clone().unwrap_or_else(|| c.channel.clone());
     if !text::is_channel(&from) && !text::is_nick(&from) {
@@ -539,7 +546,7 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
             None => None,
         };
         if let Some(t) = target {
-            log.advance(&from, t).map_err(|e| {
+            log.advance_async(&from, t).await.map_err(|e| {
                 CmdError::new(
                     ErrorCode::CommandFailed,
                     format!("cannot save cursors.json: {e}"),
@@ -587,7 +594,7 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
 async fn history(ctx: &Ctx, args: &[String]) -> CmdResult {
     let a: HistoryArgs = parse(args)?;
     let limit = clamp(a.limit, 20, 1, 200) as usize;
-    let irc = attach(ctx)?;
+    let irc = attach(ctx).await?;
     let c = shown_creds(&irc, ctx)?;
     let from = a.from.unwrap_or_else(|| c.channel.clone());
     let rows = irc.log.history_async(&from, limit).await.map_err(|e| {
