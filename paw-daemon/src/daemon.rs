@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::commands::rss::store::RssStore;
 use crate::commands::{Services, build_registry};
 use crate::config::Config;
 use crate::exec::ExecRuntime;
@@ -50,12 +49,13 @@ impl Daemon {
         let registry = build_registry(&config);
         let http = HttpClient::new(&config.net).map_err(std::io::Error::other)?;
         let tracker = TaskTracker::new();
+        let states = registry.init(&crate::commands::InitEnv {
+            config: &config,
+            home: &home,
+        });
         let services = Arc::new(Services {
             http,
-            rss: RssStore::new(home.agents().join("workspace").join("rss")),
-            fulltext: crate::commands::rss::fulltext::Jobs::new(
-                home.agents().join("workspace/rss/fulltext"),
-            ),
+            states,
             workers: crate::worker::Pool::new(
                 crate::worker::Pool::own_exe(),
                 config.worker.clone(),
@@ -133,7 +133,7 @@ impl Daemon {
                 "tasks still running after {grace:?}; exiting anyway"
             );
         }
-        self.services.rss.flush().await;
+        self.services.flush().await;
         self.exec.finish();
         tracing::info!(sessions_closed = closed, "shutdown complete");
     }

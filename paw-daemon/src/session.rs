@@ -27,7 +27,7 @@ pub trait SessionResource: Send + Sync + 'static {
     /// Tears the resource down (e.g. sends QUIT and closes the socket).
     fn close(self: Arc<Self>) -> BoxFuture<'static, ()>;
 
-    /// A short state word for `session.list` (used for `irc_state`).
+    /// A short state word for `session.list` (`resources`; the `irc` one is `irc_state`).
     fn state(&self) -> String {
         "attached".to_string()
     }
@@ -146,13 +146,14 @@ impl Session {
         a.any.clone().downcast::<T>().ok()
     }
 
-    fn state_of(&self, key: &'static str) -> Option<String> {
+    /// Each attached resource's state word, by key.
+    fn states(&self) -> std::collections::BTreeMap<String, String> {
         let guard = self.lock();
         guard
             .1
             .iter()
-            .find(|a| a.key == key)
-            .map(|a| a.resource.state())
+            .map(|a| (a.key.to_string(), a.resource.state()))
+            .collect()
     }
 
     /// Sends an event to the session's subscribers (none listening is fine).
@@ -204,15 +205,15 @@ impl Session {
     }
 
     fn info(&self) -> SessionInfo {
+        let resources = self.states();
         SessionInfo {
             session_id: self.id.clone(),
             name: self.name.clone(),
             created_at_ms: self.created_at_ms,
             last_used_ms: self.last_used_ms(),
-            irc_state: self
-                .state_of("irc")
-                .unwrap_or_else(|| "not_initialized".to_string()),
+            irc_state: SessionInfo::irc_state_of(&resources),
             bound: self.bound_conn.is_some(),
+            resources,
         }
     }
 }

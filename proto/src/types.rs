@@ -138,11 +138,26 @@ pub struct SessionInfo {
     pub created_at_ms: u64,
     /// When it last ran a call (Unix ms).
     pub last_used_ms: u64,
-    /// The state of its IRC connection (`not_initialized` when it has none).
+    /// The state of its IRC connection (`not_initialized` when it has none): its
+    /// `resources["irc"]`, kept on the wire for the clients that read it.
     pub irc_state: String,
     /// Whether it is bound to a connection.
     #[serde(default)]
     pub bound: bool,
+    /// Each resource a command has attached to the session, by key, with its state word
+    /// (`{"irc": "joined"}`).
+    #[serde(default)]
+    pub resources: std::collections::BTreeMap<String, String>,
+}
+
+impl SessionInfo {
+    /// The `irc_state` a session with these resources reports.
+    pub fn irc_state_of(resources: &std::collections::BTreeMap<String, String>) -> String {
+        resources
+            .get("irc")
+            .cloned()
+            .unwrap_or_else(|| "not_initialized".to_string())
+    }
 }
 
 /// Result of `daemon.status`.

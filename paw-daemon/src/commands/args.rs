@@ -219,6 +219,24 @@ pub fn usage_of(cmd: &clap::Command) -> String {
     parts.join(" ")
 }
 
+/// Flags that would carry a secret on argv; their values are never echoed or audited
+/// (the commands that could use them refuse them with `ForbiddenArg`).
+pub const SECRET_FLAGS: &[&str] = &[
+    "--password",
+    "--pass",
+    "--key",
+    "--secret",
+    "--token",
+    "--apikey",
+    "--api-key",
+];
+
+/// Whether `tok` is a secret flag, bare or in `--flag=value` form.
+pub fn is_secret_flag(tok: &str) -> bool {
+    let name = tok.split_once('=').map_or(tok, |(n, _)| n);
+    SECRET_FLAGS.iter().any(|f| f.eq_ignore_ascii_case(name))
+}
+
 /// `v` clamped to `min..=max`, or `default` when absent (the seed's lenient numbers).
 pub fn clamp(v: Option<i64>, default: i64, min: i64, max: i64) -> i64 {
     v.map_or(default, |n| n.clamp(min, max))

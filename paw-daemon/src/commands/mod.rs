@@ -13,6 +13,8 @@ mod hello;
 pub mod irc;
 pub mod rss;
 #[cfg(feature = "test-commands")]
+mod tally;
+#[cfg(feature = "test-commands")]
 mod testing;
 
 use std::collections::HashMap;
@@ -75,14 +77,15 @@ impl SubcommandSpec {
     }
 }
 
-/// Long-lived services shared by every session, built once per daemon.
+/// Long-lived services shared by every session, built once per daemon: the daemon's own
+/// (HTTP client, workers, tracker, shutdown token) and each command's state, which the
+/// command creates in [`Command::init`] and finds again with [`Services::state`] — the
+/// daemon names no command.
 pub struct Services {
     /// The one HTTP client, behind the network guard.
     pub http: crate::net::HttpClient,
-    /// The RSS subscriptions, fetch state and cache.
-    pub rss: rss::store::RssStore,
-    /// `rss read` full-text jobs in flight and their records.
-    pub fulltext: rss::fulltext::Jobs,
+    /// The commands' states.
+    pub states: Vec<Arc<dyn CommandState>>,
     /// The worker processes every parse of untrusted bytes runs in (SPEC §10).
     pub workers: Arc<crate::worker::Pool>,
     /// The daemon's task tracker: background jobs started by commands run on it, so
@@ -90,6 +93,47 @@ pub struct Services {
     pub tasks: tokio_util::task::TaskTracker,
     /// Cancelled when shutdown begins; background jobs stop on it.
     pub shutdown: CancellationToken,
+}
+
+impl Services {
+    /// The state of type `T` a command's [`Command::init`] created. A command asks only
+    /// for its own, so a missing one is a bug in that command.
+    pub fn state<T: CommandState>(&self) -> &T {
+        self.states
+            .iter()
+            .find_map(|s| (s.as_ref() as &dyn std::any::Any).downcast_ref::<T>())
+            .unwrap_or_else(|| {
+                panic!(
+                    "{} was not created by its command's init",
+                    std::any::type_name::<T>()
+                )
+            })
+    }
+
+    /// Writes what every command's state holds pending (daemon shutdown, after every task
+    /// has stopped).
+    pub async fn flush(&self) {
+        for s in &self.states {
+            s.flush().await;
+        }
+    }
+}
+
+/// A command's long-lived state (a store, a job table), created once by
+/// [`Command::init`] and kept in [`Services`].
+pub trait CommandState: std::any::Any + Send + Sync {
+    /// Writes what is pending; called once at shutdown.
+    fn flush(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
+}
+
+/// What [`Command::init`] is given.
+pub struct InitEnv<'a> {
+    /// The daemon's config.
+    pub config: &'a Config,
+    /// The home layout.
+    pub home: &'a Home,
 }
 
 /// Everything a running command may use.
@@ -235,6 +279,10 @@ pub type CmdResult = Result<Output, CmdError>;
 pub trait Command: Send + Sync + 'static {
     /// Its static description.
     fn spec(&self) -> &'static CommandSpec;
+    /// Creates the command's long-lived state, once, when the daemon starts.
+    fn init(&self, _env: &InitEnv<'_>) -> Vec<Arc<dyn CommandState>> {
+        Vec::new()
+    }
     /// Runs it. The future is dropped when the call times out or is cancelled, so
     /// work must leave state consistent at every await point.
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult>;
@@ -248,6 +296,11 @@ pub struct Registry {
 }
 
 impl Registry {
+    /// Every registered command's state ([`Command::init`]).
+    pub fn init(&self, env: &InitEnv<'_>) -> Vec<Arc<dyn CommandState>> {
+        self.commands.iter().flat_map(|c| c.init(env)).collect()
+    }
+
     /// Adds a command. Panics on a duplicate name: that is a programming error
     /// caught by the registry's unit tests.
     pub fn register(&mut self, cmd: impl Command) {

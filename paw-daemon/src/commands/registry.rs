@@ -18,6 +18,8 @@ pub fn build(config: &Config) -> Registry {
     }
     #[cfg(feature = "test-commands")]
     super::testing::register(&mut r);
+    #[cfg(feature = "test-commands")]
+    r.register(super::tally::Tally);
     r
 }
 

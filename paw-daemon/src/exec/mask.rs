@@ -70,23 +70,7 @@ pub fn mask_string(s: &mut String) {
     }
 }
 
-/// Flags that would carry a secret on argv; their values are never echoed or audited
-/// (the commands that could use them refuse them with `ForbiddenArg`).
-pub const SECRET_FLAGS: &[&str] = &[
-    "--password",
-    "--pass",
-    "--key",
-    "--secret",
-    "--token",
-    "--apikey",
-    "--api-key",
-];
-
-/// Whether `tok` is a secret flag, bare or in `--flag=value` form.
-pub fn is_secret_flag(tok: &str) -> bool {
-    let name = tok.split_once('=').map_or(tok, |(n, _)| n);
-    SECRET_FLAGS.iter().any(|f| f.eq_ignore_ascii_case(name))
-}
+pub use crate::commands::args::{SECRET_FLAGS, is_secret_flag};
 
 /// Replaces the value of every secret flag in `argv` with `***`.
 pub fn mask_secret_args(argv: &mut [String]) {

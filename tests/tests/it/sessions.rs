@@ -208,3 +208,29 @@ fn shutdown_closes_every_session() {
         assert!(Path::new(&agents.join("workspace/test").join(format!("closed-{s}"))).exists());
     }
 }
+
+#[test]
+fn a_command_owns_its_service_and_session_resource() {
+    // test-tally's state is created by its own init, found through Services, reported by
+    // session.list generically, and flushed at shutdown: nothing in the core names it.
+    let mut d = Daemon::start();
+    let mut c = d.conn();
+    for (s, add) in [("one", 2), ("two", 5), ("one", 1)] {
+        c.result("session.open", json!({"name": s}));
+        let o = c.exec(json!({"command": format!("test-tally --add {add}"), "session_id": s}));
+        assert_eq!(o["exit_code"], 0, "{o}");
+    }
+    let list = c.result("session.list", json!({}));
+    let count = |name: &str| {
+        list.as_array()
+            .expect("list")
+            .iter()
+            .find(|s| s["name"] == name)
+            .map(|s| s["resources"]["tally"].clone())
+    };
+    assert_eq!(count("one"), Some(json!("3")), "{list}");
+    assert_eq!(count("two"), Some(json!("5")), "{list}");
+    assert!(d.stop().success());
+    let saved = paw_tests::read_json(&d.agents().join("workspace/test/tally.json"));
+    assert_eq!(saved["total"], 8);
+}

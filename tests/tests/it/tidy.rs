@@ -219,3 +219,62 @@ fn every_background_task_runs_on_the_daemons_tracker() {
         "spawn on Services::tasks (or the daemon's tracker) instead"
     );
 }
+
+#[test]
+fn the_core_names_no_command_and_commands_do_not_reach_into_exec() {
+    // ARCHITECTURE.md: a command's state is created by its own `init` and found through
+    // `Services::state`; sessions report resources generically. So the core files name no
+    // command, and `commands/` never imports `exec` (exec runs commands: one direction).
+    // (`worker/` still names the readers its jobs run: a job registry is future work.)
+    let src = root().join("paw-daemon/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let core = [
+        "daemon.rs",
+        "session.rs",
+        "cli.rs",
+        "store.rs",
+        "home.rs",
+        "exec/",
+        "rpc/",
+        "server/",
+        "net/",
+    ];
+    let named = [
+        "commands::rss",
+        "commands::irc",
+        "commands::doc",
+        "\"irc\"",
+        "\"rss\"",
+        "\"doc\"",
+    ];
+    for f in files {
+        let rel = f
+            .strip_prefix(&src)
+            .expect("under src")
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.ends_with("tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).expect("read");
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        if core
+            .iter()
+            .any(|c| rel == *c || (c.ends_with('/') && rel.starts_with(c)))
+        {
+            for n in named {
+                assert!(
+                    !code.contains(n),
+                    "paw-daemon/src/{rel} names a command: {n}"
+                );
+            }
+        }
+        if rel.starts_with("commands/") {
+            assert!(
+                !code.contains("crate::exec"),
+                "paw-daemon/src/{rel} imports exec: commands must not depend on the runtime"
+            );
+        }
+    }
+}

@@ -270,7 +270,7 @@ fn parse_proxy(p: &str) -> Result<(String, u16), CmdError> {
     Ok((host, u.port().unwrap_or(1080)))
 }
 
-use crate::exec::mask::is_secret_flag as is_forbidden_flag;
+use crate::commands::args::is_secret_flag as is_forbidden_flag;
 
 /// `ForbiddenArg` when any token of `argv` is a secret flag.
 pub fn check_argv(argv: &[String]) -> Result<(), CmdError> {

@@ -5,6 +5,7 @@ use serde_json::json;
 
 use super::http::{Fetched, fetch_feed};
 use super::output;
+use super::rss_store;
 use super::store::Subscription;
 use crate::clock::now_ms;
 use crate::commands::args::parse;
@@ -124,7 +125,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         (f.url.clone(), f.title.clone(), Some(f.items.len()))
     };
 
-    let mut store = ctx.services.rss.lock().await;
+    let mut store = rss_store(&ctx.services).lock().await;
     let now = now_ms();
     let state = store.state();
     if let Some(other) = state
@@ -148,7 +149,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
                 let old = std::mem::replace(&mut existing.url, feed_url.clone());
                 if old != feed_url {
                     state.fetch.retain(|f| f.url != old);
-                    ctx.services.rss.drop_cache(&old).await;
+                    rss_store(&ctx.services).drop_cache(&old).await;
                 }
                 if title.is_some() {
                     existing.title = title.clone();

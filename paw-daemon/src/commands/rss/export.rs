@@ -4,6 +4,7 @@ use paw_proto::ErrorCode;
 use serde_json::json;
 
 use super::output;
+use super::rss_store;
 use crate::commands::args::parse;
 use crate::commands::out::write_bytes;
 use crate::commands::{CmdError, CmdResult, Ctx};
@@ -21,7 +22,7 @@ pub struct Args {
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let a: Args = parse(args)?;
     let rel = a.out.as_str();
-    let subs = ctx.services.rss.lock().await.state().subs.clone();
+    let subs = rss_store(&ctx.services).lock().await.state().subs.clone();
     let xml = super::opml_io::write(&subs)
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, format!("cannot write OPML: {e}")))?;
     let artifact = write_bytes(

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use super::add::check_url;
 use super::http::fetch_feed;
 use super::output;
+use super::rss_store;
 use crate::commands::args::{clamp, parse};
 use crate::commands::out::write_json;
 use crate::commands::{CmdResult, Ctx};
@@ -36,7 +37,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let (name, url) = match (a.name.as_deref(), a.url.as_deref()) {
         (Some(_), Some(_)) | (None, None) => unreachable!("one of --name, --url (clap group)"),
         (Some(n), None) => {
-            let mut store = ctx.services.rss.lock().await;
+            let mut store = rss_store(&ctx.services).lock().await;
             let sub = store.state().require(n)?.clone();
             (Some(sub.name), sub.url)
         }

@@ -17,6 +17,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
+use super::fulltext_jobs;
 use crate::clock::{now_ms, rfc3339_ms};
 use crate::commands::Services;
 
@@ -168,12 +169,12 @@ impl Jobs {
             let outcome = tokio::select! {
                 _ = shutdown.cancelled() => None,
                 r = run_job(&services2, &url2) => {
-                    services2.fulltext.save(&r).await;
+                    fulltext_jobs(&services2).save(&r).await;
                     Some(Arc::new(r))
                 }
             };
             {
-                let jobs = &services2.fulltext;
+                let jobs = fulltext_jobs(&services2);
                 let mut inflight = jobs.inflight.lock().unwrap_or_else(|e| e.into_inner());
                 inflight.remove(&url2);
                 jobs.ended.fetch_add(1, Ordering::SeqCst);
@@ -276,3 +277,5 @@ async fn run_job(services: &Services, url: &str) -> Record {
         Err(e) => failed(url, e.to_string()),
     }
 }
+
+impl crate::commands::CommandState for Jobs {}

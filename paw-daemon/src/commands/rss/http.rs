@@ -8,6 +8,7 @@ use reqwest::header::{IF_MODIFIED_SINCE, IF_NONE_MATCH};
 use serde_json::json;
 
 use super::parse::Item;
+use super::rss_store;
 use super::store::CachedFeed;
 use crate::clock::now_ms;
 use crate::commands::{CmdError, Services};
@@ -136,7 +137,7 @@ fn body_of(resp: &mut Response) -> crate::worker::FeedBody {
 async fn get(services: &Arc<Services>, url: &str, name: &str) -> Result<Got, CmdError> {
     let now = now_ms();
     let (etag, last_modified) = {
-        let mut store = services.rss.lock().await;
+        let mut store = rss_store(services).lock().await;
         match store.state().fetch_state(url) {
             Some(fs) => {
                 if let Some(until) = fs.retry_after_until_ms
@@ -150,7 +151,7 @@ async fn get(services: &Arc<Services>, url: &str, name: &str) -> Result<Got, Cmd
         }
     };
     let cached = if etag.is_some() || last_modified.is_some() {
-        services.rss.cached(url).await
+        rss_store(services).cached(url).await
     } else {
         None
     };
@@ -225,7 +226,7 @@ async fn finish(
         fetched_at_ms: now_ms(),
         items: parsed.items.clone(),
     };
-    if let Err(e) = services.rss.put_cache(feed).await {
+    if let Err(e) = rss_store(services).put_cache(feed).await {
         tracing::error!(url, error = %e, "cannot write the feed cache");
     }
     record(services, url, name, resp, None, parsed.title.as_deref()).await;
@@ -249,7 +250,7 @@ async fn record(
     retry_until: Option<u64>,
     title: Option<&str>,
 ) {
-    let mut store = services.rss.lock().await;
+    let mut store = rss_store(services).lock().await;
     if let Some(title) = title {
         let learned = store
             .state()

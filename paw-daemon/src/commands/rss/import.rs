@@ -5,6 +5,7 @@ use serde_json::json;
 
 use super::add::{check_url, slug};
 use super::output;
+use super::rss_store;
 use crate::clock::now_ms;
 use crate::commands::args::parse;
 use crate::commands::{CmdError, CmdResult, Ctx};
@@ -32,7 +33,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     // Parsed in a worker (SPEC §10): the file is untrusted.
     let found = ctx.services.workers.opml(bytes).await?;
 
-    let mut store = ctx.services.rss.lock().await;
+    let mut store = rss_store(&ctx.services).lock().await;
     let state = store.state();
     let now = now_ms();
     let (mut added, mut skipped) = (Vec::new(), Vec::new());

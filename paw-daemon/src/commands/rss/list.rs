@@ -3,6 +3,7 @@
 use serde_json::{Value, json};
 
 use super::output;
+use super::rss_store;
 use crate::commands::args::{clamp, parse};
 use crate::commands::out::write_json;
 use crate::commands::{CmdResult, Ctx};
@@ -23,7 +24,7 @@ pub struct Args {
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let a: Args = parse(args)?;
     let max = clamp(a.max, 50, 0, 500) as usize;
-    let subs = ctx.services.rss.lock().await.state().subs.clone();
+    let subs = rss_store(&ctx.services).lock().await.state().subs.clone();
     let mut stdout = String::new();
     if subs.is_empty() {
         stdout.push_str("No subscriptions yet.\n");

@@ -24,7 +24,12 @@ use futures::future::BoxFuture;
 use paw_proto::Capabilities;
 use serde_json::Value;
 
-use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
+use std::sync::Arc;
+
+use super::{
+    CmdError, CmdResult, Command, CommandSpec, CommandState, Ctx, InitEnv, Invocation, Output,
+    Services, SubcommandSpec,
+};
 
 static SPEC: CommandSpec = CommandSpec {
     name: "rss",
@@ -77,9 +82,27 @@ static SPEC: CommandSpec = CommandSpec {
 /// The `rss` command.
 pub struct Rss;
 
+/// The subscriptions, fetch state and item cache ([`Rss`]'s state).
+pub(crate) fn rss_store(services: &Services) -> &store::RssStore {
+    services.state()
+}
+
+/// The full-text jobs `rss read` starts ([`Rss`]'s state).
+pub(crate) fn fulltext_jobs(services: &Services) -> &fulltext::Jobs {
+    services.state()
+}
+
 impl Command for Rss {
     fn spec(&self) -> &'static CommandSpec {
         &SPEC
+    }
+
+    fn init(&self, env: &InitEnv<'_>) -> Vec<Arc<dyn CommandState>> {
+        let dir = env.home.agents().join("workspace").join("rss");
+        vec![
+            Arc::new(fulltext::Jobs::new(dir.join("fulltext"))),
+            Arc::new(store::RssStore::new(dir)),
+        ]
     }
 
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
@@ -102,7 +125,7 @@ impl Command for Rss {
                 ))),
             }?;
             // Report store files that had to be moved aside when they were loaded.
-            let warnings = ctx.services.rss.take_warnings();
+            let warnings = rss_store(&ctx.services).take_warnings();
             out.add_warnings(warnings);
             Ok(out)
         }

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use super::http::fetch_many;
 use super::output;
 use super::parse::Item;
+use super::rss_store;
 use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
 use crate::commands::args::{clamp, parse};
@@ -63,7 +64,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let ttl_ms = ctx.config.tools.rss.cache_ttl.saturating_mul(60_000);
 
     let (subs, states) = {
-        let mut store = ctx.services.rss.lock().await;
+        let mut store = rss_store(&ctx.services).lock().await;
         let state = store.state();
         let subs: Vec<Subscription> = match a.source.as_deref() {
             Some(src) => vec![state.require(src)?.clone()],
@@ -88,7 +89,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let mut errors: Vec<Value> = Vec::new();
     for (i, sub) in subs.iter().enumerate() {
         let st = &states[i];
-        let cached = ctx.services.rss.cached(&sub.url).await;
+        let cached = rss_store(&ctx.services).cached(&sub.url).await;
         let (limited, young) = freshness(st.as_ref(), now, ttl_ms);
         match (cached, limited) {
             (Some(c), Some(until)) => {
@@ -131,7 +132,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
                 errors.push(
                     json!({"name": sub.name, "error_code": e.code.as_str(), "message": e.message}),
                 );
-                if let Some(c) = ctx.services.rss.cached(&sub.url).await {
+                if let Some(c) = rss_store(&ctx.services).cached(&sub.url).await {
                     digests.extend(c.items.iter().cloned().map(|item| Digest {
                         source: sub.name.clone(),
                         item,

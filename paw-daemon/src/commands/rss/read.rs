@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::fulltext::{Found, Record};
 use super::parse::Item;
+use super::{fulltext_jobs, rss_store};
 use crate::commands::args::{clamp, parse};
 use crate::commands::{CmdError, CmdResult, Ctx, Output};
 
@@ -19,14 +20,14 @@ async fn find_item(
     link: Option<&str>,
 ) -> Result<Option<(String, Item)>, CmdError> {
     let subs = {
-        let mut store = ctx.services.rss.lock().await;
+        let mut store = rss_store(&ctx.services).lock().await;
         match name {
             Some(n) => vec![store.state().require(n)?.clone()],
             None => store.state().subs.clone(),
         }
     };
     for sub in subs {
-        let Some(feed) = ctx.services.rss.cached(&sub.url).await else {
+        let Some(feed) = rss_store(&ctx.services).cached(&sub.url).await else {
             continue;
         };
         let hit = feed.items.iter().find(|i| match (guid, link) {
@@ -148,9 +149,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         ("disabled", None)
     } else {
         let backoff = Duration::from_secs(cfg.failure_backoff_secs);
-        match ctx
-            .services
-            .fulltext
+        match fulltext_jobs(&ctx.services)
             .find_or_start(&ctx.services, &link, backoff)
             .await
         {
@@ -205,7 +204,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         result,
         ..Output::default()
     };
-    out.add_warnings(ctx.services.fulltext.take_warnings());
+    out.add_warnings(fulltext_jobs(&ctx.services).take_warnings());
     Ok(out)
 }
 

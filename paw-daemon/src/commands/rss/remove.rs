@@ -4,6 +4,7 @@ use paw_proto::ErrorCode;
 use serde_json::json;
 
 use super::output;
+use super::rss_store;
 use crate::commands::args::parse;
 use crate::commands::{CmdError, CmdResult, Ctx};
 
@@ -20,7 +21,7 @@ pub struct Args {
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let a: Args = parse(args)?;
     let name = a.name.as_str();
-    let mut store = ctx.services.rss.lock().await;
+    let mut store = rss_store(&ctx.services).lock().await;
     let state = store.state();
     let sub = state.require(name)?.clone();
     state.subs.retain(|s| s.name != sub.name);
@@ -34,7 +35,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .await
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     drop(store);
-    ctx.services.rss.drop_cache(&sub.url).await;
+    rss_store(&ctx.services).drop_cache(&sub.url).await;
     Ok(output(
         format!("Removed {}\n", sub.name),
         json!({"ok": true, "command": "rss remove", "name": sub.name, "url": sub.url}),

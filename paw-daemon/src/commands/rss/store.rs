@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{Mutex, MutexGuard};
 
 use super::parse::Item;
+use super::rss_store;
 use crate::store::{Durability, move_aside_corrupt, write_atomic};
 
 /// One subscription (the seed's fields plus the feed title).
@@ -325,14 +326,17 @@ impl RssStore {
     /// shutdown calls [`flush`](Self::flush), so a clean stop loses nothing.
     pub fn save_soon(services: &std::sync::Arc<crate::commands::Services>) {
         use std::sync::atomic::Ordering;
-        if services.rss.save_pending.swap(true, Ordering::AcqRel) {
+        if rss_store(services)
+            .save_pending
+            .swap(true, Ordering::AcqRel)
+        {
             return;
         }
         let s = services.clone();
         services.tasks.spawn(async move {
             tokio::time::sleep(SAVE_DELAY).await;
-            s.rss.save_pending.store(false, Ordering::Release);
-            let mut l = s.rss.lock().await;
+            rss_store(&s).save_pending.store(false, Ordering::Release);
+            let mut l = rss_store(&s).lock().await;
             if let Err(e) = l.save_fetch().await {
                 tracing::error!(error = %e, "cannot write fetch_state.json");
             }
@@ -340,7 +344,7 @@ impl RssStore {
     }
 
     /// Writes a pending `fetch_state.json` now (daemon shutdown).
-    pub async fn flush(&self) {
+    pub async fn flush_pending(&self) {
         use std::sync::atomic::Ordering;
         if self.save_pending.swap(false, Ordering::AcqRel) {
             let mut l = self.lock().await;
@@ -411,5 +415,11 @@ impl Locked<'_> {
         let bytes = serde_json::to_vec_pretty(&self.state().fetch)
             .map_err(|e| StoreError(e.to_string()))?;
         write_blocking(self.dir.join("fetch_state.json"), bytes, Durability::Sync).await
+    }
+}
+
+impl crate::commands::CommandState for RssStore {
+    fn flush(&self) -> futures::future::BoxFuture<'_, ()> {
+        Box::pin(self.flush_pending())
     }
 }
