@@ -63,6 +63,14 @@ pub struct SubcommandSpec {
 }
 
 impl SubcommandSpec {
+    /// The subcommand `name` whose flags `A` declares.
+    pub const fn of<A: clap::CommandFactory>(name: &'static str) -> Self {
+        Self {
+            name,
+            args: A::command,
+        }
+    }
+
     /// One line on what it does.
     pub fn summary(&self) -> String {
         (self.args)()

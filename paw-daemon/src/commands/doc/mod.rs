@@ -33,10 +33,7 @@ static SPEC: CommandSpec = CommandSpec {
     name: "doc",
     summary: "turn PDF, DOCX, PPTX and XLSX files under .agents/ into text or Markdown",
     usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md]",
-    subcommands: &[SubcommandSpec {
-        name: "extract",
-        args: <ExtractArgs as clap::CommandFactory>::command,
-    }],
+    subcommands: &[SubcommandSpec::of::<ExtractArgs>("extract")],
     capabilities: Capabilities {
         network: false,
         writes_files: true,

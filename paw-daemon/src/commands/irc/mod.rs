@@ -24,7 +24,6 @@ pub mod transport;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::CommandFactory;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use paw_proto::{Capabilities, ErrorCode};
@@ -42,30 +41,12 @@ static SPEC: CommandSpec = CommandSpec {
     summary: "a session-bound IRC client: status, send, pull new messages, history",
     usage: "irc <status|connect|disconnect|send|pull|history> [flags]",
     subcommands: &[
-        SubcommandSpec {
-            name: "status",
-            args: <StatusArgs as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "connect",
-            args: <ConnectArgs as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "disconnect",
-            args: <DisconnectArgs as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "send",
-            args: <SendArgs as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "pull",
-            args: <PullArgs as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "history",
-            args: <HistoryArgs as CommandFactory>::command,
-        },
+        SubcommandSpec::of::<StatusArgs>("status"),
+        SubcommandSpec::of::<ConnectArgs>("connect"),
+        SubcommandSpec::of::<DisconnectArgs>("disconnect"),
+        SubcommandSpec::of::<SendArgs>("send"),
+        SubcommandSpec::of::<PullArgs>("pull"),
+        SubcommandSpec::of::<HistoryArgs>("history"),
     ],
     capabilities: Capabilities {
         network: true,

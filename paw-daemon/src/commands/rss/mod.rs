@@ -18,7 +18,6 @@ mod remove;
 pub mod store;
 pub mod text;
 
-use clap::CommandFactory;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use paw_proto::Capabilities;
@@ -36,38 +35,14 @@ static SPEC: CommandSpec = CommandSpec {
     summary: "subscribe to RSS/Atom/JSON feeds, fetch them, and read a news digest",
     usage: "rss <add|list|remove|fetch|news|read|import|export> [flags]",
     subcommands: &[
-        SubcommandSpec {
-            name: "add",
-            args: <add::Args as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "list",
-            args: <list::Args as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "remove",
-            args: <remove::Args as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "fetch",
-            args: <fetch::Args as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "news",
-            args: <news::Args as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "read",
-            args: <read::Args as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "import",
-            args: <import::Args as CommandFactory>::command,
-        },
-        SubcommandSpec {
-            name: "export",
-            args: <export::Args as CommandFactory>::command,
-        },
+        SubcommandSpec::of::<add::Args>("add"),
+        SubcommandSpec::of::<list::Args>("list"),
+        SubcommandSpec::of::<remove::Args>("remove"),
+        SubcommandSpec::of::<fetch::Args>("fetch"),
+        SubcommandSpec::of::<news::Args>("news"),
+        SubcommandSpec::of::<read::Args>("read"),
+        SubcommandSpec::of::<import::Args>("import"),
+        SubcommandSpec::of::<export::Args>("export"),
     ],
     capabilities: Capabilities {
         network: true,
