@@ -237,6 +237,30 @@ pub fn is_secret_flag(tok: &str) -> bool {
     SECRET_FLAGS.iter().any(|f| f.eq_ignore_ascii_case(name))
 }
 
+/// The Markdown a skill document shows for one subcommand: its usage line, its summary,
+/// and a table of its flags with their help text — all from the declaration.
+pub fn skill_block(cmd: &clap::Command) -> String {
+    let mut out = format!(
+        "### `{}`\n\n{}\n\n| flag | meaning |\n| --- | --- |\n",
+        usage_of(cmd),
+        cmd.get_about().map(|a| a.to_string()).unwrap_or_default()
+    );
+    for a in cmd.get_arguments() {
+        let name = long(a);
+        let flag = match a.get_value_names().and_then(|v| v.first()) {
+            Some(v) if a.get_action().takes_values() => format!("--{name} {v}"),
+            _ => format!("--{name}"),
+        };
+        let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+        // A `|` inside a table cell ends the cell unless escaped.
+        out.push_str(&format!("| `{}` | {help} |\n", flag.replace('|', "\\|")));
+    }
+    if cmd.get_arguments().next().is_none() {
+        out.push_str("| (none) | |\n");
+    }
+    out
+}
+
 /// `v` clamped to `min..=max`, or `default` when absent (the seed's lenient numbers).
 pub fn clamp(v: Option<i64>, default: i64, min: i64, max: i64) -> i64 {
     v.map_or(default, |n| n.clamp(min, max))

@@ -83,6 +83,11 @@ impl SubcommandSpec {
     pub fn usage(&self) -> String {
         args::usage_of(&(self.args)())
     }
+
+    /// Its section of the skill document ([`args::skill_block`]).
+    pub fn skill_block(&self) -> String {
+        args::skill_block(&(self.args)())
+    }
 }
 
 /// Long-lived services shared by every session, built once per daemon: the daemon's own

@@ -106,6 +106,57 @@ mod tests {
         out
     }
 
+    /// The generated part of each skill document: between these markers, the subcommands'
+    /// usage lines, summaries and flag tables, exactly as the declarations render them.
+    const BEGIN: &str = "<!-- flags: generated from the commands' declarations; paw-daemon's registry test checks it -->\n";
+    const END: &str = "<!-- end of generated flags -->";
+
+    #[test]
+    fn skill_documents_carry_the_generated_flag_tables() {
+        let r = build(&Config::default());
+        for c in r.iter() {
+            let s = c.spec();
+            if s.subcommands.is_empty() {
+                continue;
+            }
+            let want: String = s
+                .subcommands
+                .iter()
+                .map(|sc| sc.skill_block())
+                .collect::<Vec<_>>()
+                .join("\n");
+            if std::env::var_os("PAW_WRITE_SKILLS").is_some() {
+                // The maintainer's way to regenerate: PAW_WRITE_SKILLS=1 cargo test -p
+                // paw-daemon --lib skill_documents, then build and test again.
+                let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../docs/skills")
+                    .join(s.name)
+                    .join("SKILL.md");
+                let text = std::fs::read_to_string(&path).expect("skill file");
+                let block = format!("{BEGIN}\n{want}\n{END}");
+                let text = match (text.find(BEGIN), text.find(END)) {
+                    (Some(a), Some(b)) => {
+                        format!("{}{block}{}", &text[..a], &text[b + END.len()..])
+                    }
+                    _ => format!("{}\n\n## Flags\n\n{block}\n", text.trim_end()),
+                };
+                std::fs::write(&path, text).expect("write skill file");
+                continue;
+            }
+            let have = s
+                .skill
+                .split_once(BEGIN)
+                .and_then(|(_, rest)| rest.split_once(END))
+                .map(|(block, _)| block.trim_matches('\n'));
+            assert_eq!(
+                have,
+                Some(want.trim_end_matches('\n')),
+                "docs/skills/ for {}: put this between the markers:\n{BEGIN}\n{want}\n{END}",
+                s.name
+            );
+        }
+    }
+
     #[test]
     fn lookup_is_case_insensitive() {
         let r = build(&Config::default());
