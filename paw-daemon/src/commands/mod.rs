@@ -223,7 +223,24 @@ pub struct Output {
     pub artifacts: Vec<Artifact>,
 }
 
+/// What a subcommand answers, typed: it serialises to the outcome's `result` and renders
+/// the outcome's `stdout` from the same data, so the two cannot disagree.
+pub trait Reply: serde::Serialize {
+    /// The text for the agent.
+    fn stdout(&self) -> String;
+}
+
 impl Output {
+    /// The output of a typed reply, with the artifacts it wrote.
+    pub fn reply(r: &impl Reply, artifacts: Vec<Artifact>) -> Self {
+        Self {
+            stdout: r.stdout(),
+            result: serde_json::to_value(r).unwrap_or(Value::Null),
+            artifacts,
+            ..Self::default()
+        }
+    }
+
     /// Reports warnings (e.g. store files moved aside) on stderr and as `result.warnings`.
     pub fn add_warnings(&mut self, warnings: Vec<String>) {
         if warnings.is_empty() {
