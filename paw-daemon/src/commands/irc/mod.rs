@@ -229,51 +229,69 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
     }
     let st = irc.status();
     let c = shown_creds(&irc, ctx)?;
-    let nick = st.nick.clone().unwrap_or_else(|| c.nick.clone());
-    let mut result = json!({
-        "ok": true,
-        "command": "irc status",
-        "state": st.state.as_str(),
-        "indicator": st.indicator(),
-        "server": c.server,
-        "port": c.port,
-        "tls": c.tls,
-        "nick": nick,
-        "channel": c.channel,
-        "auto_forward_to_agent": c.auto_forward,
-    });
-    let mut stdout = format!(
-        "irc: {} ({})\nserver: {}:{}{}\nnick: {}\nchannel: {}\n",
-        st.state.as_str(),
-        st.indicator(),
-        c.server,
-        c.port,
-        if c.tls { " (tls)" } else { "" },
-        nick,
-        c.channel
-    );
-    if let Some(l) = st.logged_in {
-        result["logged_in"] = l.into();
-        stdout.push_str(if l {
-            "account: logged in\n"
-        } else {
-            "account: not logged in (yet)\n"
-        });
-    }
-    if let Some(e) = &st.last_error {
-        result["last_error"] = e.to_json();
-        stdout.push_str(&format!("last error: {}: {}\n", e.code, e.message));
-    }
-    let mut out = Output {
-        stdout,
-        result,
-        ..Output::default()
+    let reply = StatusReply {
+        ok: true,
+        command: "irc status",
+        state: st.state.as_str(),
+        indicator: st.indicator(),
+        nick: st.nick.clone().unwrap_or_else(|| c.nick.clone()),
+        server: c.server,
+        port: c.port,
+        tls: c.tls,
+        channel: c.channel,
+        auto_forward_to_agent: c.auto_forward,
+        logged_in: st.logged_in,
+        last_error: st.last_error.as_ref().map(|e| e.to_state()),
     };
+    let mut out = Output::reply(&reply, Vec::new());
     // The file as it is now: a chmod takes effect at once, not at the next connection.
     if let Some(w) = Creds::load(ctx.home.agents()).ok().and_then(|c| c.warning) {
         out.add_warnings(vec![w]);
     }
     Ok(out)
+}
+
+/// `irc status`'s result (no secret in it).
+#[derive(serde::Serialize)]
+struct StatusReply {
+    ok: bool,
+    command: &'static str,
+    state: &'static str,
+    indicator: &'static str,
+    server: String,
+    port: u16,
+    tls: bool,
+    nick: String,
+    channel: String,
+    auto_forward_to_agent: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    logged_in: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_error: Option<paw_proto::StateError>,
+}
+
+impl super::Reply for StatusReply {
+    fn stdout(&self) -> String {
+        let mut s = format!(
+            "irc: {} ({})\nserver: {}:{}{}\nnick: {}\nchannel: {}\n",
+            self.state,
+            self.indicator,
+            self.server,
+            self.port,
+            if self.tls { " (tls)" } else { "" },
+            self.nick,
+            self.channel
+        );
+        match self.logged_in {
+            Some(true) => s.push_str("account: logged in\n"),
+            Some(false) => s.push_str("account: not logged in (yet)\n"),
+            None => {}
+        }
+        if let Some(e) = &self.last_error {
+            s.push_str(&format!("last error: {}: {}\n", e.error_code, e.message));
+        }
+        s
+    }
 }
 
 async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {

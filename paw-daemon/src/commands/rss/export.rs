@@ -1,13 +1,11 @@
 //! `rss export`: the subscriptions as OPML 2.0 ([`super::opml_io::write`]).
 
 use paw_proto::ErrorCode;
-use serde_json::json;
 
-use super::output;
 use super::rss_store;
 use crate::commands::args::parse;
 use crate::commands::out::write_bytes;
-use crate::commands::{CmdError, CmdResult, Ctx};
+use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
 
 /// write the subscriptions as OPML 2.0
 #[derive(clap::Parser)]
@@ -33,11 +31,26 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         "subscriptions as OPML 2.0",
     )
     .await?;
-    let path = artifact.path.clone();
-    let mut o = output(
-        format!("Exported {} feeds to {path}\n", subs.len()),
-        json!({"ok": true, "command": "rss export", "count": subs.len(), "out": path}),
-    );
-    o.artifacts.push(artifact);
-    Ok(o)
+    let reply = Exported {
+        ok: true,
+        command: "rss export",
+        count: subs.len(),
+        out: artifact.path.clone(),
+    };
+    Ok(Output::reply(&reply, vec![artifact]))
+}
+
+/// `rss export`'s result.
+#[derive(serde::Serialize)]
+struct Exported {
+    ok: bool,
+    command: &'static str,
+    count: usize,
+    out: String,
+}
+
+impl Reply for Exported {
+    fn stdout(&self) -> String {
+        format!("Exported {} feeds to {}\n", self.count, self.out)
+    }
 }

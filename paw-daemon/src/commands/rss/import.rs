@@ -1,14 +1,12 @@
 //! `rss import`: every feed of an OPML file, parsed in a worker.
 
 use paw_proto::ErrorCode;
-use serde_json::json;
 
 use super::add::{check_url, slug};
-use super::output;
 use super::rss_store;
 use crate::clock::now_ms;
 use crate::commands::args::parse;
-use crate::commands::{CmdError, CmdResult, Ctx};
+use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
 
 /// The largest OPML file read.
 const MAX_OPML_BYTES: u64 = 16 << 20;
@@ -43,17 +41,23 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         state.subs.iter().map(|s| s.url.clone()).collect();
     for (title, url) in found {
         let Ok(url) = check_url(&url) else {
-            skipped.push(json!({"url": url, "reason": "not an http(s) url"}));
+            skipped.push(Skipped {
+                url,
+                reason: "not an http(s) url",
+            });
             continue;
         };
         if !urls.insert(url.clone()) {
-            skipped.push(json!({"url": url, "reason": "already subscribed"}));
+            skipped.push(Skipped {
+                url,
+                reason: "already subscribed",
+            });
             continue;
         }
         let base = slug(if title.is_empty() { &url } else { &title });
         let name = names.claim(&base);
         state.push_sub(&name, &url, (!title.is_empty()).then(|| title.clone()), now);
-        added.push(json!({"name": name, "url": url}));
+        added.push(Added { name, url });
     }
     if !added.is_empty() {
         store
@@ -61,13 +65,44 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             .await
             .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     }
-    Ok(output(
-        format!(
-            "Imported {} feeds, skipped {}\n",
-            added.len(),
-            skipped.len()
-        ),
-        json!({"ok": true, "command": "rss import", "added": added.len(), "skipped": skipped.len(),
-            "added_feeds": added, "skipped_feeds": skipped}),
-    ))
+    let reply = Imported {
+        ok: true,
+        command: "rss import",
+        added: added.len(),
+        skipped: skipped.len(),
+        added_feeds: added,
+        skipped_feeds: skipped,
+    };
+    Ok(Output::reply(&reply, Vec::new()))
+}
+
+/// A feed `rss import` subscribed to.
+#[derive(serde::Serialize)]
+struct Added {
+    name: String,
+    url: String,
+}
+
+/// A feed `rss import` left out, and why.
+#[derive(serde::Serialize)]
+struct Skipped {
+    url: String,
+    reason: &'static str,
+}
+
+/// `rss import`'s result.
+#[derive(serde::Serialize)]
+struct Imported {
+    ok: bool,
+    command: &'static str,
+    added: usize,
+    skipped: usize,
+    added_feeds: Vec<Added>,
+    skipped_feeds: Vec<Skipped>,
+}
+
+impl Reply for Imported {
+    fn stdout(&self) -> String {
+        format!("Imported {} feeds, skipped {}\n", self.added, self.skipped)
+    }
 }

@@ -1,12 +1,10 @@
 //! `rss remove`.
 
 use paw_proto::ErrorCode;
-use serde_json::json;
 
-use super::output;
 use super::rss_store;
 use crate::commands::args::parse;
-use crate::commands::{CmdError, CmdResult, Ctx};
+use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
 
 /// remove a subscription, its fetch state and cached items
 #[derive(clap::Parser)]
@@ -36,8 +34,26 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     drop(store);
     rss_store(&ctx.services).drop_cache(&sub.url).await;
-    Ok(output(
-        format!("Removed {}\n", sub.name),
-        json!({"ok": true, "command": "rss remove", "name": sub.name, "url": sub.url}),
-    ))
+    let reply = Removed {
+        ok: true,
+        command: "rss remove",
+        name: sub.name,
+        url: sub.url,
+    };
+    Ok(Output::reply(&reply, Vec::new()))
+}
+
+/// `rss remove`'s result.
+#[derive(serde::Serialize)]
+struct Removed {
+    ok: bool,
+    command: &'static str,
+    name: String,
+    url: String,
+}
+
+impl Reply for Removed {
+    fn stdout(&self) -> String {
+        format!("Removed {}\n", self.name)
+    }
 }
