@@ -13,16 +13,16 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use futures::StreamExt;
-use irc::proto::{Command, Prefix, Response};
+use irc::proto::{Command, Prefix};
 use paw_proto::ErrorCode;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::auth::{Action, Auth};
 use super::creds::{Creds, Secret};
 use super::log::Log;
+use super::machine::{Machine, Step};
 use super::text::{self, fold};
 use super::transport::{self, Incoming, Sender, TransportError};
 use crate::commands::CmdError;
@@ -152,8 +152,6 @@ pub struct Status {
     pub creds: Option<Creds>,
     /// The nick in use on the live connection.
     pub nick: Option<String>,
-    /// Connection attempts since the last success.
-    pub attempts: u32,
     /// With `IRC_NICKSERV_PASSWORD` set and a connection up: whether the account is logged
     /// in (None otherwise).
     pub logged_in: Option<bool>,
@@ -323,7 +321,6 @@ impl Irc {
             last_error: None,
             creds: None,
             nick: None,
-            attempts: 0,
             logged_in: None,
         });
         let (ctl, rx) = mpsc::unbounded_channel();
@@ -617,7 +614,6 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
             s.creds = Some(creds.clone());
             s.nick = None;
             s.logged_in = None;
-            s.attempts = attempts;
         });
         let end = run_connection(
             &irc,
@@ -705,15 +701,6 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
     }
 }
 
-/// `JOIN <channel> [<key>]`.
-fn join(creds: &Creds) -> Command {
-    let key = creds
-        .channel_key
-        .is_set()
-        .then(|| creds.channel_key.expose().to_string());
-    Command::JOIN(creds.channel.clone(), key, None)
-}
-
 fn transport_target(creds: &Creds) -> transport::Target {
     transport::Target {
         host: creds.server.clone(),
@@ -723,32 +710,6 @@ fn transport_target(creds: &Creds) -> transport::Target {
         ping_every: PING_EVERY,
         ping_timeout: PING_TIMEOUT,
     }
-}
-
-/// A failure reason for a transport error, without secrets.
-/// A server's own words for `last_error`: capped, without control characters, and marked
-/// as the server's (SPEC §4.6).
-fn server_said(text: &str) -> String {
-    format!(
-        "server said: {}",
-        paw_proto::untrusted::clean_capped(text, 200)
-    )
-}
-
-/// Carries out the login's actions; a failure sends `QUIT` and is returned.
-async fn act(client: &Sender, stream: &mut Incoming, actions: Vec<Action>) -> Option<LastError> {
-    for a in actions {
-        match a {
-            Action::Send(c) => {
-                let _ = client.send(c);
-            }
-            Action::Fail(e) => {
-                quit(client, stream, "login failed").await;
-                return Some(e);
-            }
-        }
-    }
-    None
 }
 
 fn describe(e: &TransportError) -> LastError {
@@ -786,21 +747,13 @@ async fn run_connection(
             Ok(Ok(c)) => c,
         },
     };
-    let mut auth = Auth::new(creds);
-    let send = |c: Command| client.send(c);
-    // A CAP negotiation opens first when SASL may run before registration completes.
-    let sent = auth.opening().map_or(Ok(()), send).and_then(|_| {
-        if creds.server_password.is_set() {
-            send(Command::PASS(creds.server_password.expose().to_string()))?;
-        }
-        send(Command::NICK(creds.nick.clone()))?;
-        send(Command::USER(
-            creds.nick.to_lowercase(),
-            "0".into(),
-            format!("paw {}", env!("CARGO_PKG_VERSION")),
-        ))
-    });
-    if sent.is_err() {
+    let mut machine = Machine::new(creds);
+    if machine
+        .opening(creds)
+        .into_iter()
+        .try_for_each(|c| client.send(c))
+        .is_err()
+    {
         return End::Failed(
             LastError::new(
                 ErrorCode::Disconnected,
@@ -809,23 +762,16 @@ async fn run_connection(
             false,
         );
     }
-    // Variants to try, in order, when the server says the nick is taken.
-    let mut alt_nicks = text::nick_variants(&creds.nick).into_iter();
-    let mut join_sent = false;
-
-    let chan_key = fold(&creds.channel);
-    let mut registered = false;
-    let mut joined = false;
     let mut deadline = Instant::now() + step;
-    let mut nick = creds.nick.clone();
     let mut dropped_peers = 0u64;
     let mut dropped_lines = 0u64;
     let mut shown_login = None;
     loop {
-        if registered && auth.logged_in() != shown_login {
-            shown_login = auth.logged_in();
+        if machine.registered() && machine.logged_in() != shown_login {
+            shown_login = machine.logged_in();
             irc.set(|s| s.logged_in = shown_login);
         }
+        let joined = machine.joined();
         tokio::select! {
             _ = cancel.cancelled() => {
                 quit(&client, &mut stream, "session closed").await;
@@ -845,7 +791,7 @@ async fn run_connection(
             },
             _ = tokio::time::sleep_until(deadline), if !joined => {
                 quit(&client, &mut stream, "timed out").await;
-                let what = if registered {
+                let what = if machine.registered() {
                     format!("joining {} was not confirmed within {step:?}", creds.channel)
                 } else {
                     format!("{target} did not complete registration (no 001) within {step:?}")
@@ -865,129 +811,58 @@ async fn run_connection(
                     Some(Err(e)) => return End::Failed(describe(&e), joined),
                     Some(Ok(m)) => m,
                 };
-                // A user's prefix is nick!user@host; a bare name is a server.
-                let source = match &msg.prefix {
-                    Some(Prefix::Nickname(n, u, h)) if !u.is_empty() || !h.is_empty() => Some(n.clone()),
-                    _ => None,
-                };
-                match &msg.command {
-                    // End of the MOTD (or none): registration is complete; join.
-                    Command::Response(Response::RPL_ENDOFMOTD | Response::ERR_NOMOTD, _) if !join_sent => {
-                        join_sent = true;
-                        let _ = client.send(join(creds));
-                    }
-                    Command::Response(Response::ERR_NICKNAMEINUSE | Response::ERR_ERRONEOUSNICKNAME, _) if !registered => {
-                        match alt_nicks.next() {
-                            Some(n) => { let _ = client.send(Command::NICK(n)); }
-                            None => return End::Failed(LastError::new(
-                                ErrorCode::NickInUse,
-                                "the nick and its 3 variants are all in use",
-                            ), joined),
-                        }
-                    }
-                    Command::Response(Response::RPL_WELCOME, args) => {
-                        registered = true;
-                        if let Some(n) = args.first() { nick = n.clone(); }
-                        deadline = Instant::now() + step;
-                        let actions = auth.on_welcome(&nick);
-                        if let Some(end) = act(&client, &mut stream, actions).await { return End::Failed(end, joined); }
-                        *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = Some(Live {
-                            sender: client.clone(),
-                            nick: nick.clone(),
-                            channel: creds.channel.clone(),
-                        });
-                        irc.set(|s| { s.state = State::Connected; s.nick = Some(nick.clone()); });
-                    }
-                    Command::CAP(_, sub, a, b) => {
-                        let actions = auth.on_cap(sub, a.as_deref(), b.as_deref());
-                        if let Some(end) = act(&client, &mut stream, actions).await { return End::Failed(end, joined); }
-                    }
-                    Command::AUTHENTICATE(arg) => {
-                        let actions = auth.on_authenticate(arg);
-                        if let Some(end) = act(&client, &mut stream, actions).await { return End::Failed(end, joined); }
-                    }
-                    Command::Response(r @ (Response::RPL_SASLSUCCESS | Response::RPL_LOGGEDIN | Response::ERR_SASLFAIL | Response::ERR_SASLTOOLONG | Response::ERR_SASLABORT | Response::ERR_NICKLOCKED), _) => {
-                        let actions = auth.on_numeric(*r, &nick);
-                        if let Some(end) = act(&client, &mut stream, actions).await { return End::Failed(end, joined); }
-                    }
-                    Command::Response(Response::ERR_PASSWDMISMATCH, _) => {
-                        return End::Failed(LastError::new(ErrorCode::PassIncorrect, "the server refused IRC_SERVER_PASSWORD (464)"), joined);
-                    }
-                    Command::Response(r @ (Response::ERR_BADCHANNELKEY | Response::ERR_INVITEONLYCHAN | Response::ERR_BANNEDFROMCHAN | Response::ERR_CHANNELISFULL | Response::ERR_NOSUCHCHANNEL), args)
-                        if args.get(1).is_some_and(|c| fold(c) == chan_key) =>
-                    {
-                        let (code, why) = match r {
-                            Response::ERR_BADCHANNELKEY => (ErrorCode::BadChannelKey, "wrong or missing IRC_CHANNEL_KEY (475)"),
-                            Response::ERR_INVITEONLYCHAN => (ErrorCode::InviteOnly, "the channel is invite-only (473)"),
-                            Response::ERR_BANNEDFROMCHAN => (ErrorCode::BannedFromChannel, "banned from the channel (474)"),
-                            Response::ERR_CHANNELISFULL => (ErrorCode::ChannelIsFull, "the channel is full (471)"),
-                            _ => (ErrorCode::NoSuchChannel, "no such channel (403)"),
-                        };
-                        quit(&client, &mut stream, "cannot join").await;
-                        return End::Failed(LastError::new(code, format!("cannot join {}: {why}", creds.channel)), joined);
-                    }
-                    Command::JOIN(chans, _, _)
-                        if source.as_deref() == Some(nick.as_str())
-                            && chans.split(',').any(|c| fold(c) == chan_key) =>
-                    {
-                        joined = true;
-                        irc.set(|s| { s.state = State::Joined; s.last_error = None; s.attempts = 0; });
-                        reply_all(waiters, Ok(()));
-                    }
-                    Command::KICK(chan, who, _) if fold(who) == fold(&nick) && fold(chan) == chan_key => {
-                        joined = false;
-                        deadline = Instant::now() + step;
-                        irc.set(|s| s.state = State::Connected);
-                        let _ = client.send(join(creds));
-                    }
-                    Command::NICK(new) if source.as_deref() == Some(nick.as_str()) => {
-                        nick = new.clone();
-                        if let Some(l) = irc.live.lock().unwrap_or_else(|e| e.into_inner()).as_mut() { l.nick = nick.clone(); }
-                        irc.set(|s| s.nick = Some(nick.clone()));
-                    }
-                    Command::NOTICE(_, body) if source.as_deref().is_some_and(|s| fold(s) == "nickserv") => {
-                        let actions = auth.on_nickserv(body, &nick);
-                        if let Some(end) = act(&client, &mut stream, actions).await { return End::Failed(end, joined); }
-                        irc.learn_service(&msg.prefix);
-                    }
-                    Command::PRIVMSG(to, body) | Command::NOTICE(to, body) => {
-                        let Some(from) = source else { continue };
-                        irc.learn_service(&msg.prefix);
-                        // A nick is a name on the wire; a hostile server may put anything in it.
-                        let from = paw_proto::untrusted::clean_line(&from).into_owned();
-                        if from.is_empty() || fold(&from) == fold(&nick) { continue; }
-                        // Only the joined channel and private messages to this nick are
-                        // kept: spoofed targets must not grow per-channel state.
-                        let channel = if fold(to) == chan_key { creds.channel.clone() } else if fold(to) == fold(&nick) { from.clone() } else { continue };
-                        // The joined channel is always kept; private peers within the cap.
-                        if fold(&channel) != chan_key && !irc.log.accepts(&channel) {
-                            dropped_peers += 1;
-                            if dropped_peers == 1 || dropped_peers.is_multiple_of(1000) {
-                                tracing::warn!(dropped = dropped_peers, "private messages from new peers dropped: the log keeps {} channels", super::log::MAX_CHANNELS);
+                if matches!(msg.command, Command::PRIVMSG(..) | Command::NOTICE(..)) {
+                    irc.learn_service(&msg.prefix);
+                }
+                for next in machine.on_message(&msg) {
+                    match next {
+                        Step::Send(c) => { let _ = client.send(c); }
+                        Step::Fail { error, quit: reason } => {
+                            if let Some(r) = reason {
+                                quit(&client, &mut stream, r).await;
                             }
-                            continue;
+                            return End::Failed(error, machine.joined());
                         }
-                        match irc.log.append_inbound(&channel, &from, body) {
-                            Ok(_) => {
-                                if let Some(tx) = irc.forward.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-                                    let _ = tx.send(());
+                        Step::Registered(nick) => {
+                            deadline = Instant::now() + step;
+                            *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = Some(Live {
+                                sender: client.clone(),
+                                nick: nick.clone(),
+                                channel: creds.channel.clone(),
+                            });
+                            irc.set(|s| { s.state = State::Connected; s.nick = Some(nick); });
+                        }
+                        Step::Joined => {
+                            irc.set(|s| { s.state = State::Joined; s.last_error = None; });
+                            reply_all(waiters, Ok(()));
+                        }
+                        Step::Kicked => {
+                            deadline = Instant::now() + step;
+                            irc.set(|s| s.state = State::Connected);
+                        }
+                        Step::Nick(nick) => {
+                            if let Some(l) = irc.live.lock().unwrap_or_else(|e| e.into_inner()).as_mut() { l.nick = nick.clone(); }
+                            irc.set(|s| s.nick = Some(nick));
+                        }
+                        Step::Inbound { channel, from, text, private } => {
+                            // The joined channel is always kept; private peers within the cap.
+                            if private && !irc.log.accepts(&channel) {
+                                dropped_peers += 1;
+                                if dropped_peers == 1 || dropped_peers.is_multiple_of(1000) {
+                                    tracing::warn!(dropped = dropped_peers, "private messages from new peers dropped: the log keeps {} channels", super::log::MAX_CHANNELS);
                                 }
+                                continue;
                             }
-                            Err(e) => tracing::error!(error = %e, "inbound.jsonl append failed"),
+                            match irc.log.append_inbound(&channel, &from, &text) {
+                                Ok(_) => {
+                                    if let Some(tx) = irc.forward.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                                        let _ = tx.send(());
+                                    }
+                                }
+                                Err(e) => tracing::error!(error = %e, "inbound.jsonl append failed"),
+                            }
                         }
                     }
-                    Command::ERROR(reason) if !registered && creds.server_password.is_set() => {
-                        // Some servers close with ERROR instead of sending 464 (ngircd,
-                        // InspIRCd's "Access denied by configuration"): before registration,
-                        // after PASS, that is the password refused.
-                        return End::Failed(LastError::new(ErrorCode::PassIncorrect, format!(
-                            "the server closed the link before registration: IRC_SERVER_PASSWORD refused ({})", server_said(reason),
-                        )), joined);
-                    }
-                    Command::ERROR(reason) => {
-                        return End::Failed(LastError::new(ErrorCode::Disconnected, format!("the server closed the link ({})", server_said(reason))), joined);
-                    }
-                    _ => {}
                 }
             }
         }

@@ -18,6 +18,7 @@ pub mod conn;
 pub mod creds;
 mod forward;
 pub mod log;
+mod machine;
 pub mod text;
 pub mod transport;
 
