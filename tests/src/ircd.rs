@@ -140,6 +140,22 @@ impl Drop for Ircd {
     }
 }
 
+/// Writes the IRC credentials (`.agents/skills/irc-cli/secrets/.env`, mode 0600) under
+/// `agents`.
+pub fn write_env(agents: &Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let p = agents.join("skills/irc-cli/secrets/.env");
+    std::fs::create_dir_all(p.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&p, body).expect("env");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+}
+
+/// The credentials for a server on loopback `port`: channel `#paw`, nick `nick`, then
+/// `extra` lines.
+pub fn env_for(port: u16, nick: &str, extra: &str) -> String {
+    format!("IRC_SERVER=127.0.0.1\nIRC_PORT={port}\nIRC_CHANNEL=#paw\nIRC_NICK={nick}\n{extra}")
+}
+
 /// An independent IRC client in the test.
 pub struct Peer {
     w: TcpStream,

@@ -9,9 +9,15 @@ use paw_tests::{Daemon, Opts};
 use serde_json::{Value, json};
 
 fn write_env(d: &Daemon, body: &str) {
-    let p = d.agents().join("skills/irc-cli/secrets/.env");
-    std::fs::create_dir_all(p.parent().expect("dir")).expect("mkdir");
-    std::fs::write(p, body).expect("env");
+    paw_tests::ircd::write_env(&d.agents(), body);
+}
+
+/// A real server, a daemon, and credentials for `#paw` as `pawbot`.
+fn server_and_daemon() -> (Ircd, Daemon) {
+    let ircd = Ircd::start(IrcdOpts::default());
+    let d = Daemon::start();
+    write_env(&d, &paw_tests::ircd::env_for(ircd.port, "pawbot", ""));
+    (ircd, d)
 }
 
 fn ok(out: &Value) -> &Value {
@@ -40,15 +46,7 @@ fn grep_tree(root: &Path, needle: &str) -> Vec<String> {
 
 #[test]
 fn messages_flow_both_ways_through_a_real_server_and_close_quits() {
-    let ircd = Ircd::start(IrcdOpts::default());
-    let d = Daemon::start();
-    write_env(
-        &d,
-        &format!(
-            "IRC_SERVER=127.0.0.1\nIRC_PORT={}\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n",
-            ircd.port
-        ),
-    );
+    let (ircd, d) = server_and_daemon();
     let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
     let mut c = d.conn();
     let sid = c.result("session.open", json!({"name": "agent-1"}))["session_id"].clone();
@@ -155,15 +153,7 @@ fn messages_flow_both_ways_through_a_real_server_and_close_quits() {
 
 #[test]
 fn two_sessions_get_two_connections_and_the_nick_collision_is_resolved() {
-    let ircd = Ircd::start(IrcdOpts::default());
-    let d = Daemon::start();
-    write_env(
-        &d,
-        &format!(
-            "IRC_SERVER=127.0.0.1\nIRC_PORT={}\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n",
-            ircd.port
-        ),
-    );
+    let (ircd, d) = server_and_daemon();
     let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
     let mut c = d.conn();
     // Names that differ only where a directory name cannot hold them: two stores.

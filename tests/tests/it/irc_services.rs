@@ -10,18 +10,11 @@ use paw_tests::{Daemon, Opts};
 use serde_json::{Value, json};
 
 fn write_env(d: &Daemon, body: &str) {
-    let p = d.agents().join("skills/irc-cli/secrets/.env");
-    std::fs::create_dir_all(p.parent().expect("dir")).expect("mkdir");
-    std::fs::write(&p, body).expect("env");
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    paw_tests::ircd::write_env(&d.agents(), body);
 }
 
 fn env(net: &Network, extra: &str) -> String {
-    format!(
-        "IRC_SERVER=127.0.0.1\nIRC_PORT={}\nIRC_CHANNEL=#paw\nIRC_NICK=pawacct\n{extra}",
-        net.port
-    )
+    paw_tests::ircd::env_for(net.port, "pawacct", extra)
 }
 
 /// Runs `command` in the session named `session` (opened on first use).

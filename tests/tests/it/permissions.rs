@@ -1,7 +1,7 @@
 //! Who may read what paw writes, whose socket a client talks to, and what third-party text
 //! may reach a terminal (SPEC §2, §4.6).
 
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -41,17 +41,10 @@ fn everything_paw_creates_is_private_whatever_the_umask() {
     ));
     // The test's own file (the IRC credentials) is made with the test's umask; skip it.
     let skills = d.agents().join("skills");
-    let env = skills.join("irc-cli/secrets/.env");
-    std::fs::create_dir_all(env.parent().expect("dir")).expect("mkdir");
-    std::fs::write(
-        &env,
-        format!(
-            "IRC_SERVER=127.0.0.1\nIRC_PORT={}\nIRC_CHANNEL=#paw\nIRC_NICK=pawbot\n",
-            ircd.port
-        ),
-    )
-    .expect("env");
-    std::fs::set_permissions(&env, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    paw_tests::ircd::write_env(
+        &d.agents(),
+        &paw_tests::ircd::env_for(ircd.port, "pawbot", ""),
+    );
 
     // Audit records, a spilled stdout, RSS state and cache, an artifact, IRC logs with a
     // private message.

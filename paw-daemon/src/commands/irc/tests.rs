@@ -394,12 +394,7 @@ async fn flood_control_and_line_splitting_on_the_wire() {
 
 #[tokio::test]
 async fn inbound_messages_are_logged_and_own_messages_are_not() {
-    let (port, mut peers) = server().await;
-    let r = rig(port, "");
-    r.irc.request_connect(false);
-    let mut p = peers.recv().await.expect("peer");
-    p.welcome().await;
-    wait_state(&r.irc, State::Joined).await;
+    let (r, mut p, _peers) = joined("").await;
     p.send(":alice!a@h PRIVMSG #paw :hello").await;
     p.send(":pawbot!u@h PRIVMSG #paw :echo of myself").await;
     p.send(":bob!b@h PRIVMSG pawbot :private").await;
@@ -457,12 +452,7 @@ async fn inbound_messages_are_logged_and_own_messages_are_not() {
 
 #[tokio::test]
 async fn closing_the_session_sends_quit_and_closes_the_socket() {
-    let (port, mut peers) = server().await;
-    let r = rig(port, "");
-    r.irc.request_connect(false);
-    let mut p = peers.recv().await.expect("peer");
-    p.welcome().await;
-    wait_state(&r.irc, State::Joined).await;
+    let (r, mut p, _peers) = joined("").await;
     let t0 = Instant::now();
     r.irc.clone().close().await;
     assert!(t0.elapsed() < Duration::from_secs(1));
