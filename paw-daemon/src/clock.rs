@@ -18,32 +18,18 @@ fn utc(ms: u64) -> time::OffsetDateTime {
 
 /// `yyyyMMdd_HHmmss_SSS` in UTC.
 pub fn compact_timestamp(ms: u64) -> String {
-    let t = utc(ms);
-    format!(
-        "{:04}{:02}{:02}_{:02}{:02}{:02}_{:03}",
-        t.year(),
-        u8::from(t.month()),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second(),
-        t.millisecond()
-    )
+    const FORMAT: &[time::format_description::BorrowedFormatItem<'_>] = time::macros::format_description!(
+        "[year][month][day]_[hour][minute][second]_[subsecond digits:3]"
+    );
+    utc(ms).format(FORMAT).unwrap_or_default()
 }
 
 /// RFC 3339 in UTC with milliseconds (`2026-11-22T14:40:17.123Z`).
 pub fn rfc3339_ms(ms: u64) -> String {
-    let t = utc(ms);
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
-        t.year(),
-        u8::from(t.month()),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second(),
-        t.millisecond()
-    )
+    const FORMAT: &[time::format_description::BorrowedFormatItem<'_>] = time::macros::format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
+    );
+    utc(ms).format(FORMAT).unwrap_or_default()
 }
 
 /// A run id: UTC `yyyyMMdd_HHmmss_SSS` + `_` + 10 random lowercase hex characters.
