@@ -361,6 +361,37 @@ pub struct StateError {
     pub message: String,
 }
 
+/// One message as `irc pull` and `irc.inbound` show it (cleaned, truncated), or the marker
+/// standing for the messages a batch cut.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum IrcMessage {
+    /// A message.
+    Message {
+        /// Its id (per channel, increasing).
+        id: u64,
+        /// When it arrived, RFC 3339 UTC.
+        ts: String,
+        /// When it arrived, Unix ms.
+        ts_ms: u64,
+        /// Where it is filed.
+        channel: String,
+        /// Who sent it.
+        nick: String,
+        /// What they said.
+        text: String,
+    },
+    /// `{id: "truncation_marker", text: "[...TRUNCATED...]", omitted}`.
+    Marker {
+        /// Always `truncation_marker`.
+        id: String,
+        /// Always `[...TRUNCATED...]`.
+        text: String,
+        /// How many messages it stands for.
+        omitted: usize,
+    },
+}
+
 /// `irc.inbound`: one channel's new messages.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IrcInboundEvent {
@@ -373,7 +404,7 @@ pub struct IrcInboundEvent {
     /// How many messages.
     pub returned: usize,
     /// The messages, as `irc pull` renders them.
-    pub messages: Vec<Value>,
+    pub messages: Vec<IrcMessage>,
     /// Whether the batch was cut.
     pub truncated: bool,
     /// The cursor before the batch.

@@ -27,6 +27,7 @@ use std::time::Duration;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
+use paw_proto::IrcMessage;
 use paw_proto::{Capabilities, ErrorCode};
 use serde_json::{Value, json};
 
@@ -431,44 +432,47 @@ async fn send(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
 
 /// Cleans and truncates messages for an agent: per-message cap, then the batch rule with
 /// its marker message. Returns the JSON messages and whether anything was cut.
-pub(crate) fn render(messages: Vec<Record>, cap: usize) -> (Vec<Value>, bool) {
+pub(crate) fn render(messages: Vec<Record>, cap: usize) -> (Vec<IrcMessage>, bool) {
     let mut cut_any = false;
-    let mut items: Vec<Value> = messages
+    let mut items: Vec<IrcMessage> = messages
         .into_iter()
         .map(|m| {
             let (t, cut) = text::truncate_message(&text::clean_inbound(&m.text), cap);
             cut_any |= cut;
-            json!({
-                "id": m.id,
-                "ts": crate::clock::rfc3339_ms(m.ts_ms),
-                "ts_ms": m.ts_ms,
-                "channel": m.channel,
-                "nick": text::clean_inbound(&m.nick),
-                "text": t,
-            })
+            IrcMessage::Message {
+                id: m.id,
+                ts: crate::clock::rfc3339_ms(m.ts_ms),
+                ts_ms: m.ts_ms,
+                channel: m.channel,
+                nick: text::clean_inbound(&m.nick),
+                text: t,
+            }
         })
         .collect();
-    let dropped = text::batch_cut(&mut items, |v| {
-        v["text"].as_str().map_or(0, |s| s.chars().count())
+    let dropped = text::batch_cut(&mut items, |m| match m {
+        IrcMessage::Message { text, .. } => text.chars().count(),
+        IrcMessage::Marker { .. } => 0,
     });
     if dropped > 0 {
         items.insert(
             text::BATCH_KEEP,
-            json!({"id": "truncation_marker", "text": BATCH_MARKER, "omitted": dropped}),
+            IrcMessage::Marker {
+                id: "truncation_marker".into(),
+                text: BATCH_MARKER.into(),
+                omitted: dropped,
+            },
         );
     }
     (items, cut_any || dropped > 0)
 }
 
-fn stdout_lines(items: &[Value], out: &mut String) {
+fn stdout_lines(items: &[IrcMessage], out: &mut String) {
     for m in items {
-        match m["id"].as_u64() {
-            Some(id) => out.push_str(&format!(
-                "[{id}] <{}> {}\n",
-                m["nick"].as_str().unwrap_or(""),
-                m["text"].as_str().unwrap_or("")
-            )),
-            None => out.push_str(&format!("{BATCH_MARKER}\n")),
+        match m {
+            IrcMessage::Message { id, nick, text, .. } => {
+                out.push_str(&format!("[{id}] <{nick}> {text}\n"))
+            }
+            IrcMessage::Marker { .. } => out.push_str(&format!("{BATCH_MARKER}\n")),
         }
     }
 }

@@ -475,6 +475,7 @@ fn pull_rendering_truncates_messages_and_batches() {
         super::text::SUMMARY_CAP,
     );
     assert!(cut);
+    let items = serde_json::to_value(&items).expect("json");
     let t = items[0]["text"].as_str().expect("text");
     assert_eq!(t.chars().count(), 512);
     assert!(t.starts_with(&"z".repeat(248)) && t.ends_with(&"z".repeat(249)));
@@ -486,6 +487,7 @@ fn pull_rendering_truncates_messages_and_batches() {
     let (items, cut) = super::render(batch, super::text::SUMMARY_CAP);
     assert!(cut);
     assert_eq!(items.len(), 21);
+    let items = serde_json::to_value(&items).expect("json");
     assert_eq!(items[9]["id"], 10);
     assert_eq!(items[10]["id"], "truncation_marker");
     assert_eq!(items[10]["text"], "[...TRUNCATED...]");
