@@ -34,6 +34,16 @@ pub struct Record {
     /// The page's article title, when ready.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// What `rss read` shows of it (stored flat in the record file).
+    #[serde(flatten)]
+    pub full: FullText,
+    /// When the job ended (Unix ms).
+    pub at_ms: u64,
+}
+
+/// An article's full text as `rss read` reports it: the `content_full_*` fields.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FullText {
     /// Sanitised article HTML, when ready.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_full_html: Option<String>,
@@ -49,8 +59,6 @@ pub struct Record {
     /// Why it failed, when failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_full_error: Option<String>,
-    /// When the job ended (Unix ms).
-    pub at_ms: u64,
 }
 
 /// A job's outcome as its waiters receive it: `None` until it ends (and for good if it is
@@ -221,11 +229,10 @@ fn failed(url: &str, why: String) -> Record {
         url: url.to_string(),
         status: "failed".into(),
         title: None,
-        content_full_html: None,
-        content_full_text: None,
-        content_full_source_url: None,
-        content_full_fetched_at: None,
-        content_full_error: Some(why),
+        full: FullText {
+            content_full_error: Some(why),
+            ..FullText::default()
+        },
         at_ms: now_ms(),
     }
 }
@@ -267,11 +274,13 @@ async fn run_job(services: &Services, url: &str) -> Record {
             url: url.to_string(),
             status: "ready".into(),
             title: Some(x.title).filter(|t| !t.is_empty()),
-            content_full_html: Some(x.html),
-            content_full_text: Some(x.text),
-            content_full_source_url: Some(resp.final_url.to_string()),
-            content_full_fetched_at: Some(rfc3339_ms(now_ms())),
-            content_full_error: None,
+            full: FullText {
+                content_full_html: Some(x.html),
+                content_full_text: Some(x.text),
+                content_full_source_url: Some(resp.final_url.to_string()),
+                content_full_fetched_at: Some(rfc3339_ms(now_ms())),
+                content_full_error: None,
+            },
             at_ms: now_ms(),
         },
         Err(e) => failed(url, e.to_string()),

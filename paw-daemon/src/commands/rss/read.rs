@@ -4,13 +4,12 @@
 use std::time::Duration;
 
 use paw_proto::ErrorCode;
-use serde_json::{Value, json};
 
-use super::fulltext::{Found, Record};
+use super::fulltext::{Found, FullText, Record};
 use super::parse::Item;
 use super::{fulltext_jobs, rss_store};
 use crate::commands::args::{clamp, parse};
-use crate::commands::{CmdError, CmdResult, Ctx, Output};
+use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
 
 /// The feed item `--name N --guid G` or `--link URL` names, if cached.
 async fn find_item(
@@ -117,35 +116,33 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         }
         None => (None, None),
     };
-    let mut result = json!({"ok": true, "command": "rss read", "link": link});
-    if let Some(s) = &source {
-        result["source"] = s.clone().into();
+    let mut reply = ReadReply {
+        ok: true,
+        command: "rss read",
+        link: link.clone(),
+        source,
+        title: None,
+        guid: None,
+        published_at: None,
+        content_html: None,
+        content_text: None,
+        fulltext_status: "disabled",
+        full: None,
+    };
+    if let Some(i) = item {
+        reply.title = i.title;
+        reply.guid = Some(i.guid);
+        reply.published_at = i.published_at;
+        if let Some(h) = i.content_html {
+            reply.content_html = Some(h);
+            reply.content_text = Some(item_text.unwrap_or_default());
+        } else {
+            reply.content_text = i.summary;
+        }
     }
-    let mut stdout = String::new();
-    let mut feed_text = None;
-    if let Some(i) = &item {
-        if let Some(t) = &i.title {
-            result["title"] = t.clone().into();
-            stdout.push_str(&format!("{t}\n"));
-        }
-        result["guid"] = i.guid.clone().into();
-        if let Some(p) = &i.published_at {
-            result["published_at"] = p.clone().into();
-        }
-        if let Some(h) = &i.content_html {
-            result["content_html"] = h.clone().into();
-            let t = item_text.clone().unwrap_or_default();
-            result["content_text"] = t.clone().into();
-            feed_text = Some(t);
-        } else if let Some(s) = &i.summary {
-            result["content_text"] = s.clone().into();
-            feed_text = Some(s.clone());
-        }
-    }
-    stdout.push_str(&format!("{link}\n"));
 
     let cfg = &ctx.config.tools.rss.fulltext;
-    let status = if !(cfg.enabled || a.fulltext) {
+    let (status, record) = if !(cfg.enabled || a.fulltext) {
         ("disabled", None)
     } else {
         let backoff = Duration::from_secs(cfg.failure_backoff_secs);
@@ -170,42 +167,65 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             }
         }
     };
-    result["fulltext_status"] = status.0.into();
-    stdout.push_str(&format!("full text: {}\n", status.0));
-    let mut body = feed_text;
-    if let Some(r) = status.1 {
-        if let Value::Object(m) = serde_json::to_value(&*r).unwrap_or_default() {
-            for (k, v) in m {
-                if k.starts_with("content_full_") {
-                    result[k] = v;
-                }
-            }
+    reply.fulltext_status = status;
+    if let Some(r) = record {
+        if reply.title.is_none() {
+            reply.title = r.title.clone();
         }
-        if let Some(e) = &r.content_full_error {
-            stdout.push_str(&format!("full text failed: {e}\n"));
-        }
-        if r.content_full_text.is_some() {
-            body = r.content_full_text.clone();
-        }
-        if result.get("title").is_none()
-            && let Some(t) = &r.title
-        {
-            result["title"] = t.clone().into();
-            stdout.insert_str(0, &format!("{t}\n"));
-        }
+        reply.full = Some(r.full.clone());
     }
-    if let Some(b) = body.filter(|b| !b.is_empty()) {
-        stdout.push('\n');
-        stdout.push_str(&b);
-        stdout.push('\n');
-    }
-    let mut out = Output {
-        stdout,
-        result,
-        ..Output::default()
-    };
+    let mut out = Output::reply(&reply, Vec::new());
     out.add_warnings(fulltext_jobs(&ctx.services).take_warnings());
     Ok(out)
+}
+
+/// `rss read`'s result: the article as the feed gave it, and its full text when there is.
+#[derive(serde::Serialize)]
+struct ReadReply {
+    ok: bool,
+    command: &'static str,
+    link: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guid: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    published_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content_html: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content_text: Option<String>,
+    fulltext_status: &'static str,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    full: Option<FullText>,
+}
+
+impl Reply for ReadReply {
+    fn stdout(&self) -> String {
+        let mut s = String::new();
+        if let Some(t) = &self.title {
+            s.push_str(&format!("{t}\n"));
+        }
+        s.push_str(&format!(
+            "{}\nfull text: {}\n",
+            self.link, self.fulltext_status
+        ));
+        let full = self.full.as_ref();
+        if let Some(e) = full.and_then(|f| f.content_full_error.as_ref()) {
+            s.push_str(&format!("full text failed: {e}\n"));
+        }
+        let body = full
+            .and_then(|f| f.content_full_text.as_ref())
+            .or(self.content_text.as_ref());
+        if let Some(b) = body.filter(|b| !b.is_empty()) {
+            s.push('\n');
+            s.push_str(b);
+            s.push('\n');
+        }
+        s
+    }
 }
 
 fn status_of(r: &Record) -> &'static str {
