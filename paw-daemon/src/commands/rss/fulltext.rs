@@ -26,7 +26,7 @@ const HTML_TYPES: [&str; 2] = ["text/html", "application/xhtml+xml"];
 
 /// A stored outcome of one article's job.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Record {
+pub struct Extraction {
     /// The article link the job was for.
     pub url: String,
     /// `ready` or `failed`.
@@ -63,7 +63,7 @@ pub struct FullText {
 
 /// A job's outcome as its waiters receive it: `None` until it ends (and for good if it is
 /// stopped by shutdown).
-type Outcome = watch::Receiver<Option<Arc<Record>>>;
+type Outcome = watch::Receiver<Option<Arc<Extraction>>>;
 
 /// The jobs in flight and where records live.
 pub struct Jobs {
@@ -76,7 +76,7 @@ pub struct Jobs {
 
 /// What a read finds for an article's full text.
 pub(super) enum Found {
-    Record(Arc<Record>),
+    Done(Arc<Extraction>),
     Pending(Outcome),
 }
 
@@ -102,7 +102,7 @@ impl Jobs {
 
     /// The stored record of `url`, read on the blocking pool; a corrupt file is moved
     /// aside (with a warning), never overwritten in place.
-    async fn load(&self, url: &str) -> Option<Record> {
+    async fn load(&self, url: &str) -> Option<Extraction> {
         let (path, url) = (self.path(url), url.to_string());
         let (record, note) = tokio::task::spawn_blocking(move || load_record(&path, &url))
             .await
@@ -118,7 +118,7 @@ impl Jobs {
 
     /// Writes `r` to its record file (atomically); a failure is logged, and the job's
     /// waiters still get `r`.
-    async fn save(&self, r: &Record) {
+    async fn save(&self, r: &Extraction) {
         let written = match serde_json::to_vec(r) {
             Ok(bytes) => super::store::write_blocking(
                 self.path(&r.url),
@@ -156,7 +156,7 @@ impl Jobs {
                 let fresh_failure = r.status == "failed"
                     && now_ms() < r.at_ms.saturating_add(backoff.as_millis() as u64);
                 if r.status == "ready" || fresh_failure {
-                    return Found::Record(Arc::new(r));
+                    return Found::Done(Arc::new(r));
                 }
             }
             let inflight = lock();
@@ -197,11 +197,11 @@ impl Jobs {
 
 /// Reads a record file (blocking): the record when it is `url`'s, and a warning when the
 /// file did not parse and was moved aside.
-fn load_record(path: &Path, url: &str) -> (Option<Record>, Option<String>) {
+fn load_record(path: &Path, url: &str) -> (Option<Extraction>, Option<String>) {
     let Ok(bytes) = std::fs::read(path) else {
         return (None, None);
     };
-    match serde_json::from_slice::<Record>(&bytes) {
+    match serde_json::from_slice::<Extraction>(&bytes) {
         Ok(r) if r.url == url => (Some(r), None),
         Ok(_) => (None, None),
         Err(e) => {
@@ -224,8 +224,8 @@ fn load_record(path: &Path, url: &str) -> (Option<Record>, Option<String>) {
     }
 }
 
-fn failed(url: &str, why: String) -> Record {
-    Record {
+fn failed(url: &str, why: String) -> Extraction {
+    Extraction {
         url: url.to_string(),
         status: "failed".into(),
         title: None,
@@ -238,7 +238,7 @@ fn failed(url: &str, why: String) -> Record {
 }
 
 /// Fetches and extracts one article; every failure becomes a failed record.
-async fn run_job(services: &Services, url: &str) -> Record {
+async fn run_job(services: &Services, url: &str) -> Extraction {
     let resp = match services.http.get(url, &[]).await {
         Ok(r) => r,
         Err(e) => return failed(url, e.to_string()),
@@ -270,7 +270,7 @@ async fn run_job(services: &Services, url: &str) -> Record {
         .extract(&resp.body, resp.header("content-type"), &resp.final_url)
         .await
     {
-        Ok(x) => Record {
+        Ok(x) => Extraction {
             url: url.to_string(),
             status: "ready".into(),
             title: Some(x.title).filter(|t| !t.is_empty()),

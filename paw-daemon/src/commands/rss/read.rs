@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use paw_proto::ErrorCode;
 
-use super::fulltext::{Found, FullText, Record};
+use super::fulltext::{Extraction, Found, FullText};
 use super::parse::Item;
 use super::{fulltext_jobs, rss_store};
 use crate::commands::args::{clamp, parse};
@@ -150,7 +150,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             .find_or_start(&ctx.services, &link, backoff)
             .await
         {
-            Found::Record(r) => (status_of(&r), Some(r)),
+            Found::Done(r) => (status_of(&r), Some(r)),
             Found::Pending(mut rx) => {
                 if wait > 0 {
                     tokio::select! {
@@ -228,7 +228,7 @@ impl Reply for ReadReply {
     }
 }
 
-fn status_of(r: &Record) -> &'static str {
+fn status_of(r: &Extraction) -> &'static str {
     if r.status == "ready" {
         "ready"
     } else {
