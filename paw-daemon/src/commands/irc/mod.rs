@@ -29,7 +29,7 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 use paw_proto::IrcMessage;
 use paw_proto::{Capabilities, ErrorCode};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use self::conn::{Irc, Settings, State};
 use self::creds::Creds;
@@ -319,33 +319,46 @@ async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
         settle(&irc, before, Duration::from_millis(100)).await;
     }
     let st = irc.status();
-    let mut result = json!({
-        "ok": true,
-        "command": "irc connect",
-        "requested": requested,
-        "throttled": throttled_for.is_some(),
-        "state": st.state.as_str(),
-        "indicator": st.indicator(),
-    });
-    let stdout = if let Some(w) = throttled_for {
-        result["retry_after_ms"] = (w.as_millis() as u64).into();
-        format!(
-            "connect was asked for less than 15 s ago; state {} (use --force to ask again)\n",
-            st.state.as_str()
-        )
-    } else if active {
-        format!("already {}\n", before.as_str())
-    } else {
-        format!(
-            "connecting in the background; state {}\n",
-            st.state.as_str()
-        )
+    let reply = ConnectReply {
+        ok: true,
+        command: "irc connect",
+        requested,
+        throttled: throttled_for.is_some(),
+        state: st.state.as_str(),
+        indicator: st.indicator(),
+        retry_after_ms: throttled_for.map(|w| w.as_millis() as u64),
+        already: active.then_some(before.as_str()),
     };
-    Ok(Output {
-        stdout,
-        result,
-        ..Output::default()
-    })
+    Ok(Output::reply(&reply, Vec::new()))
+}
+
+/// `irc connect`'s result.
+#[derive(serde::Serialize)]
+struct ConnectReply {
+    ok: bool,
+    command: &'static str,
+    requested: bool,
+    throttled: bool,
+    state: &'static str,
+    indicator: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_after_ms: Option<u64>,
+    /// The state a connection was already in (not part of `result`).
+    #[serde(skip)]
+    already: Option<&'static str>,
+}
+
+impl super::Reply for ConnectReply {
+    fn stdout(&self) -> String {
+        match (self.throttled, self.already) {
+            (true, _) => format!(
+                "connect was asked for less than 15 s ago; state {} (use --force to ask again)\n",
+                self.state
+            ),
+            (false, Some(before)) => format!("already {before}\n"),
+            (false, None) => format!("connecting in the background; state {}\n", self.state),
+        }
+    }
 }
 
 async fn disconnect(ctx: &Ctx, args: &[String]) -> CmdResult {
@@ -357,16 +370,28 @@ async fn disconnect(ctx: &Ctx, args: &[String]) -> CmdResult {
         settle(&irc, before, Duration::from_secs(1)).await;
     }
     let st = irc.status();
-    Ok(Output {
-        stdout: format!("irc: {}\n", st.state.as_str()),
-        result: json!({
-            "ok": true,
-            "command": "irc disconnect",
-            "state": st.state.as_str(),
-            "indicator": st.indicator(),
-        }),
-        ..Output::default()
-    })
+    let reply = DisconnectReply {
+        ok: true,
+        command: "irc disconnect",
+        state: st.state.as_str(),
+        indicator: st.indicator(),
+    };
+    Ok(Output::reply(&reply, Vec::new()))
+}
+
+/// `irc disconnect`'s result.
+#[derive(serde::Serialize)]
+struct DisconnectReply {
+    ok: bool,
+    command: &'static str,
+    state: &'static str,
+    indicator: &'static str,
+}
+
+impl super::Reply for DisconnectReply {
+    fn stdout(&self) -> String {
+        format!("irc: {}\n", self.state)
+    }
 }
 
 async fn send(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
@@ -414,20 +439,36 @@ async fn send(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
     }
     let live = irc.ensure_joined().await?;
     let sent = irc.send_lines(&live, &to, &lines).await?;
-    Ok(Output {
-        stdout: format!("sent {sent} line(s) to {to}\n"),
-        result: json!({
-            "ok": true,
-            "command": "irc send",
-            "to": to,
-            "message_len": text.chars().count(),
-            "lines_sent": sent,
-            "session_bound": true,
-            "connected": true,
-            "joined_default_channel": irc.status().state == State::Joined,
-        }),
-        ..Output::default()
-    })
+    let reply = SendReply {
+        ok: true,
+        command: "irc send",
+        message_len: text.chars().count(),
+        lines_sent: sent,
+        session_bound: true,
+        connected: true,
+        joined_default_channel: irc.status().state == State::Joined,
+        to,
+    };
+    Ok(Output::reply(&reply, Vec::new()))
+}
+
+/// `irc send`'s result.
+#[derive(serde::Serialize)]
+struct SendReply {
+    ok: bool,
+    command: &'static str,
+    to: String,
+    message_len: usize,
+    lines_sent: usize,
+    session_bound: bool,
+    connected: bool,
+    joined_default_channel: bool,
+}
+
+impl super::Reply for SendReply {
+    fn stdout(&self) -> String {
+        format!("sent {} line(s) to {}\n", self.lines_sent, self.to)
+    }
 }
 
 /// Cleans and truncates messages for an agent: per-message cap, then the batch rule with
@@ -559,40 +600,58 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
             cursor_after = Some(t);
         }
     }
-    let mut stdout = format!(
-        "{returned_raw} message(s) from {from}{}{}\n",
-        if unread.remaining > 0 {
-            format!(", {} more unread", unread.remaining)
-        } else {
-            String::new()
-        },
-        if peek { " (peek)" } else { "" }
-    );
-    stdout_lines(&items, &mut stdout);
-    let mut result = json!({
-        "ok": true,
-        "command": "irc pull",
-        "from": from,
-        "returned": returned_raw,
-        "messages": items,
-        "truncated": truncated,
-        "untrusted": true,
-        "cursor_before": unread.cursor.to_string(),
-        "remaining": unread.remaining,
-        "peek": peek,
-    });
-    if let Some(a) = cursor_after {
-        result["cursor_after"] = a.to_string().into();
+    let reply = PullReply {
+        ok: true,
+        command: "irc pull",
+        from,
+        returned: returned_raw,
+        messages: items,
+        truncated,
+        untrusted: true,
+        cursor_before: unread.cursor.to_string(),
+        cursor_after: cursor_after.map(|a| a.to_string()),
+        remaining: unread.remaining,
+        peek,
+        dropped_count: (unread.dropped > 0).then_some(unread.dropped),
+    };
+    Ok(Output::reply(&reply, artifacts))
+}
+
+/// `irc pull`'s result: third-party text, cleaned and truncated.
+#[derive(serde::Serialize)]
+struct PullReply {
+    ok: bool,
+    command: &'static str,
+    from: String,
+    returned: usize,
+    messages: Vec<IrcMessage>,
+    truncated: bool,
+    untrusted: bool,
+    cursor_before: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cursor_after: Option<String>,
+    remaining: u64,
+    peek: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dropped_count: Option<u64>,
+}
+
+impl super::Reply for PullReply {
+    fn stdout(&self) -> String {
+        let mut s = format!(
+            "{} message(s) from {}{}{}\n",
+            self.returned,
+            self.from,
+            if self.remaining > 0 {
+                format!(", {} more unread", self.remaining)
+            } else {
+                String::new()
+            },
+            if self.peek { " (peek)" } else { "" }
+        );
+        stdout_lines(&self.messages, &mut s);
+        s
     }
-    if unread.dropped > 0 {
-        result["dropped_count"] = unread.dropped.into();
-    }
-    Ok(Output {
-        stdout,
-        result,
-        artifacts,
-        ..Output::default()
-    })
 }
 
 async fn history(ctx: &Ctx, args: &[String]) -> CmdResult {
@@ -607,37 +666,57 @@ async fn history(ctx: &Ctx, args: &[String]) -> CmdResult {
             format!("cannot read the IRC log: {e}"),
         )
     })?;
-    let mut stdout = format!("{} message(s) in {from}\n", rows.len());
-    let items: Vec<Value> = rows
+    let messages: Vec<HistoryLine> = rows
         .into_iter()
-        .map(|(dir, m)| {
-            let (t, _) = text::truncate_message(&text::clean_inbound(&m.text), SUMMARY_CAP);
-            let nick = text::clean_inbound(&m.nick);
-            stdout.push_str(&format!(
-                "{} <{nick}> {t}\n",
-                if dir == "in" { "<-" } else { "->" }
-            ));
-            json!({
-                "direction": dir,
-                "id": m.id,
-                "ts": crate::clock::rfc3339_ms(m.ts_ms),
-                "ts_ms": m.ts_ms,
-                "nick": nick,
-                "text": t,
-            })
+        .map(|(direction, m)| HistoryLine {
+            direction,
+            id: m.id,
+            ts: crate::clock::rfc3339_ms(m.ts_ms),
+            ts_ms: m.ts_ms,
+            nick: text::clean_inbound(&m.nick),
+            text: text::truncate_message(&text::clean_inbound(&m.text), SUMMARY_CAP).0,
         })
         .collect();
-    Ok(Output {
-        stdout,
-        result: json!({
-            "ok": true,
-            "command": "irc history",
-            "from": from,
-            "returned": items.len(),
-            "messages": items,
-        }),
-        ..Output::default()
-    })
+    let reply = HistoryReply {
+        ok: true,
+        command: "irc history",
+        from,
+        returned: messages.len(),
+        messages,
+    };
+    Ok(Output::reply(&reply, Vec::new()))
+}
+
+/// One line of `irc history`, either direction.
+#[derive(serde::Serialize)]
+struct HistoryLine {
+    direction: &'static str,
+    id: u64,
+    ts: String,
+    ts_ms: u64,
+    nick: String,
+    text: String,
+}
+
+/// `irc history`'s result.
+#[derive(serde::Serialize)]
+struct HistoryReply {
+    ok: bool,
+    command: &'static str,
+    from: String,
+    returned: usize,
+    messages: Vec<HistoryLine>,
+}
+
+impl super::Reply for HistoryReply {
+    fn stdout(&self) -> String {
+        let mut s = format!("{} message(s) in {}\n", self.returned, self.from);
+        for m in &self.messages {
+            let arrow = if m.direction == "in" { "<-" } else { "->" };
+            s.push_str(&format!("{arrow} <{}> {}\n", m.nick, m.text));
+        }
+        s
+    }
 }
 
 #[cfg(test)]
