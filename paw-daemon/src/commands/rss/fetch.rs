@@ -1,14 +1,14 @@
 //! `rss fetch`: one feed's items (conditional GET through [`super::http`]).
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::add::check_url;
 use super::http::fetch_feed;
-use super::output;
+use super::parse::Item;
 use super::rss_store;
 use crate::commands::args::{clamp, parse};
 use crate::commands::out::write_json;
-use crate::commands::{CmdResult, Ctx};
+use crate::commands::{CmdResult, Ctx, Output, Reply};
 use crate::worker::jobs::Form;
 
 /// fetch one feed's items (conditional GET; --out writes all items)
@@ -49,39 +49,6 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .workers
         .render(f.items.iter().take(max).cloned().collect(), Form::Brief)
         .await?;
-    let emitted: Vec<Value> = brief
-        .iter()
-        .map(|i| serde_json::to_value(i).unwrap_or(Value::Null))
-        .collect();
-    let mut stdout = format!(
-        "{} — {} items{}\n",
-        f.title.as_deref().unwrap_or(&url),
-        f.items.len(),
-        if f.not_modified {
-            " (not modified)"
-        } else {
-            ""
-        }
-    );
-    for i in f.items.iter().take(max) {
-        stdout.push_str(&format!(
-            "- {}{}{}\n",
-            i.title.as_deref().unwrap_or("(untitled)"),
-            i.published_at
-                .as_deref()
-                .map(|d| format!(" [{d}]"))
-                .unwrap_or_default(),
-            i.link
-                .as_deref()
-                .map(|l| format!(" {l}"))
-                .unwrap_or_default(),
-        ));
-    }
-    let mut result = json!({
-        "ok": true, "command": "rss fetch", "name": name, "url": url,
-        "http_status": f.http_status, "not_modified": f.not_modified, "title": f.title,
-        "count_total": f.items.len(), "count_emitted": emitted.len(), "items": emitted,
-    });
     let mut artifacts = Vec::new();
     if let Some(out) = a.out.as_deref() {
         let (items, _) = ctx
@@ -91,10 +58,69 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             .await?;
         let full = json!({"url": url, "name": name, "title": f.title, "items": items});
         artifacts.push(write_json(ctx, out, &full, "all items of the feed").await?);
-        result["out"] = artifacts[0].path.clone().into();
-        result["count_written"] = f.items.len().into();
     }
-    let mut o = output(stdout, result);
-    o.artifacts = artifacts;
-    Ok(o)
+    let reply = Fetch {
+        ok: true,
+        command: "rss fetch",
+        name,
+        url,
+        http_status: f.http_status,
+        not_modified: f.not_modified,
+        title: f.title,
+        count_total: f.items.len(),
+        count_emitted: brief.len(),
+        items: brief,
+        out: artifacts.first().map(|a| a.path.clone()),
+        count_written: artifacts.first().map(|_| f.items.len()),
+    };
+    Ok(Output::reply(&reply, artifacts))
+}
+
+/// `rss fetch`'s result.
+#[derive(serde::Serialize)]
+struct Fetch {
+    ok: bool,
+    command: &'static str,
+    name: Option<String>,
+    url: String,
+    http_status: u16,
+    not_modified: bool,
+    title: Option<String>,
+    count_total: usize,
+    count_emitted: usize,
+    items: Vec<Item>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    out: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count_written: Option<usize>,
+}
+
+impl Reply for Fetch {
+    fn stdout(&self) -> String {
+        let mut s = format!(
+            "{} — {} items{}\n",
+            self.title.as_deref().unwrap_or(&self.url),
+            self.count_total,
+            if self.not_modified {
+                " (not modified)"
+            } else {
+                ""
+            }
+        );
+        for i in &self.items {
+            s.push_str(&format!(
+                "- {}{}{}\n",
+                i.title.as_deref().unwrap_or("(untitled)"),
+                i.published_at
+                    .as_deref()
+                    .map(|d| format!(" [{d}]"))
+                    .unwrap_or_default(),
+                i.link
+                    .as_deref()
+                    .map(|l| format!(" {l}"))
+                    .unwrap_or_default(),
+            ));
+        }
+        s
+    }
 }

@@ -9,7 +9,7 @@ use super::rss_store;
 use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
 use crate::commands::args::{clamp, parse};
-use crate::commands::{CmdResult, Ctx};
+use crate::commands::{CmdResult, Ctx, Output, Reply};
 use crate::worker::jobs::Form;
 
 /// What `rss news` says when there is nothing to read.
@@ -171,41 +171,76 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         d.item = item;
     }
 
-    let mut stdout = String::new();
-    if digests.is_empty() {
-        stdout.push_str("No matching news.\n");
-    }
-    for (n, d) in digests.iter().enumerate() {
-        stdout.push_str(&format!(
-            "{}. [{}] {}{}\n",
-            n + 1,
-            d.source,
-            d.item.title.as_deref().unwrap_or("(untitled)"),
-            d.item
-                .published_at
-                .as_deref()
-                .map(|p| format!(" ({p})"))
-                .unwrap_or_default()
-        ));
-        if let Some(s) = &d.item.summary {
-            stdout.push_str(&format!("   {s}\n"));
-        }
-        if let Some(l) = &d.item.link {
-            stdout.push_str(&format!("   {l}\n"));
-        }
-    }
-    let items: Vec<Value> = digests
-        .iter()
-        .map(|d| {
-            json!({"source": d.source, "title": d.item.title, "published_at": d.item.published_at,
-            "link": d.item.link, "summary": d.item.summary})
+    let items: Vec<NewsItem> = digests
+        .into_iter()
+        .map(|d| NewsItem {
+            source: d.source,
+            title: d.item.title,
+            published_at: d.item.published_at,
+            link: d.item.link,
+            summary: d.item.summary,
         })
         .collect();
-    Ok(output(
-        stdout,
-        json!({"ok": true, "command": "rss news", "count": items.len(), "items": items,
-            "errors": errors, "refreshed": refreshed, "from_cache": fresh.len()}),
-    ))
+    let reply = News {
+        ok: true,
+        command: "rss news",
+        count: items.len(),
+        items,
+        errors,
+        refreshed,
+        from_cache: fresh.len(),
+    };
+    Ok(Output::reply(&reply, Vec::new()))
+}
+
+/// One digest item (seed 001's fields).
+#[derive(serde::Serialize)]
+struct NewsItem {
+    source: String,
+    title: Option<String>,
+    published_at: Option<String>,
+    link: Option<String>,
+    summary: Option<String>,
+}
+
+/// `rss news`'s result.
+#[derive(serde::Serialize)]
+struct News {
+    ok: bool,
+    command: &'static str,
+    count: usize,
+    items: Vec<NewsItem>,
+    errors: Vec<Value>,
+    refreshed: usize,
+    from_cache: usize,
+}
+
+impl Reply for News {
+    fn stdout(&self) -> String {
+        if self.items.is_empty() {
+            return "No matching news.\n".into();
+        }
+        let mut s = String::new();
+        for (n, d) in self.items.iter().enumerate() {
+            s.push_str(&format!(
+                "{}. [{}] {}{}\n",
+                n + 1,
+                d.source,
+                d.title.as_deref().unwrap_or("(untitled)"),
+                d.published_at
+                    .as_deref()
+                    .map(|p| format!(" ({p})"))
+                    .unwrap_or_default()
+            ));
+            if let Some(sm) = &d.summary {
+                s.push_str(&format!("   {sm}\n"));
+            }
+            if let Some(l) = &d.link {
+                s.push_str(&format!("   {l}\n"));
+            }
+        }
+        s
+    }
 }
 
 #[cfg(test)]
