@@ -20,7 +20,6 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 use paw_proto::{Capabilities, ErrorCode};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::args::{clamp, parse};
 use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
@@ -176,30 +175,50 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
         &format!("text of {input}"),
     )
     .await?;
-    let mut result = json!({
-        "ok": true,
-        "command": "doc extract",
-        "format": x.format.as_str(),
-        "extracted_chars": chars,
-        "truncated": truncated,
-        "warnings": x.warnings,
-    });
-    let mut summary = format!("{}: ", x.format.as_str());
-    if let Some((what, n)) = &x.count {
-        result[what.as_str()] = (*n).into();
-        summary.push_str(&format!("{n} {what}, "));
+    let reply = Extracted {
+        ok: true,
+        command: "doc extract",
+        format: x.format.as_str(),
+        extracted_chars: chars,
+        truncated,
+        warnings: x.warnings,
+        count: x.count.into_iter().collect(),
+        out: artifact.path.clone(),
+    };
+    Ok(Output::reply(&reply, vec![artifact]))
+}
+
+/// `doc extract`'s result.
+#[derive(serde::Serialize)]
+struct Extracted {
+    ok: bool,
+    command: &'static str,
+    format: &'static str,
+    extracted_chars: usize,
+    truncated: bool,
+    warnings: Vec<String>,
+    /// `pages`, `paragraphs`, `slides` or `sheets`, with its number.
+    #[serde(flatten)]
+    count: std::collections::BTreeMap<String, usize>,
+    /// Where the text went (shown on stdout; the artifact lists it).
+    #[serde(skip)]
+    out: String,
+}
+
+impl super::Reply for Extracted {
+    fn stdout(&self) -> String {
+        let mut s = format!("{}: ", self.format);
+        for (what, n) in &self.count {
+            s.push_str(&format!("{n} {what}, "));
+        }
+        s.push_str(&format!(
+            "{} characters{} → {}\n",
+            self.extracted_chars,
+            if self.truncated { " (truncated)" } else { "" },
+            self.out
+        ));
+        s
     }
-    summary.push_str(&format!(
-        "{chars} characters{} → {}\n",
-        if truncated { " (truncated)" } else { "" },
-        artifact.path
-    ));
-    Ok(Output {
-        stdout: summary,
-        result,
-        artifacts: vec![artifact],
-        ..Output::default()
-    })
 }
 
 /// Why a document could not be read.

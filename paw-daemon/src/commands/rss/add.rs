@@ -4,12 +4,11 @@ use paw_proto::ErrorCode;
 use serde_json::json;
 
 use super::http::{Fetched, fetch_feed};
-use super::output;
 use super::rss_store;
 use super::store::Subscription;
 use crate::clock::now_ms;
 use crate::commands::args::parse;
-use crate::commands::{CmdError, CmdResult, Ctx};
+use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
 
 /// subscribe to a feed (verified by fetching it; an HTML page's advertised feed is found)
 #[derive(clap::Parser)]
@@ -192,13 +191,41 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .await
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     let _ = store.save_fetch().await;
-    let verb = if created { "Subscribed to" } else { "Updated" };
-    let shown = title.clone().unwrap_or_else(|| feed_url.clone());
-    Ok(output(
-        format!("{verb} {shown} as {name}\n"),
-        json!({
-            "ok": true, "command": "rss add", "name": name, "url": feed_url,
-            "title": title, "created": created, "verified": items.is_some(), "items": items,
-        }),
-    ))
+    let reply = Added {
+        ok: true,
+        command: "rss add",
+        name,
+        url: feed_url,
+        title,
+        created,
+        verified: items.is_some(),
+        items,
+    };
+    Ok(Output::reply(&reply, Vec::new()))
+}
+
+/// `rss add`'s result.
+#[derive(serde::Serialize)]
+struct Added {
+    ok: bool,
+    command: &'static str,
+    name: String,
+    url: String,
+    title: Option<String>,
+    created: bool,
+    verified: bool,
+    /// How many items the verification fetch found.
+    items: Option<usize>,
+}
+
+impl Reply for Added {
+    fn stdout(&self) -> String {
+        let verb = if self.created {
+            "Subscribed to"
+        } else {
+            "Updated"
+        };
+        let shown = self.title.as_deref().unwrap_or(&self.url);
+        format!("{verb} {shown} as {}\n", self.name)
+    }
 }
