@@ -7,7 +7,6 @@
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use paw_proto::Capabilities;
-use serde_json::json;
 
 use super::{CmdResult, Command, CommandSpec, Ctx, Invocation, Output};
 
@@ -55,17 +54,29 @@ impl Command for Hello {
 }
 
 fn output(inv: &Invocation) -> Output {
-    let stdin_used = inv.stdin.as_deref().is_some_and(|s| !s.is_empty());
-    Output {
-        stdout: BANNER.to_string(),
-        result: json!({
-            "ok": true,
-            "command": "hello",
-            "signature": SIGNATURE,
-            "stdin_used": stdin_used,
-            "argv": inv.argv.join(" "),
-        }),
-        ..Output::default()
+    let reply = Hi {
+        ok: true,
+        command: "hello",
+        signature: SIGNATURE,
+        stdin_used: inv.stdin.as_deref().is_some_and(|s| !s.is_empty()),
+        argv: inv.argv.join(" "),
+    };
+    Output::reply(&reply, Vec::new())
+}
+
+/// `hello`'s result (SPEC §6).
+#[derive(serde::Serialize)]
+struct Hi {
+    ok: bool,
+    command: &'static str,
+    signature: &'static str,
+    stdin_used: bool,
+    argv: String,
+}
+
+impl super::Reply for Hi {
+    fn stdout(&self) -> String {
+        BANNER.to_string()
     }
 }
 
