@@ -278,3 +278,100 @@ fn the_core_names_no_command_and_commands_do_not_reach_into_exec() {
         }
     }
 }
+
+/// The bodies of the `async fn`s in `code`, without what they hand to `spawn_blocking`.
+fn async_bodies(code: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("async fn ") {
+        let after = &rest[at + 9..];
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let Some(open) = after.find('{') else { break };
+        let body_start = &after[open..];
+        let mut depth = 0usize;
+        let mut end = body_start.len();
+        for (i, c) in body_start.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut body = body_start[..end].to_string();
+        // Drop `spawn_blocking(...)` arguments: that code runs on the blocking pool.
+        while let Some(sb) = body.find("spawn_blocking(") {
+            let from = sb + "spawn_blocking(".len();
+            let mut d = 1usize;
+            let mut stop = body.len();
+            for (i, c) in body[from..].char_indices() {
+                match c {
+                    '(' => d += 1,
+                    ')' => {
+                        d -= 1;
+                        if d == 0 {
+                            stop = from + i;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            body.replace_range(sb..stop, "");
+        }
+        out.push((name, body));
+        rest = &after[open + end.min(after.len() - open)..];
+    }
+    out
+}
+
+#[test]
+fn no_async_fn_in_commands_does_blocking_file_io() {
+    // ARCHITECTURE.md: file I/O and fsync run on the blocking pool or a store's own thread,
+    // never on an async worker thread. In `commands/`, an `async fn` may not call the
+    // blocking file API itself (`tokio::fs` and `spawn_blocking` are the ways).
+    let blocking = [
+        "std::fs::",
+        "File::open(",
+        "File::create(",
+        "write_atomic(",
+        ".sync_all(",
+        "OpenOptions::new(",
+    ];
+    let src = root().join("paw-daemon/src/commands");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found = Vec::new();
+    for f in files {
+        let rel = f
+            .strip_prefix(&src)
+            .expect("under")
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.ends_with("tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).expect("read");
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (name, body) in async_bodies(code) {
+            for b in blocking {
+                if body.contains(b) {
+                    found.push(format!("commands/{rel}: async fn {name} uses {b}"));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "blocking file I/O on async threads:\n{}",
+        found.join("\n")
+    );
+}

@@ -124,7 +124,7 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
     let in_path = super::paths::resolve(ctx.home.agents(), input, false)?;
     // Checked before reading anything: a bad --out must not cost a parse.
     super::paths::resolve(ctx.home.agents(), out, true)?;
-    let meta = std::fs::metadata(&in_path).map_err(|e| {
+    let meta = tokio::fs::metadata(&in_path).await.map_err(|e| {
         CmdError::new(
             ErrorCode::NotFound,
             format!("cannot open --in {input}: {e}"),
