@@ -21,13 +21,12 @@ pub mod text;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use paw_proto::Capabilities;
-use serde_json::Value;
 
 use std::sync::Arc;
 
 use super::{
-    CmdError, CmdResult, Command, CommandSpec, CommandState, Ctx, InitEnv, Invocation, Output,
-    Services, SubcommandSpec,
+    CmdError, CmdResult, Command, CommandSpec, CommandState, Ctx, InitEnv, Invocation, Services,
+    SubcommandSpec,
 };
 
 static SPEC: CommandSpec = CommandSpec {
@@ -105,15 +104,6 @@ impl Command for Rss {
             Ok(out)
         }
         .boxed()
-    }
-}
-
-/// An `Output` with `stdout` and `result`.
-pub(crate) fn output(stdout: String, result: Value) -> Output {
-    Output {
-        stdout,
-        result,
-        ..Output::default()
     }
 }
 

@@ -1,9 +1,8 @@
 //! `rss news [--source S] [--keyword K] [--limit N] [--refresh]`: seed 001's digest.
 
-use serde_json::{Value, json};
+use paw_proto::ErrorCode;
 
 use super::http::fetch_many;
-use super::output;
 use super::parse::Item;
 use super::rss_store;
 use super::store::{FetchState, Subscription};
@@ -77,28 +76,41 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         (subs, states)
     };
     if subs.is_empty() {
-        return Ok(output(
-            format!("{NO_SUBSCRIPTIONS}\n"),
-            json!({"ok": true, "command": "rss news", "items": [], "errors": []}),
-        ));
+        let reply = News {
+            no_subscriptions: true,
+            ..News::default()
+        };
+        return Ok(Output::reply(&reply, Vec::new()));
     }
 
     let now = now_ms();
     let mut fresh: Vec<(usize, std::sync::Arc<super::store::CachedFeed>)> = Vec::new();
     let mut stale: Vec<usize> = Vec::new();
-    let mut errors: Vec<Value> = Vec::new();
+    let mut errors: Vec<FeedError> = Vec::new();
     for (i, sub) in subs.iter().enumerate() {
         let st = &states[i];
         let cached = rss_store(&ctx.services).cached(&sub.url).await;
         let (limited, young) = freshness(st.as_ref(), now, ttl_ms);
         match (cached, limited) {
             (Some(c), Some(until)) => {
-                errors.push(json!({"name": sub.name, "error_code": "RateLimited",
-                    "message": format!("rate limited; serving cached items; retry after {} s", (until - now).div_ceil(1000))}));
+                errors.push(FeedError {
+                    name: sub.name.clone(),
+                    error_code: ErrorCode::RateLimited,
+                    message: format!(
+                        "rate limited; serving cached items; retry after {} s",
+                        (until - now).div_ceil(1000)
+                    ),
+                });
                 fresh.push((i, c));
             }
-            (None, Some(until)) => errors.push(json!({"name": sub.name, "error_code": "RateLimited",
-                "message": format!("rate limited; retry after {} s", (until - now).div_ceil(1000))})),
+            (None, Some(until)) => errors.push(FeedError {
+                name: sub.name.clone(),
+                error_code: ErrorCode::RateLimited,
+                message: format!(
+                    "rate limited; retry after {} s",
+                    (until - now).div_ceil(1000)
+                ),
+            }),
             (Some(c), None) if young && !refresh => fresh.push((i, c)),
             _ => stale.push(i),
         }
@@ -129,9 +141,11 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
                 }));
             }
             Err(e) => {
-                errors.push(
-                    json!({"name": sub.name, "error_code": e.code.as_str(), "message": e.message}),
-                );
+                errors.push(FeedError {
+                    name: sub.name.clone(),
+                    error_code: e.code,
+                    message: e.message,
+                });
                 if let Some(c) = rss_store(&ctx.services).cached(&sub.url).await {
                     digests.extend(c.items.iter().cloned().map(|item| Digest {
                         source: sub.name.clone(),
@@ -182,13 +196,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         })
         .collect();
     let reply = News {
-        ok: true,
-        command: "rss news",
         count: items.len(),
         items,
         errors,
         refreshed,
         from_cache: fresh.len(),
+        ..News::default()
     };
     Ok(Output::reply(&reply, Vec::new()))
 }
@@ -203,6 +216,14 @@ struct NewsItem {
     summary: Option<String>,
 }
 
+/// One feed the digest could not refresh.
+#[derive(serde::Serialize)]
+struct FeedError {
+    name: String,
+    error_code: ErrorCode,
+    message: String,
+}
+
 /// `rss news`'s result.
 #[derive(serde::Serialize)]
 struct News {
@@ -210,13 +231,34 @@ struct News {
     command: &'static str,
     count: usize,
     items: Vec<NewsItem>,
-    errors: Vec<Value>,
+    errors: Vec<FeedError>,
     refreshed: usize,
     from_cache: usize,
+    /// No subscription at all (stdout says how to add one).
+    #[serde(skip)]
+    no_subscriptions: bool,
+}
+
+impl Default for News {
+    fn default() -> Self {
+        Self {
+            ok: true,
+            command: "rss news",
+            count: 0,
+            items: Vec::new(),
+            errors: Vec::new(),
+            refreshed: 0,
+            from_cache: 0,
+            no_subscriptions: false,
+        }
+    }
 }
 
 impl Reply for News {
     fn stdout(&self) -> String {
+        if self.no_subscriptions {
+            return format!("{NO_SUBSCRIPTIONS}\n");
+        }
         if self.items.is_empty() {
             return "No matching news.\n".into();
         }
