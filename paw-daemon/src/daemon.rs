@@ -52,6 +52,7 @@ impl Daemon {
         let states = registry.init(&crate::commands::InitEnv {
             config: &config,
             home: &home,
+            tasks: &tracker,
         });
         let services = Arc::new(Services {
             http,

@@ -208,6 +208,20 @@ pub struct Capabilities {
     pub reads_secrets: bool,
 }
 
+impl Capabilities {
+    /// None of them.
+    pub const NONE: Self = Self {
+        network: false,
+        writes_files: false,
+        reads_secrets: false,
+    };
+    /// Writes files under `.agents/`, nothing else.
+    pub const WRITES_FILES: Self = Self {
+        writes_files: true,
+        ..Self::NONE
+    };
+}
+
 /// The limits a command runs under.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {

@@ -147,6 +147,8 @@ pub struct InitEnv<'a> {
     pub config: &'a Config,
     /// The home layout.
     pub home: &'a Home,
+    /// The daemon's task tracker (a state's background work runs on it).
+    pub tasks: &'a tokio_util::task::TaskTracker,
 }
 
 /// Everything a running command may use.

@@ -33,11 +33,7 @@ static SPEC: CommandSpec = CommandSpec {
     summary: "turn PDF, DOCX, PPTX and XLSX files under .agents/ into text or Markdown",
     usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md]",
     subcommands: &[SubcommandSpec::of::<ExtractArgs>("extract")],
-    capabilities: Capabilities {
-        network: false,
-        writes_files: true,
-        reads_secrets: false,
-    },
+    capabilities: Capabilities::WRITES_FILES,
     max_stdin_chars: 0,
     default_timeout_ms: None,
     skill: include_str!("../../../../docs/skills/doc/SKILL.md"),

@@ -25,11 +25,7 @@ static SPEC: CommandSpec = CommandSpec {
     summary: "count, per session and across the daemon (a command with its own state)",
     usage: "test-tally [--add N]",
     subcommands: &[],
-    capabilities: Capabilities {
-        network: false,
-        writes_files: true,
-        reads_secrets: false,
-    },
+    capabilities: Capabilities::WRITES_FILES,
     max_stdin_chars: 0,
     default_timeout_ms: None,
     skill: "---\nname: test-tally\ndescription: test-only; test-tally [--add N]\n---\n",

@@ -20,11 +20,7 @@ use super::args::{clamp, parse};
 use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, Registry};
 use crate::session::SessionResource;
 
-const CAPS: Capabilities = Capabilities {
-    network: false,
-    writes_files: false,
-    reads_secrets: false,
-};
+const CAPS: Capabilities = Capabilities::NONE;
 const SKILL: &str = "---\nname: test\ndescription: test-only commands (test-sleep, test-panic, test-echo, test-attach, test-worker)\n---\n";
 
 /// Registers every test command.
