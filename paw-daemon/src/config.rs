@@ -93,12 +93,15 @@ impl Default for WorkerConfig {
 pub struct SessionConfig {
     /// A session with no call for this long is closed (0 = never).
     pub idle_timeout_secs: u64,
+    /// Open sessions at once; beyond it a new session is refused (1005 TooManySessions).
+    pub max_sessions: usize,
 }
 
 impl Default for SessionConfig {
     fn default() -> Self {
         Self {
             idle_timeout_secs: 86_400,
+            max_sessions: 256,
         }
     }
 }

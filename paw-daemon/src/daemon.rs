@@ -68,7 +68,7 @@ impl Daemon {
         });
         let exec = ExecRuntime::new(registry, home.clone(), config.clone(), services.clone())?;
         Ok(Arc::new(Self {
-            sessions: Sessions::new(shutdown.child_token()),
+            sessions: Sessions::with_cap(shutdown.child_token(), config.session.max_sessions),
             config,
             home,
             socket,

@@ -218,6 +218,17 @@ impl Session {
     }
 }
 
+/// Why `session.open` created no session.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The name is not acceptable.
+    #[error(transparent)]
+    Name(#[from] InvalidSessionName),
+    /// `session.max_sessions` are open.
+    #[error("TooManySessions: {0} sessions are open (session.max_sessions); close one first")]
+    TooMany(usize),
+}
+
 /// A session name that is not acceptable.
 #[derive(Debug, thiserror::Error)]
 #[error("invalid session name: {0} (1-64 characters of A-Z a-z 0-9 _ . -, not starting with .)")]
@@ -237,14 +248,22 @@ pub struct Sessions {
     map: Mutex<HashMap<String, Arc<Session>>>,
     /// Parent of every session's token: cancelled at daemon shutdown.
     root: CancellationToken,
+    /// `session.max_sessions`.
+    max: usize,
 }
 
 impl Sessions {
-    /// An empty set whose sessions are children of `root`.
+    /// An empty set whose sessions are children of `root`, with no cap.
     pub fn new(root: CancellationToken) -> Self {
+        Self::with_cap(root, usize::MAX)
+    }
+
+    /// An empty set that holds at most `max` sessions at once.
+    pub fn with_cap(root: CancellationToken, max: usize) -> Self {
         Self {
             map: Mutex::new(HashMap::new()),
             root,
+            max,
         }
     }
 
@@ -258,14 +277,17 @@ impl Sessions {
     }
 
     /// The session named `default`, created on first use.
-    pub fn default_session(&self) -> Arc<Session> {
+    pub fn default_session(&self) -> Result<Arc<Session>, OpenError> {
         self.open_named(DEFAULT_SESSION, None)
     }
 
-    fn open_named(&self, name: &str, bound_conn: Option<usize>) -> Arc<Session> {
+    fn open_named(&self, name: &str, bound_conn: Option<usize>) -> Result<Arc<Session>, OpenError> {
         let mut map = self.map();
         if let Some(s) = map.get(name) {
-            return s.clone();
+            return Ok(s.clone());
+        }
+        if map.len() >= self.max {
+            return Err(OpenError::TooMany(self.max));
         }
         let s = Arc::new(Session::new(
             name.to_string(),
@@ -274,7 +296,7 @@ impl Sessions {
             &self.root,
         ));
         map.insert(name.to_string(), s.clone());
-        s
+        Ok(s)
     }
 
     /// `session.open`: reuses the live session called `name`, or creates one.
@@ -282,12 +304,15 @@ impl Sessions {
         &self,
         name: Option<&str>,
         bound_conn: Option<usize>,
-    ) -> Result<Arc<Session>, InvalidSessionName> {
+    ) -> Result<Arc<Session>, OpenError> {
         match name {
-            Some(n) if !valid_name(n) => Err(InvalidSessionName(n.to_string())),
-            Some(n) => Ok(self.open_named(n, bound_conn)),
+            Some(n) if !valid_name(n) => Err(OpenError::Name(InvalidSessionName(n.to_string()))),
+            Some(n) => self.open_named(n, bound_conn),
             None => {
                 let mut map = self.map();
+                if map.len() >= self.max {
+                    return Err(OpenError::TooMany(self.max));
+                }
                 let id = loop {
                     let id = format!("s-{:016x}", rand::random::<u64>());
                     if !map.contains_key(&id) {
@@ -392,7 +417,7 @@ mod tests {
         let b = s.open(Some("alice"), None).expect("open");
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(a.id, "alice");
-        let d = s.default_session();
+        let d = s.default_session().expect("open");
         assert_eq!(d.id, "default");
         assert!(Arc::ptr_eq(
             &d,
@@ -443,7 +468,7 @@ mod tests {
     async fn root_cancel_reaches_sessions() {
         let root = CancellationToken::new();
         let s = Sessions::new(root.clone());
-        let sess = s.default_session();
+        let sess = s.default_session().expect("open");
         root.cancel();
         assert!(sess.cancel_token().is_cancelled());
     }

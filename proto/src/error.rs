@@ -10,6 +10,8 @@ pub const RPC_UNKNOWN_SESSION: i32 = 1001;
 pub const RPC_SHUTTING_DOWN: i32 = 1002;
 /// JSON-RPC error code: a request line exceeded the per-connection line limit.
 pub const RPC_LINE_TOO_LONG: i32 = 1004;
+/// JSON-RPC error code: `session.max_sessions` sessions are open; no new one is created.
+pub const RPC_TOO_MANY_SESSIONS: i32 = 1005;
 
 macro_rules! error_codes {
     ($($(#[$doc:meta])* $name:ident => $exit:expr),+ $(,)?) => {

@@ -59,9 +59,21 @@ fn no_params(params: &Params<'_>) -> RpcResult<()> {
     }
 }
 
+/// The JSON-RPC error for a session that could not be opened.
+fn open_error(e: crate::session::OpenError) -> ErrorObjectOwned {
+    match e {
+        crate::session::OpenError::TooMany(max) => ErrorObjectOwned::owned(
+            paw_proto::RPC_TOO_MANY_SESSIONS,
+            e.to_string(),
+            Some(serde_json::json!({"max_sessions": max})),
+        ),
+        crate::session::OpenError::Name(n) => invalid_params(n),
+    }
+}
+
 fn session_for(d: &Daemon, id: Option<&str>) -> RpcResult<Arc<Session>> {
     match id {
-        None => Ok(d.sessions.default_session()),
+        None => d.sessions.default_session().map_err(open_error),
         Some(id) => d.sessions.get(id).ok_or_else(|| unknown_session(id)),
     }
 }
@@ -125,7 +137,7 @@ pub async fn session_open(
     let s = d
         .sessions
         .open(p.name.as_deref(), bound)
-        .map_err(invalid_params)?;
+        .map_err(open_error)?;
     Ok(SessionOpenResult {
         session_id: s.id.clone(),
     })

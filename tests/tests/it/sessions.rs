@@ -234,3 +234,31 @@ fn a_command_owns_its_service_and_session_resource() {
     let saved = paw_tests::read_json(&d.agents().join("workspace/test/tally.json"));
     assert_eq!(saved["total"], 8);
 }
+
+#[test]
+fn sessions_beyond_the_cap_are_refused_with_1005_and_existing_ones_still_work() {
+    // Each session can hold files and connections: their number is bounded (SPEC §5).
+    let d = Daemon::with_config("[session]\nmax_sessions = 2\n");
+    let mut c = d.conn();
+    c.result("session.open", json!({"name": "one"}));
+    c.result("session.open", json!({}));
+    for params in [json!({"name": "three"}), json!({})] {
+        let r = c.call("session.open", params);
+        assert_eq!(r["error"]["code"], 1005, "{r}");
+        assert!(
+            r["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("TooManySessions")),
+            "{r}"
+        );
+    }
+    // The default session is a session too: it cannot be created now.
+    let r = c.call("terminal.exec", json!({"command": "hello"}));
+    assert_eq!(r["error"]["code"], 1005, "{r}");
+    // A live one is reused, and a closed one makes room.
+    c.result("session.open", json!({"name": "one"}));
+    let o = c.exec(json!({"command": "hello", "session_id": "one"}));
+    assert_eq!(o["exit_code"], 0);
+    c.result("session.close", json!({"session_id": "one"}));
+    c.result("session.open", json!({"name": "three"}));
+}
