@@ -209,6 +209,8 @@ pub struct IrcConfig {
     /// Whether `irc send` may address a network service (NickServ, ChanServ, ...): account
     /// control, which the agent's own `--confirm` does not authorise.
     pub allow_service_targets: bool,
+    /// IRC connections across all sessions; beyond it a connect fails with `NetworkError`.
+    pub max_connections: usize,
 }
 
 impl Default for IrcConfig {
@@ -219,6 +221,7 @@ impl Default for IrcConfig {
             flood_burst: 10,
             flood_interval_ms: 2_000,
             allow_service_targets: false,
+            max_connections: 32,
         }
     }
 }

@@ -526,3 +526,28 @@ fn reuse_peek_cursor_and_ids_across_a_restart() {
     assert_eq!(r["messages"][0]["id"], 3, "ids continue after a restart");
     assert_eq!(r["messages"][0]["text"], "after restart");
 }
+
+#[test]
+fn irc_connections_across_sessions_are_capped() {
+    // One connection per session, and at most tools.irc.max_connections of them: a
+    // network K-lines a host that opens too many.
+    let ircd = Ircd::start(IrcdOpts::default());
+    let d = Daemon::with_config("[tools.irc]\nmax_connections = 1\n");
+    write_env(&d, &paw_tests::ircd::env_for(ircd.port, "pawbot", ""));
+    let mut c = d.conn();
+    for s in ["first", "second"] {
+        c.result("session.open", json!({ "name": s }));
+    }
+    ok(&exec_in(&d, "first", "irc send --text one", None));
+    let out = exec_in(&d, "second", "irc send --text two", None);
+    assert_eq!(out["error_code"], "NetworkError", "{out}");
+    assert!(
+        out["error_message"]
+            .as_str()
+            .is_some_and(|m| m.contains("too many IRC connections")),
+        "{out}"
+    );
+    // Closing the first session frees its slot.
+    c.result("session.close", json!({"session_id": "first"}));
+    ok(&exec_in(&d, "second", "irc send --text two", None));
+}

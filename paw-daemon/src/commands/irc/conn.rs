@@ -245,6 +245,50 @@ pub struct Settings {
     /// The daemon's task tracker: the supervisor, the transport's reader and writer and the
     /// auto-forwarder run on it, so shutdown waits for them.
     pub tasks: tokio_util::task::TaskTracker,
+    /// The daemon-wide cap on IRC connections (`tools.irc.max_connections`).
+    pub slots: Arc<Slots>,
+}
+
+/// The IRC command's daemon-wide state: how many connections are open, against
+/// `tools.irc.max_connections` (a network K-lines a host that opens too many).
+#[derive(Debug)]
+pub struct Slots {
+    open: std::sync::atomic::AtomicUsize,
+    max: usize,
+}
+
+impl Slots {
+    /// A cap of `max` connections.
+    pub fn new(max: usize) -> Self {
+        Self {
+            open: std::sync::atomic::AtomicUsize::new(0),
+            max,
+        }
+    }
+
+    /// A slot for one connection, freed when the guard drops; None when all are taken.
+    fn take(self: &Arc<Self>) -> Option<Slot> {
+        use std::sync::atomic::Ordering;
+        self.open
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < self.max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Slot(self.clone()))
+    }
+}
+
+impl crate::commands::CommandState for Slots {}
+
+/// One connection's slot.
+struct Slot(Arc<Slots>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0
+            .open
+            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
 }
 
 impl Settings {
@@ -253,6 +297,7 @@ impl Settings {
         agents: std::path::PathBuf,
         cfg: &crate::config::IrcConfig,
         tasks: tokio_util::task::TaskTracker,
+        slots: Arc<Slots>,
     ) -> Self {
         Self {
             agents,
@@ -261,6 +306,7 @@ impl Settings {
             backoff: BACKOFF.iter().map(|s| Duration::from_secs(*s)).collect(),
             step_timeout: STEP_TIMEOUT,
             tasks,
+            slots,
         }
     }
 }
@@ -615,15 +661,29 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
             s.nick = None;
             s.logged_in = None;
         });
-        let end = run_connection(
-            &irc,
-            &creds,
-            &mut rx,
-            &mut waiters,
-            &cancel,
-            settings.step_timeout,
-        )
-        .await;
+        let end = match settings.slots.take() {
+            Some(_slot) => {
+                run_connection(
+                    &irc,
+                    &creds,
+                    &mut rx,
+                    &mut waiters,
+                    &cancel,
+                    settings.step_timeout,
+                )
+                .await
+            }
+            None => End::Failed(
+                LastError::new(
+                    ErrorCode::NetworkError,
+                    format!(
+                        "too many IRC connections (tools.irc.max_connections = {})",
+                        settings.slots.max
+                    ),
+                ),
+                false,
+            ),
+        };
         *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = None;
         match end {
             End::Cancelled => {

@@ -145,6 +145,12 @@ impl Command for IrcCmd {
         &SPEC
     }
 
+    fn init(&self, env: &super::InitEnv<'_>) -> Vec<Arc<dyn super::CommandState>> {
+        vec![Arc::new(conn::Slots::new(
+            env.config.tools.irc.max_connections,
+        ))]
+    }
+
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
             creds::check_argv(&inv.argv)?;
@@ -200,6 +206,7 @@ async fn attach(ctx: &Ctx) -> Result<Arc<Irc>, CmdError> {
         ctx.home.agents().to_path_buf(),
         &ctx.config.tools.irc,
         ctx.services.tasks.clone(),
+        ctx.services.state_arc::<conn::Slots>(),
     );
     let session = ctx.session.clone();
     ctx.session
