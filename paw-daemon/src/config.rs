@@ -182,6 +182,8 @@ pub struct FulltextConfig {
     pub enabled: bool,
     /// A failed extraction is not retried for this long.
     pub failure_backoff_secs: u64,
+    /// Extractions running at once; more wait their turn.
+    pub max_jobs: usize,
 }
 
 impl Default for FulltextConfig {
@@ -189,6 +191,7 @@ impl Default for FulltextConfig {
         Self {
             enabled: false,
             failure_backoff_secs: 600,
+            max_jobs: 4,
         }
     }
 }

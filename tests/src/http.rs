@@ -33,6 +33,9 @@ struct Shared {
     /// HTML pages set by tests, served at `/page/<name>` (and after 300 ms at
     /// `/slowpage/<name>`).
     pages: HashMap<String, String>,
+    /// `/slowpage/` requests being answered now, and the most there ever were at once.
+    slow_in_flight: usize,
+    slow_max_in_flight: usize,
 }
 
 /// The running server.
@@ -166,7 +169,13 @@ async fn slow_page(
     headers: HeaderMap,
 ) -> Response<Body> {
     log(&s, &format!("/slowpage/{name}"), &headers);
+    {
+        let mut g = s.lock().expect("state");
+        g.slow_in_flight += 1;
+        g.slow_max_in_flight = g.slow_max_in_flight.max(g.slow_in_flight);
+    }
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    s.lock().expect("state").slow_in_flight -= 1;
     serve_page(&s, &name)
 }
 
@@ -363,7 +372,12 @@ impl FeedServer {
 }
 
 impl FeedServer {
-    /// Sets the HTML page served at `/page/<name>` and `/slowpage/<name>`.
+    /// The most `/slowpage/` requests the server was answering at once.
+    pub fn slow_max_in_flight(&self) -> usize {
+        self.shared.lock().expect("state").slow_max_in_flight
+    }
+
+    /// Sets the HTML served at `/page/<name>` and `/slowpage/<name>`.
     pub fn set_page(&self, name: &str, html: &str) {
         self.shared
             .lock()

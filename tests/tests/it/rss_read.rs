@@ -356,3 +356,32 @@ fn a_job_in_flight_stops_at_shutdown() {
     assert!(!d.log.text().contains("still running"), "{}", d.log.text());
     assert!(records(&d).is_empty(), "an interrupted job stores nothing");
 }
+
+#[test]
+fn extractions_beyond_max_jobs_wait_their_turn() {
+    // tools.rss.fulltext.max_jobs = 1: three articles asked at once are fetched one after
+    // another (the server sees at most one page request in flight), and all get ready.
+    let s = FeedServer::start();
+    for name in ["a", "b", "c"] {
+        s.set_page(name, &article_page());
+    }
+    let d = Daemon::with_config(&format!(
+        "{}[tools.rss.fulltext]\nenabled = true\nmax_jobs = 1\n",
+        s.config()
+    ));
+    let outs: Vec<Value> = std::thread::scope(|scope| {
+        let hs: Vec<_> = ["a", "b", "c"]
+            .iter()
+            .map(|n| {
+                let url = s.url(&format!("/slowpage/{n}"));
+                let d = &d;
+                scope.spawn(move || read(d, &format!("--link {url} --wait 20000")))
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().expect("thread")).collect()
+    });
+    for o in &outs {
+        assert_eq!(o["result"]["fulltext_status"], "ready", "{o}");
+    }
+    assert_eq!(s.slow_max_in_flight(), 1);
+}

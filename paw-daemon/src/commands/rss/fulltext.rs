@@ -72,6 +72,9 @@ pub struct Jobs {
     /// Jobs ended so far; bumped under `inflight`'s lock, after the job's record is saved.
     ended: AtomicU64,
     warnings: Mutex<Vec<String>>,
+    /// `tools.rss.fulltext.max_jobs`: jobs beyond it wait for a permit (still one job per
+    /// article: the wait happens inside the job readers already share).
+    running: tokio::sync::Semaphore,
 }
 
 /// What a read finds for an article's full text.
@@ -82,12 +85,13 @@ pub(super) enum Found {
 
 impl Jobs {
     /// Records live in `dir` (`.agents/workspace/rss/fulltext`).
-    pub fn new(dir: PathBuf) -> Self {
+    pub fn new(dir: PathBuf, max_jobs: usize) -> Self {
         Self {
             dir,
             inflight: Mutex::new(HashMap::new()),
             ended: AtomicU64::new(0),
             warnings: Mutex::new(Vec::new()),
+            running: tokio::sync::Semaphore::new(max_jobs.max(1)),
         }
     }
 
@@ -239,6 +243,8 @@ fn failed(url: &str, why: String) -> Extraction {
 
 /// Fetches and extracts one article; every failure becomes a failed record.
 async fn run_job(services: &Services, url: &str) -> Extraction {
+    // Waits its turn among the extractions in flight (never closed, so never an error).
+    let _permit = fulltext_jobs(services).running.acquire().await;
     let resp = match services.http.get(url, &[]).await {
         Ok(r) => r,
         Err(e) => return failed(url, e.to_string()),

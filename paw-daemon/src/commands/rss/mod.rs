@@ -74,7 +74,10 @@ impl Command for Rss {
     fn init(&self, env: &InitEnv<'_>) -> Vec<Arc<dyn CommandState>> {
         let dir = env.home.agents().join("workspace").join("rss");
         vec![
-            Arc::new(fulltext::Jobs::new(dir.join("fulltext"))),
+            Arc::new(fulltext::Jobs::new(
+                dir.join("fulltext"),
+                env.config.tools.rss.fulltext.max_jobs,
+            )),
             Arc::new(store::RssStore::new(dir)),
         ]
     }
