@@ -192,11 +192,65 @@ pub struct RssStore {
     /// Warnings from loading, waiting for the next command to report them. Apart from
     /// `inner`, so looking for them never queues behind the store's waiting writers.
     warnings: std::sync::Mutex<Vec<String>>,
-    /// Parsed caches kept in memory after first use, so a warm digest reads no file. A std
-    /// mutex: held only to look up or replace an `Arc`.
-    memory: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<CachedFeed>>>,
+    /// Parsed caches kept in memory after first use, so a warm digest reads no file; the
+    /// least recently used go first past [`MEMORY_BYTES`] (any `rss fetch --url` adds one).
+    /// A std mutex: held only to look up or replace an `Arc`.
+    memory: std::sync::Mutex<Memory>,
     /// Whether a deferred `fetch_state.json` write is pending (see [`RssStore::save_soon`]).
     save_pending: std::sync::atomic::AtomicBool,
+}
+
+/// The most bytes (of their cache files) the parsed caches kept in memory may stand for.
+pub const MEMORY_BYTES: usize = 64 << 20;
+
+/// The in-memory caches: least recently used first out, bounded by their files' bytes.
+pub struct Memory {
+    feeds: lru::LruCache<String, (std::sync::Arc<CachedFeed>, usize)>,
+    bytes: usize,
+    cap: usize,
+}
+
+impl Memory {
+    fn new(cap: usize) -> Self {
+        Self {
+            feeds: lru::LruCache::unbounded(),
+            bytes: 0,
+            cap,
+        }
+    }
+
+    fn get(&mut self, url: &str) -> Option<std::sync::Arc<CachedFeed>> {
+        self.feeds.get(url).map(|(f, _)| f.clone())
+    }
+
+    fn insert(&mut self, url: String, feed: std::sync::Arc<CachedFeed>, bytes: usize) {
+        if let Some((_, old)) = self.feeds.put(url, (feed, bytes)) {
+            self.bytes -= old;
+        }
+        self.bytes += bytes;
+        while self.bytes > self.cap && self.feeds.len() > 1 {
+            match self.feeds.pop_lru() {
+                Some((_, (_, b))) => self.bytes -= b,
+                None => break,
+            }
+        }
+    }
+
+    fn remove(&mut self, url: &str) {
+        if let Some((_, b)) = self.feeds.pop(url) {
+            self.bytes -= b;
+        }
+    }
+
+    /// How many feeds are kept.
+    pub fn len(&self) -> usize {
+        self.feeds.len()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.feeds.is_empty()
+    }
 }
 
 /// How long fetch-state writes are gathered before one write covers them all.
@@ -248,10 +302,15 @@ fn load_json<T: serde::de::DeserializeOwned + Default>(
 impl RssStore {
     /// A store in `dir` (`.agents/workspace/rss`); nothing is read until first use.
     pub fn new(dir: PathBuf) -> Self {
+        Self::with_memory(dir, MEMORY_BYTES)
+    }
+
+    /// A store whose in-memory caches stand for at most `memory_bytes` of cache files.
+    pub fn with_memory(dir: PathBuf, memory_bytes: usize) -> Self {
         Self {
             dir,
             inner: Mutex::new(None),
-            memory: std::sync::Mutex::new(std::collections::HashMap::new()),
+            memory: std::sync::Mutex::new(Memory::new(memory_bytes)),
             warnings: std::sync::Mutex::new(Vec::new()),
             save_pending: std::sync::atomic::AtomicBool::new(false),
         }
@@ -298,17 +357,19 @@ impl RssStore {
         cache_path(&self.dir, url)
     }
 
-    fn memory(
-        &self,
-    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, std::sync::Arc<CachedFeed>>>
-    {
+    fn memory(&self) -> std::sync::MutexGuard<'_, Memory> {
         self.memory.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many parsed caches are kept in memory.
+    pub fn cached_in_memory(&self) -> usize {
+        self.memory().len()
     }
 
     /// The cached items of `url`, if any (a corrupt cache file is treated as none).
     pub async fn cached(&self, url: &str) -> Option<std::sync::Arc<CachedFeed>> {
         if let Some(c) = self.memory().get(url) {
-            return Some(c.clone());
+            return Some(c);
         }
         let path = self.cache_path(url);
         let bytes = tokio::fs::read(&path).await.ok()?;
@@ -317,7 +378,8 @@ impl RssStore {
             item.published_ms = item.sort_key();
         }
         let feed = std::sync::Arc::new(feed);
-        self.memory().insert(url.to_string(), feed.clone());
+        self.memory()
+            .insert(url.to_string(), feed.clone(), bytes.len());
         Some(feed)
     }
 
@@ -359,7 +421,8 @@ impl RssStore {
         let path = self.cache_path(&feed.url);
         let bytes = serde_json::to_vec(&feed).map_err(|e| StoreError(e.to_string()))?;
         let url = feed.url.clone();
-        self.memory().insert(url, std::sync::Arc::new(feed));
+        self.memory()
+            .insert(url, std::sync::Arc::new(feed), bytes.len());
         // The cache can always be fetched again: an atomic rename without fsync is enough.
         write_blocking(path, bytes, Durability::NoSync).await
     }
@@ -421,5 +484,40 @@ impl Locked<'_> {
 impl crate::commands::CommandState for RssStore {
     fn flush(&self) -> futures::future::BoxFuture<'_, ()> {
         Box::pin(self.flush_pending())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feed(url: &str) -> std::sync::Arc<CachedFeed> {
+        std::sync::Arc::new(CachedFeed {
+            url: url.into(),
+            title: None,
+            fetched_at_ms: 0,
+            items: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn the_in_memory_caches_keep_the_recently_used_within_their_bytes() {
+        let mut m = Memory::new(100);
+        m.insert("a".into(), feed("a"), 40);
+        m.insert("b".into(), feed("b"), 40);
+        assert!(m.get("a").is_some()); // a is now the most recent
+        m.insert("c".into(), feed("c"), 40);
+        assert!(m.get("b").is_none(), "the least recently used went first");
+        assert!(m.get("a").is_some() && m.get("c").is_some());
+        assert_eq!((m.len(), m.bytes), (2, 80));
+        // Replacing a feed counts its new size only.
+        m.insert("a".into(), feed("a"), 10);
+        assert_eq!(m.bytes, 50);
+        m.remove("c");
+        assert_eq!((m.len(), m.bytes), (1, 10));
+        // One feed larger than the cap is still kept (the one being read).
+        m.insert("huge".into(), feed("huge"), 1000);
+        assert_eq!(m.len(), 1);
+        assert!(m.get("huge").is_some());
     }
 }
