@@ -551,3 +551,26 @@ fn irc_connections_across_sessions_are_capped() {
     c.result("session.close", json!({"session_id": "first"}));
     ok(&exec_in(&d, "second", "irc send --text two", None));
 }
+
+#[test]
+fn sessions_that_only_read_their_logs_hold_no_file_open() {
+    // 40 sessions each look at their history (no connection): the daemon's descriptors do
+    // not grow with them (each used to keep its two log files open for its life).
+    let d = Daemon::start();
+    // A server nobody answers on: reading logs needs no connection.
+    write_env(&d, &paw_tests::ircd::env_for(9, "pawbot", ""));
+    let mut c = d.conn();
+    c.result("session.open", json!({"name": "warm"}));
+    ok(&exec_in(&d, "warm", "irc history", None));
+    let before = paw_tests::procfs::open_fds(d.pid());
+    for i in 0..40 {
+        let s = format!("reader-{i}");
+        c.result("session.open", json!({ "name": s }));
+        ok(&exec_in(&d, &s, "irc history", None));
+    }
+    let after = paw_tests::procfs::open_fds(d.pid());
+    assert!(
+        after <= before + 4,
+        "descriptors grew from {before} to {after}"
+    );
+}

@@ -685,6 +685,8 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
             ),
         };
         *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        // No connection, no appends: the log holds no file open until the next one.
+        irc.log.release_files();
         match end {
             End::Cancelled => {
                 irc.set(|s| s.state = State::Disconnected);

@@ -50,13 +50,15 @@ pub const MAX_CHANNELS: usize = 256;
 pub const INDEX_EVERY: u64 = 256;
 
 struct Inner {
-    inbound: File,
+    /// Open for appending while a connection writes; `None` otherwise (a session that only
+    /// reads its logs holds no file descriptor).
+    inbound: Option<File>,
     /// The length of `inbound.jsonl`: the byte offset of the next line.
     inbound_len: u64,
     /// Per channel, ascending: (id, byte offset of its line) for every
     /// [`INDEX_EVERY`]-th message.
     index: HashMap<String, Vec<(u64, u64)>>,
-    outbound: File,
+    outbound: Option<File>,
     last_id: HashMap<String, u64>,
     last_out: u64,
     ring: HashMap<String, VecDeque<Record>>,
@@ -242,10 +244,14 @@ impl Log {
             Err(e) if e.kind() == io::ErrorKind::NotFound => HashMap::new(),
             Err(e) => return Err(e),
         };
-        let inbound = open_append(&dir.join("inbound.jsonl"))?;
-        // After the fence (a newline ending a torn last line), so the next line's offset.
-        let inbound_len = inbound.metadata()?.len();
-        let outbound = open_append(&dir.join("outbound.jsonl"))?;
+        // The append handles are opened by the first append (see `Inner::inbound`).
+        let inbound = None;
+        let inbound_len = match std::fs::metadata(dir.join("inbound.jsonl")) {
+            Ok(m) => m.len(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => 0,
+            Err(e) => return Err(e),
+        };
+        let outbound = None;
         let (notify, _) = watch::channel(0);
         Ok(Self {
             dir: dir.to_path_buf(),
@@ -298,10 +304,17 @@ impl Log {
             };
             let mut line = serde_json::to_vec(&rec).map_err(io::Error::other)?;
             line.push(b'\n');
+            if g.inbound.is_none() {
+                let f = open_append(&self.dir.join("inbound.jsonl"))?;
+                // After the fence (a newline ending a torn last line): the next line's offset.
+                g.inbound_len = f.metadata()?.len();
+                g.inbound = Some(f);
+            }
             let offset = g.inbound_len;
-            if let Err(e) = g.inbound.write_all(&line) {
+            let file = g.inbound.as_mut().expect("opened above");
+            if let Err(e) = file.write_all(&line) {
                 // Part of the line may be in the file; offsets go on from its real length.
-                g.inbound_len = g.inbound.metadata().map_or(offset, |m| m.len());
+                g.inbound_len = file.metadata().map_or(offset, |m| m.len());
                 return Err(e);
             }
             g.inbound_len = offset + line.len() as u64;
@@ -331,9 +344,22 @@ impl Log {
         };
         let mut line = serde_json::to_vec(&rec).map_err(io::Error::other)?;
         line.push(b'\n');
-        g.outbound.write_all(&line)?;
+        if g.outbound.is_none() {
+            g.outbound = Some(open_append(&self.dir.join("outbound.jsonl"))?);
+        }
+        g.outbound
+            .as_mut()
+            .expect("opened above")
+            .write_all(&line)?;
         g.last_out = rec.id;
         Ok(())
+    }
+
+    /// Closes the append handles (the connection ended); the next append reopens them.
+    pub fn release_files(&self) {
+        let mut g = self.lock();
+        g.inbound = None;
+        g.outbound = None;
     }
 
     /// A receiver that changes whenever an inbound message is appended.
