@@ -264,7 +264,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                     _ => String::new(),
                 };
                 show(&format!(
-                    "paw-daemon {} (pid {})\nuptime: {} ms\nsessions: {}\nsocket: {}\nhome: {}\nworkers: {} alive, {} jobs done, {} lost{sandbox}\n",
+                    "paw-daemon {} (pid {})\nuptime: {} ms\nsessions: {}\nsocket: {}\nhome: {}\nworkers: {} alive, {} jobs done, {} lost{sandbox}\ndisk: audit {} B, irc {} B, rss {} B, artifacts {} B\n",
                     s.version,
                     s.pid,
                     s.uptime_ms,
@@ -273,7 +273,11 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                     s.home,
                     w.alive,
                     w.jobs_done,
-                    w.jobs_failed
+                    w.jobs_failed,
+                    s.disk.audit_bytes,
+                    s.disk.irc_bytes,
+                    s.disk.rss_bytes,
+                    s.disk.artifacts_bytes
                 ));
             }
             Ok(0)

@@ -31,12 +31,14 @@ impl Home {
         &self.agents
     }
 
+    /// `.agents/artifacts/terminal_exec`: the audit (journal, run records, spilled streams).
+    pub fn audit_dir(&self) -> PathBuf {
+        self.agents.join("artifacts").join("terminal_exec")
+    }
+
     /// `.agents/artifacts/terminal_exec/runs`: audit records and spilled streams.
     pub fn runs_dir(&self) -> PathBuf {
-        self.agents
-            .join("artifacts")
-            .join("terminal_exec")
-            .join("runs")
+        self.audit_dir().join("runs")
     }
 
     /// The `.agents/...` form of a path under `.agents/`, with `/` separators,

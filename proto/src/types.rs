@@ -178,6 +178,40 @@ pub struct DaemonStatus {
     /// The worker processes that parse untrusted bytes.
     #[serde(default)]
     pub workers: WorkerStatus,
+    /// Bytes on disk per store, so a user sees them grow.
+    #[serde(default)]
+    pub disk: DiskUsage,
+}
+
+/// `daemon.status`'s `disk`: bytes under the home, per store.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiskUsage {
+    /// The audit: `.agents/artifacts/terminal_exec/` (run records, spilled outputs, journal).
+    pub audit_bytes: u64,
+    /// `.agents/workspace/irc/` (message logs, cursors).
+    pub irc_bytes: u64,
+    /// `.agents/workspace/rss/` (subscriptions, fetch state, caches, full text).
+    pub rss_bytes: u64,
+    /// The rest of `.agents/artifacts/` (what `--out` wrote: the user's).
+    pub artifacts_bytes: u64,
+}
+
+impl DiskUsage {
+    /// From the bytes of each directory under `.agents/workspace/` (by name), the audit
+    /// directory and the whole of `.agents/artifacts/`.
+    pub fn from_parts(
+        workspace: &std::collections::BTreeMap<String, u64>,
+        audit: u64,
+        artifacts_all: u64,
+    ) -> Self {
+        let of = |name: &str| workspace.get(name).copied().unwrap_or(0);
+        Self {
+            audit_bytes: audit,
+            irc_bytes: of("irc"),
+            rss_bytes: of("rss"),
+            artifacts_bytes: artifacts_all.saturating_sub(audit),
+        }
+    }
 }
 
 /// `daemon.status`'s `workers`.

@@ -172,7 +172,12 @@ pub async fn status(
     _: Extensions,
 ) -> RpcResult<DaemonStatus> {
     no_params(&params)?;
+    let (agents, audit) = (d.home.agents().to_path_buf(), d.home.audit_dir());
+    let disk = tokio::task::spawn_blocking(move || disk_usage(&agents, &audit))
+        .await
+        .unwrap_or_default();
     Ok(DaemonStatus {
+        disk,
         version: env!("CARGO_PKG_VERSION").to_string(),
         pid: std::process::id(),
         uptime_ms: d.started.elapsed().as_millis() as u64,
@@ -246,4 +251,40 @@ pub async fn subscribe(
         }
     }
     Ok(())
+}
+
+/// Bytes of every file under `dir` (links not followed; unreadable entries count 0).
+fn dir_bytes(dir: &std::path::Path) -> u64 {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    rd.flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => dir_bytes(&e.path()),
+            Ok(t) if t.is_file() => e.metadata().map_or(0, |m| m.len()),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// `daemon.status`'s `disk` (a walk of `.agents/`: run on the blocking pool).
+fn disk_usage(agents: &std::path::Path, audit: &std::path::Path) -> paw_proto::DiskUsage {
+    let workspace = std::fs::read_dir(agents.join("workspace"))
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .map(|e| {
+                    (
+                        e.file_name().to_string_lossy().into_owned(),
+                        dir_bytes(&e.path()),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    paw_proto::DiskUsage::from_parts(
+        &workspace,
+        dir_bytes(audit),
+        dir_bytes(&agents.join("artifacts")),
+    )
 }

@@ -249,3 +249,28 @@ fn exec_draws_progress_on_a_terminal_and_stays_plain_when_piped() {
     assert!(!err.contains("/3"), "{err:?}");
     assert_eq!(feeds.hits("/slowdyn/b0"), 2, "the piped run refreshed too");
 }
+
+#[test]
+fn status_reports_the_bytes_each_store_holds() {
+    let d = Daemon::start();
+    let o = d.exec("rss export --out artifacts/feeds.opml");
+    assert_eq!(o["exit_code"], 0, "{o}");
+    let exported = std::fs::metadata(d.agents().join("artifacts/feeds.opml"))
+        .expect("exported")
+        .len();
+    let mut c = d.conn();
+    // Audit records are written moments after the answer.
+    let deadline = std::time::Instant::now() + paw_tests::WAIT;
+    let disk = loop {
+        let disk = c.result("daemon.status", serde_json::json!({}))["disk"].clone();
+        if disk["audit_bytes"].as_u64().unwrap_or(0) > 0 {
+            break disk;
+        }
+        assert!(std::time::Instant::now() < deadline, "no audit bytes: {disk}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(disk["artifacts_bytes"], exported, "{disk}");
+    assert!(disk.get("irc_bytes").is_some() && disk.get("rss_bytes").is_some());
+    let o = run(client(&d.socket).args(["status"]));
+    assert!(text(&o.stdout).contains("disk: audit "), "{}", text(&o.stdout));
+}
