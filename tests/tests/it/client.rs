@@ -266,11 +266,18 @@ fn status_reports_the_bytes_each_store_holds() {
         if disk["audit_bytes"].as_u64().unwrap_or(0) > 0 {
             break disk;
         }
-        assert!(std::time::Instant::now() < deadline, "no audit bytes: {disk}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no audit bytes: {disk}"
+        );
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
     assert_eq!(disk["artifacts_bytes"], exported, "{disk}");
     assert!(disk.get("irc_bytes").is_some() && disk.get("rss_bytes").is_some());
     let o = run(client(&d.socket).args(["status"]));
-    assert!(text(&o.stdout).contains("disk: audit "), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("disk: audit "),
+        "{}",
+        text(&o.stdout)
+    );
 }

@@ -271,6 +271,12 @@ fn a_feed_item_is_read_by_name_and_guid_with_its_own_content_kept_apart() {
     assert_eq!(bad["error_code"], "InvalidArgs", "{bad}");
     let neither = d.exec("rss read --name blog");
     assert_eq!(neither["error_code"], "InvalidArgs", "{neither}");
+
+    // Removing the feed removes its items' full-text records with its cache.
+    assert_eq!(records(&d).len(), 1, "{:?}", records(&d));
+    let rm = d.exec("rss remove --name blog");
+    assert_eq!(rm["exit_code"], 0, "{rm}");
+    assert!(records(&d).is_empty(), "{:?}", records(&d));
 }
 
 #[test]

@@ -95,6 +95,17 @@ impl Jobs {
         }
     }
 
+    /// Deletes the stored records of these article links (their feed was removed).
+    pub async fn forget(&self, links: &[String]) {
+        let paths: Vec<PathBuf> = links.iter().map(|l| self.path(l)).collect();
+        let _ = tokio::task::spawn_blocking(move || {
+            for p in paths {
+                let _ = std::fs::remove_file(p);
+            }
+        })
+        .await;
+    }
+
     fn path(&self, url: &str) -> PathBuf {
         super::store::url_file(&self.dir, url)
     }

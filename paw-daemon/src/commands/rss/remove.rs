@@ -2,7 +2,7 @@
 
 use paw_proto::ErrorCode;
 
-use super::rss_store;
+use super::{fulltext_jobs, rss_store};
 use crate::commands::args::parse;
 use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
 
@@ -33,6 +33,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .await
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     drop(store);
+    // Its items' full-text records go with it (another feed carrying the same article
+    // would extract it again on its next read).
+    if let Some(feed) = rss_store(&ctx.services).cached(&sub.url).await {
+        let links: Vec<String> = feed.items.iter().filter_map(|i| i.link.clone()).collect();
+        fulltext_jobs(&ctx.services).forget(&links).await;
+    }
     rss_store(&ctx.services).drop_cache(&sub.url).await;
     let reply = Removed {
         ok: true,
