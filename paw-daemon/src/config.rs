@@ -32,12 +32,33 @@ pub struct Config {
     pub terminal: TerminalConfig,
     /// `[session]`
     pub session: SessionConfig,
+    /// `[audit]`
+    pub audit: AuditConfig,
     /// `[worker]`
     pub worker: WorkerConfig,
     /// `[net]`
     pub net: NetConfig,
     /// `[tools.*]`
     pub tools: ToolsConfig,
+}
+
+/// `[audit]`: how long run records are kept.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuditConfig {
+    /// Run records and their spilled outputs older than this are deleted (0 = forever).
+    pub retention_days: u64,
+    /// And the oldest go first while they hold more than this (0 = no cap).
+    pub max_mb: u64,
+}
+
+impl Default for AuditConfig {
+    fn default() -> Self {
+        Self {
+            retention_days: 90,
+            max_mb: 2048,
+        }
+    }
 }
 
 /// `[terminal]`: limits of `terminal.exec`.

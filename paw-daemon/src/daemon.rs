@@ -90,6 +90,7 @@ impl Daemon {
     /// and the idle reaper.
     pub fn start_background(self: &Arc<Self>) {
         self.services.workers.start();
+        self.start_retention();
         let idle = self.config.session.idle_timeout_secs;
         if idle == 0 {
             return;
@@ -109,6 +110,43 @@ impl Daemon {
                             tracing::info!(closed = n, "closed idle sessions");
                         }
                     }
+                }
+            }
+        });
+    }
+
+    /// Audit retention ([`crate::exec::retention`]): a pass at start, then every
+    /// [`crate::exec::retention::EVERY`], on the blocking pool.
+    fn start_retention(self: &Arc<Self>) {
+        let cfg = self.config.audit.clone();
+        if cfg.retention_days == 0 && cfg.max_mb == 0 {
+            return;
+        }
+        let runs = self.home.runs_dir();
+        let stop = self.shutdown.clone();
+        self.tracker.spawn(async move {
+            loop {
+                let (runs, cfg) = (runs.clone(), cfg.clone());
+                let pruned = tokio::task::spawn_blocking(move || {
+                    crate::exec::retention::prune(
+                        &runs,
+                        crate::clock::now_ms(),
+                        cfg.retention_days,
+                        cfg.max_mb.saturating_mul(1 << 20),
+                    )
+                })
+                .await
+                .unwrap_or_default();
+                if pruned.runs > 0 {
+                    tracing::info!(
+                        runs = pruned.runs,
+                        bytes = pruned.bytes,
+                        "audit retention deleted old run records"
+                    );
+                }
+                tokio::select! {
+                    _ = stop.cancelled() => break,
+                    _ = tokio::time::sleep(crate::exec::retention::EVERY) => {}
                 }
             }
         });

@@ -447,3 +447,9 @@ pub fn audit_record(home: &Path, run_id: &str) -> Value {
     }
     read_json(&path)
 }
+
+/// Today's UTC date as `yyyyMMdd` (the start of today's run ids).
+pub fn today_compact() -> String {
+    let t = time::OffsetDateTime::now_utc();
+    format!("{:04}{:02}{:02}", t.year(), u8::from(t.month()), t.day())
+}

@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod limits;
 pub mod mask;
+pub mod retention;
 pub mod tokenize;
 
 use std::collections::HashMap;

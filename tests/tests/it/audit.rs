@@ -1,6 +1,6 @@
 //! The audit trail (SPEC §4.7): a record for every call, no stdin, no secrets.
 
-use paw_tests::{Daemon, audit_record};
+use paw_tests::{Daemon, Opts, audit_record};
 use serde_json::json;
 
 fn runs_dir(d: &Daemon) -> std::path::PathBuf {
@@ -189,4 +189,36 @@ fn no_command_can_write_over_the_audit_or_paws_own_files() {
         "{text}"
     );
     assert!(!text.contains("<opml"), "the journal was overwritten");
+}
+
+#[test]
+fn retention_deletes_old_run_records_and_the_oldest_past_the_cap() {
+    // Records planted before the daemon starts: one from 2020 (past 90 days) and three
+    // recent ones of 600 KiB each against a 1 MiB cap; the start-up pass keeps the newest.
+    let home = tempfile::tempdir().expect("home");
+    let runs = home.path().join(".agents/artifacts/terminal_exec/runs");
+    std::fs::create_dir_all(&runs).expect("runs");
+    let today = paw_tests::today_compact();
+    let old = "20200101_000000_000_aaaaaaaaaa.json".to_string();
+    let recent: Vec<String> = ["001", "002", "003"]
+        .iter()
+        .map(|ms| format!("{today}_000000_{ms}_bbbbbbbbbb.json"))
+        .collect();
+    std::fs::write(runs.join(&old), b"{}").expect("old");
+    for r in &recent {
+        std::fs::write(runs.join(r), vec![b' '; 600 << 10]).expect("recent");
+    }
+    let d = Daemon::start_with(Opts {
+        home: Some(home.path().to_path_buf()),
+        config: Some("[audit]\nretention_days = 90\nmax_mb = 1\n".into()),
+        ..Opts::default()
+    });
+    let deadline = std::time::Instant::now() + paw_tests::WAIT;
+    while runs.join(&old).exists() || runs.join(&recent[1]).exists() {
+        assert!(std::time::Instant::now() < deadline, "{}", d.log.text());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(!runs.join(&recent[0]).exists());
+    assert!(runs.join(&recent[2]).exists(), "the newest is kept");
+    assert!(d.log.wait_for("audit retention deleted", paw_tests::WAIT));
 }
