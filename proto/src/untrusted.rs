@@ -35,9 +35,19 @@ impl vte::Perform for Keep {
     }
 }
 
+/// Whether `text` may hold something [`unwanted`]: a byte scan first (C0 and DEL are single
+/// bytes; C1 controls start with 0xC2 and the bidi controls with 0xE2 in UTF-8), characters
+/// only for text holding those lead bytes.
+fn suspicious(text: &str) -> bool {
+    let maybe = text
+        .bytes()
+        .any(|b| (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f || b == 0xc2 || b == 0xe2);
+    maybe && text.chars().any(unwanted)
+}
+
 /// `text` without escape sequences and control characters; tab and newline stay.
 pub fn clean(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(unwanted) {
+    if !suspicious(text) {
         return Cow::Borrowed(text);
     }
     let mut parser = vte::Parser::new();

@@ -33,7 +33,7 @@ fn has_entity(s: &str) -> bool {
 /// Collapses every run of whitespace to one space and trims; escape sequences and control
 /// characters go (SPEC §4.6: every plain text paw makes of a feed or page passes here).
 pub fn collapse(s: &str) -> String {
-    let s = paw_proto::untrusted::clean_line(s);
+    let s = paw_proto::untrusted::clean(s);
     let mut out = String::with_capacity(s.len());
     for word in s.split_whitespace() {
         if !out.is_empty() {
