@@ -562,6 +562,12 @@ fn sessions_that_only_read_their_logs_hold_no_file_open() {
     let mut c = d.conn();
     c.result("session.open", json!({"name": "warm"}));
     ok(&exec_in(&d, "warm", "irc history", None));
+    // The warm worker processes' pipes are opened in the background at start: wait for them.
+    let deadline = Instant::now() + paw_tests::WAIT;
+    while c.result("daemon.status", json!({}))["workers"]["alive"] != 2 {
+        assert!(Instant::now() < deadline, "the workers never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let before = paw_tests::procfs::open_fds(d.pid());
     for i in 0..40 {
         let s = format!("reader-{i}");

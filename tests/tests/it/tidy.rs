@@ -90,6 +90,30 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Every production source file under `paw-daemon/src/<sub>` (test files skipped) as
+/// (path relative to `<sub>`, the code before its `#[cfg(test)]`).
+fn production_code(sub: &str) -> Vec<(String, String)> {
+    let src = root().join("paw-daemon/src").join(sub);
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files
+        .into_iter()
+        .filter_map(|f| {
+            let rel = f
+                .strip_prefix(&src)
+                .expect("under src")
+                .to_string_lossy()
+                .replace('\\', "/");
+            if rel.ends_with("tests.rs") {
+                return None;
+            }
+            let text = std::fs::read_to_string(&f).expect("read");
+            let code = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
+            Some((rel, code))
+        })
+        .collect()
+}
+
 #[test]
 fn every_rust_file_says_what_it_is_for() {
     let mut files = Vec::new();
@@ -193,21 +217,8 @@ fn every_background_task_runs_on_the_daemons_tracker() {
     // ARCHITECTURE.md: shutdown waits for every task a command or the daemon starts, so
     // none is spawned past the tracker. The one exception is the accept loop, which `cli.rs`
     // awaits itself. Test modules are exempt.
-    let src = root().join("paw-daemon/src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
     let mut found = Vec::new();
-    for f in files {
-        let rel = f
-            .strip_prefix(&src)
-            .expect("under src")
-            .to_string_lossy()
-            .replace('\\', "/");
-        if rel.ends_with("tests.rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&f).expect("read");
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    for (rel, code) in production_code("") {
         let n = code.matches("tokio::spawn(").count() + code.matches("tokio::task::spawn(").count();
         if n > 0 {
             found.push(format!("{rel} ({n})"));
@@ -226,9 +237,6 @@ fn the_core_names_no_command_and_commands_do_not_reach_into_exec() {
     // `Services::state`; sessions report resources generically. So the core files name no
     // command, and `commands/` never imports `exec` (exec runs commands: one direction).
     // (`worker/` still names the readers its jobs run: a job registry is future work.)
-    let src = root().join("paw-daemon/src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
     let core = [
         "daemon.rs",
         "session.rs",
@@ -248,17 +256,7 @@ fn the_core_names_no_command_and_commands_do_not_reach_into_exec() {
         "\"rss\"",
         "\"doc\"",
     ];
-    for f in files {
-        let rel = f
-            .strip_prefix(&src)
-            .expect("under src")
-            .to_string_lossy()
-            .replace('\\', "/");
-        if rel.ends_with("tests.rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&f).expect("read");
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    for (rel, code) in production_code("") {
         if core
             .iter()
             .any(|c| rel == *c || (c.ends_with('/') && rel.starts_with(c)))
@@ -346,22 +344,9 @@ fn no_async_fn_in_commands_does_blocking_file_io() {
         ".sync_all(",
         "OpenOptions::new(",
     ];
-    let src = root().join("paw-daemon/src/commands");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
     let mut found = Vec::new();
-    for f in files {
-        let rel = f
-            .strip_prefix(&src)
-            .expect("under")
-            .to_string_lossy()
-            .replace('\\', "/");
-        if rel.ends_with("tests.rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&f).expect("read");
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        for (name, body) in async_bodies(code) {
+    for (rel, code) in production_code("commands") {
+        for (name, body) in async_bodies(&code) {
             for b in blocking {
                 if body.contains(b) {
                     found.push(format!("commands/{rel}: async fn {name} uses {b}"));
