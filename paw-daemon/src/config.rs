@@ -205,6 +205,8 @@ pub struct FulltextConfig {
     pub failure_backoff_secs: u64,
     /// Extractions running at once; more wait their turn.
     pub max_jobs: usize,
+    /// Full-text records beyond this many MiB are deleted, least recently read first.
+    pub store_max_mb: u64,
 }
 
 impl Default for FulltextConfig {
@@ -213,6 +215,7 @@ impl Default for FulltextConfig {
             enabled: false,
             failure_backoff_secs: 600,
             max_jobs: 4,
+            store_max_mb: 512,
         }
     }
 }

@@ -75,6 +75,8 @@ pub struct Jobs {
     /// `tools.rss.fulltext.max_jobs`: jobs beyond it wait for a permit (still one job per
     /// article: the wait happens inside the job readers already share).
     running: tokio::sync::Semaphore,
+    /// `tools.rss.fulltext.store_max_mb` in bytes (0 = no cap).
+    max_bytes: u64,
 }
 
 /// What a read finds for an article's full text.
@@ -85,13 +87,14 @@ pub(super) enum Found {
 
 impl Jobs {
     /// Records live in `dir` (`.agents/workspace/rss/fulltext`).
-    pub fn new(dir: PathBuf, max_jobs: usize) -> Self {
+    pub fn new(dir: PathBuf, max_jobs: usize, max_bytes: u64) -> Self {
         Self {
             dir,
             inflight: Mutex::new(HashMap::new()),
             ended: AtomicU64::new(0),
             warnings: Mutex::new(Vec::new()),
             running: tokio::sync::Semaphore::new(max_jobs.max(1)),
+            max_bytes,
         }
     }
 
@@ -146,6 +149,10 @@ impl Jobs {
         };
         if let Err(e) = written {
             tracing::error!(url = %r.url, error = %e, "cannot save a full-text record");
+        }
+        if self.max_bytes > 0 {
+            let (dir, cap) = (self.dir.clone(), self.max_bytes);
+            let _ = tokio::task::spawn_blocking(move || evict(&dir, cap)).await;
         }
     }
 
@@ -212,10 +219,42 @@ impl Jobs {
 
 /// Reads a record file (blocking): the record when it is `url`'s, and a warning when the
 /// file did not parse and was moved aside.
+/// Deletes the least recently read records (oldest modification time: a read touches its
+/// record) until the records hold at most `cap` bytes.
+fn evict(dir: &Path, cap: u64) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(std::time::SystemTime, u64, PathBuf)> = rd
+        .flatten()
+        .filter_map(|e| {
+            let m = e.metadata().ok().filter(std::fs::Metadata::is_file)?;
+            Some((m.modified().ok()?, m.len(), e.path()))
+        })
+        .collect();
+    let mut total: u64 = files.iter().map(|f| f.1).sum();
+    if total <= cap {
+        return;
+    }
+    files.sort();
+    for (_, len, path) in files {
+        if total <= cap {
+            break;
+        }
+        if std::fs::remove_file(&path).is_ok() {
+            total -= len;
+        }
+    }
+}
+
 fn load_record(path: &Path, url: &str) -> (Option<Extraction>, Option<String>) {
     let Ok(bytes) = std::fs::read(path) else {
         return (None, None);
     };
+    // Read now: the store's eviction goes by this (least recently read first).
+    if let Ok(f) = std::fs::File::options().write(true).open(path) {
+        let _ = f.set_modified(std::time::SystemTime::now());
+    }
     match serde_json::from_slice::<Extraction>(&bytes) {
         Ok(r) if r.url == url => (Some(r), None),
         Ok(_) => (None, None),
@@ -305,3 +344,33 @@ async fn run_job(services: &Services, url: &str) -> Extraction {
 }
 
 impl crate::commands::CommandState for Jobs {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_store_keeps_the_recently_read_records_within_its_cap() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let now = std::time::SystemTime::now();
+        let record = serde_json::to_vec(&failed("u", "x".repeat(100))).expect("json");
+        for (name, age_s) in [("old", 300), ("mid", 200), ("new", 100)] {
+            let p = dir.path().join(name);
+            std::fs::write(&p, &record).expect("write");
+            let f = std::fs::File::options().write(true).open(&p).expect("open");
+            f.set_modified(now - Duration::from_secs(age_s))
+                .expect("mtime");
+        }
+        // Reading "old" makes it the most recently read.
+        let old = dir.path().join("old");
+        assert!(load_record(&old, "u").0.is_some());
+        evict(dir.path(), 2 * record.len() as u64);
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .expect("dir")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["new", "old"]);
+    }
+}

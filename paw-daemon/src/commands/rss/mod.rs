@@ -77,6 +77,12 @@ impl Command for Rss {
             Arc::new(fulltext::Jobs::new(
                 dir.join("fulltext"),
                 env.config.tools.rss.fulltext.max_jobs,
+                env.config
+                    .tools
+                    .rss
+                    .fulltext
+                    .store_max_mb
+                    .saturating_mul(1 << 20),
             )),
             Arc::new(store::RssStore::new(dir)),
         ]
