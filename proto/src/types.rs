@@ -181,6 +181,10 @@ pub struct DaemonStatus {
     /// Bytes on disk per store, so a user sees them grow.
     #[serde(default)]
     pub disk: DiskUsage,
+    /// Audit journal writes that failed since start (a full disk): their records are lost,
+    /// the calls were answered.
+    #[serde(default)]
+    pub audit_write_failures: u64,
 }
 
 /// `daemon.status`'s `disk`: bytes under the home, per store.

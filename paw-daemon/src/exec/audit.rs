@@ -118,6 +118,8 @@ struct Queue {
     drained: tokio::sync::Notify,
     /// …and blocking ones (tests) on this.
     drained_blocking: Condvar,
+    /// Journal writes that failed (records lost to them), for `daemon.status`.
+    failures: std::sync::atomic::AtomicU64,
 }
 
 #[derive(Default)]
@@ -208,6 +210,13 @@ impl AuditWriter {
         None
     }
 
+    /// How many journal writes failed since start (each lost its batch of records).
+    pub fn failures(&self) -> u64 {
+        self.queue
+            .failures
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Closes the queue, waits until every queued record is in the journal (fsynced), and
     /// lets the materialiser catch up for a bounded time.
     pub fn finish(&self) {
@@ -269,9 +278,15 @@ fn journal_loop(
                     let _ = progress.send(Progress::Appended(end));
                 }
                 Err(e) => {
+                    // Count it, and cut a partly written batch off again (a full disk): a
+                    // torn line would swallow the next good one; the journal stays whole.
+                    queue
+                        .failures
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     tracing::error!(path = %paths.journal.display(), error = %e, "audit journal write failed");
-                    // Keep the offset consistent with what is on disk.
-                    if let Ok(m) = journal.metadata() {
+                    if journal.set_len(end).is_err()
+                        && let Ok(m) = journal.metadata()
+                    {
                         end = m.len();
                     }
                 }
@@ -348,8 +363,10 @@ fn materialise_loop(paths: &AuditPaths, initial_end: u64, progress: Receiver<Pro
     let mut target = initial_end;
     let mut stop_by: Option<Instant> = None;
     let mut last_save = Instant::now();
+    let mut stalled = false;
     loop {
-        let wait = if cursor < target {
+        // Behind with progress: go on at once; caught up, or stalled on a full disk: wait.
+        let wait = if cursor < target && !stalled {
             Duration::ZERO
         } else {
             Duration::from_millis(500)
@@ -372,7 +389,9 @@ fn materialise_loop(paths: &AuditPaths, initial_end: u64, progress: Receiver<Pro
             }
         }
         if cursor < target {
+            let before = cursor;
             cursor = materialise_range(&reader, cursor, target, &paths.runs, stop_by);
+            stalled = cursor == before;
         }
         if cursor != saved && last_save.elapsed() >= CURSOR_EVERY {
             save_cursor(&paths.cursor, cursor, Durability::NoSync);
@@ -423,7 +442,9 @@ fn materialise_range(
             if !line.ends_with(b"\n") {
                 break; // incomplete: wait for the rest
             }
-            write_run_file(&line[..line.len() - 1], runs);
+            if !write_run_file(&line[..line.len() - 1], runs) {
+                return cursor + consumed as u64;
+            }
             consumed += line.len();
             let now = Instant::now();
             if now >= slice_end || stop_by.is_some_and(|d| now >= d) {
@@ -437,7 +458,9 @@ fn materialise_range(
                 if let Ok(m) = reader.read_at(&mut big, cursor)
                     && let Some(pos) = big[..m].iter().position(|b| *b == b'\n')
                 {
-                    write_run_file(&big[..pos], runs);
+                    if !write_run_file(&big[..pos], runs) {
+                        return cursor;
+                    }
                     cursor += pos as u64 + 1;
                     continue;
                 }
@@ -449,22 +472,28 @@ fn materialise_range(
     cursor
 }
 
-fn write_run_file(line: &[u8], runs: &Path) {
+/// Writes one run's file; false when it could not be written now (a full disk): the line
+/// is tried again later rather than skipped.
+fn write_run_file(line: &[u8], runs: &Path) -> bool {
     let id = match serde_json::from_slice::<RunIdOnly<'_>>(line) {
         Ok(r) if safe_run_id(&r.run_id) => r.run_id.into_owned(),
         _ => {
             if !line.is_empty() {
                 tracing::warn!("skipping an unreadable audit journal line");
             }
-            return;
+            return true;
         }
     };
     let path = runs.join(format!("{id}.json"));
     if path.exists() {
-        return;
+        return true;
     }
-    if let Err(e) = write_atomic(&path, line, Durability::NoSync) {
-        tracing::error!(path = %path.display(), error = %e, "cannot write the audit record");
+    match write_atomic(&path, line, Durability::NoSync) {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::error!(path = %path.display(), error = %e, "cannot write the audit record; will retry");
+            false
+        }
     }
 }
 

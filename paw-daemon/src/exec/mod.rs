@@ -86,6 +86,11 @@ impl ExecRuntime {
         }
     }
 
+    /// Audit journal writes that failed since start (a full disk).
+    pub fn audit_failures(&self) -> u64 {
+        self.audit.failures()
+    }
+
     /// Waits until every queued audit record is on disk (daemon shutdown).
     pub fn finish(&self) {
         self.audit.finish();

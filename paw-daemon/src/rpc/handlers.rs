@@ -178,6 +178,7 @@ pub async fn status(
         .unwrap_or_default();
     Ok(DaemonStatus {
         disk,
+        audit_write_failures: d.exec.audit_failures(),
         version: env!("CARGO_PKG_VERSION").to_string(),
         pid: std::process::id(),
         uptime_ms: d.started.elapsed().as_millis() as u64,

@@ -5,6 +5,7 @@ mod audit;
 mod client;
 mod command_line;
 mod crash;
+mod disk_full;
 mod doc;
 mod edge;
 mod extract_quality;
