@@ -202,18 +202,18 @@ pub struct DiskUsage {
 
 impl DiskUsage {
     /// From the bytes of each directory under `.agents/workspace/` (by name), the audit
-    /// directory and the whole of `.agents/artifacts/`.
+    /// directory and the rest of `.agents/artifacts/`.
     pub fn from_parts(
         workspace: &std::collections::BTreeMap<String, u64>,
         audit: u64,
-        artifacts_all: u64,
+        artifacts: u64,
     ) -> Self {
         let of = |name: &str| workspace.get(name).copied().unwrap_or(0);
         Self {
             audit_bytes: audit,
             irc_bytes: of("irc"),
             rss_bytes: of("rss"),
-            artifacts_bytes: artifacts_all.saturating_sub(audit),
+            artifacts_bytes: artifacts,
         }
     }
 }

@@ -25,15 +25,14 @@ pub fn parse<A: CommandFactory + FromArgMatches>(args: &[String]) -> Result<A, C
 pub fn matches(declared: clap::Command, args: &[String]) -> Result<ArgMatches, CmdError> {
     // As paw reads it: no binary name in argv, no `--help`, and values may start with one
     // `-` (`--text -5`); a value starting with `--` is refused by [`precheck`].
-    let cmd = declared
-        .clone()
+    let mut cmd = declared
         .no_binary_name(true)
         .disable_help_flag(true)
         .disable_version_flag(true)
         .allow_hyphen_values(true);
     precheck(&cmd, args)?;
-    cmd.try_get_matches_from(args)
-        .map_err(|e| clap_error(&declared, &e))
+    cmd.try_get_matches_from_mut(args)
+        .map_err(|e| clap_error(&cmd, &e))
 }
 
 fn long(a: &Arg) -> &str {

@@ -123,22 +123,6 @@ impl Services {
             })
     }
 
-    /// [`state`](Self::state) as a shared handle (for a task that outlives the call).
-    pub fn state_arc<T: CommandState>(&self) -> Arc<T> {
-        self.states
-            .iter()
-            .find_map(|s| {
-                let any: Arc<dyn std::any::Any + Send + Sync> = s.clone();
-                any.downcast::<T>().ok()
-            })
-            .unwrap_or_else(|| {
-                panic!(
-                    "{} was not created by its command's init",
-                    std::any::type_name::<T>()
-                )
-            })
-    }
-
     /// Writes what every command's state holds pending (daemon shutdown, after every task
     /// has stopped).
     pub async fn flush(&self) {

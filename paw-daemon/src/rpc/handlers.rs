@@ -254,38 +254,45 @@ pub async fn subscribe(
     Ok(())
 }
 
-/// Bytes of every file under `dir` (links not followed; unreadable entries count 0).
-fn dir_bytes(dir: &std::path::Path) -> u64 {
+/// Bytes of every file under `dir` but `except` (links not followed; unreadable entries
+/// count 0).
+fn dir_bytes(dir: &std::path::Path, except: Option<&std::path::Path>) -> u64 {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return 0;
     };
     rd.flatten()
         .map(|e| match e.file_type() {
-            Ok(t) if t.is_dir() => dir_bytes(&e.path()),
+            Ok(t) if t.is_dir() && Some(e.path().as_path()) != except => {
+                dir_bytes(&e.path(), except)
+            }
             Ok(t) if t.is_file() => e.metadata().map_or(0, |m| m.len()),
             _ => 0,
         })
         .sum()
 }
 
-/// `daemon.status`'s `disk` (a walk of `.agents/`: run on the blocking pool).
-fn disk_usage(agents: &std::path::Path, audit: &std::path::Path) -> paw_proto::DiskUsage {
-    let workspace = std::fs::read_dir(agents.join("workspace"))
+/// The bytes of each directory under `dir`, by name.
+fn subdir_bytes(dir: &std::path::Path) -> std::collections::BTreeMap<String, u64> {
+    std::fs::read_dir(dir)
         .map(|rd| {
             rd.flatten()
                 .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
                 .map(|e| {
                     (
                         e.file_name().to_string_lossy().into_owned(),
-                        dir_bytes(&e.path()),
+                        dir_bytes(&e.path(), None),
                     )
                 })
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// `daemon.status`'s `disk` (a walk of `.agents/`, each file once: run on the blocking pool).
+fn disk_usage(agents: &std::path::Path, audit: &std::path::Path) -> paw_proto::DiskUsage {
     paw_proto::DiskUsage::from_parts(
-        &workspace,
-        dir_bytes(audit),
-        dir_bytes(&agents.join("artifacts")),
+        &subdir_bytes(&agents.join("workspace")),
+        dir_bytes(audit, None),
+        dir_bytes(&agents.join("artifacts"), Some(audit)),
     )
 }

@@ -15,7 +15,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use irc::proto::{Command, Prefix};
 use paw_proto::ErrorCode;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -120,11 +120,6 @@ impl LastError {
                 | ErrorCode::MissingCredentials
                 | ErrorCode::NickTooLong
         )
-    }
-
-    /// As a JSON object.
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(self.to_state()).unwrap_or_default()
     }
 
     /// As the wire type.
@@ -246,14 +241,15 @@ pub struct Settings {
     /// auto-forwarder run on it, so shutdown waits for them.
     pub tasks: tokio_util::task::TaskTracker,
     /// The daemon-wide cap on IRC connections (`tools.irc.max_connections`).
-    pub slots: Arc<Slots>,
+    pub slots: Slots,
 }
 
 /// The IRC command's daemon-wide state: how many connections are open, against
-/// `tools.irc.max_connections` (a network K-lines a host that opens too many).
-#[derive(Debug)]
+/// `tools.irc.max_connections` (a network K-lines a host that opens too many). Clones
+/// share the count.
+#[derive(Debug, Clone)]
 pub struct Slots {
-    open: std::sync::atomic::AtomicUsize,
+    permits: Arc<tokio::sync::Semaphore>,
     max: usize,
 }
 
@@ -261,35 +257,18 @@ impl Slots {
     /// A cap of `max` connections.
     pub fn new(max: usize) -> Self {
         Self {
-            open: std::sync::atomic::AtomicUsize::new(0),
+            permits: Arc::new(tokio::sync::Semaphore::new(max)),
             max,
         }
     }
 
-    /// A slot for one connection, freed when the guard drops; None when all are taken.
-    fn take(self: &Arc<Self>) -> Option<Slot> {
-        use std::sync::atomic::Ordering;
-        self.open
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < self.max).then_some(n + 1)
-            })
-            .ok()
-            .map(|_| Slot(self.clone()))
+    /// A slot for one connection, freed when the permit drops; None when all are taken.
+    fn take(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.permits.clone().try_acquire_owned().ok()
     }
 }
 
 impl crate::commands::CommandState for Slots {}
-
-/// One connection's slot.
-struct Slot(Arc<Slots>);
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0
-            .open
-            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
-    }
-}
 
 impl Settings {
     /// From the daemon's config.
@@ -297,7 +276,7 @@ impl Settings {
         agents: std::path::PathBuf,
         cfg: &crate::config::IrcConfig,
         tasks: tokio_util::task::TaskTracker,
-        slots: Arc<Slots>,
+        slots: Slots,
     ) -> Self {
         Self {
             agents,

@@ -244,7 +244,12 @@ impl Creds {
     }
 }
 
-/// A warning when the secrets file can be read by group or others.
+/// A warning when the secrets file under `agents` can be read by group or others (a stat,
+/// not a read).
+pub fn env_mode_warning(agents: &Path) -> Option<String> {
+    loose_mode_warning(&agents.join(ENV_PATH))
+}
+
 fn loose_mode_warning(path: &Path) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;

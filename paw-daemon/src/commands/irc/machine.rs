@@ -293,7 +293,7 @@ impl Machine {
 
 /// A server's own words for `last_error`: capped, without control characters, and marked
 /// as the server's (SPEC §4.6).
-pub fn server_said(text: &str) -> String {
+fn server_said(text: &str) -> String {
     format!(
         "server said: {}",
         paw_proto::untrusted::clean_capped(text, 200)

@@ -206,7 +206,7 @@ async fn attach(ctx: &Ctx) -> Result<Arc<Irc>, CmdError> {
         ctx.home.agents().to_path_buf(),
         &ctx.config.tools.irc,
         ctx.services.tasks.clone(),
-        ctx.services.state_arc::<conn::Slots>(),
+        ctx.services.state::<conn::Slots>().clone(),
     );
     let session = ctx.session.clone();
     ctx.session
@@ -254,7 +254,7 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
     };
     let mut out = Output::reply(&reply, Vec::new());
     // The file as it is now: a chmod takes effect at once, not at the next connection.
-    if let Some(w) = Creds::load(ctx.home.agents()).ok().and_then(|c| c.warning) {
+    if let Some(w) = creds::env_mode_warning(ctx.home.agents()) {
         out.add_warnings(vec![w]);
     }
     Ok(out)

@@ -141,7 +141,7 @@ fn rig(port: u16, extra: &str) -> Rig {
         agents,
         &crate::config::IrcConfig::default(),
         tokio_util::task::TaskTracker::new(),
-        Arc::new(super::conn::Slots::new(4)),
+        super::conn::Slots::new(4),
     );
     settings.step_timeout = STEP;
     settings.backoff = [300, 900, 1800, 3600].map(Duration::from_millis).to_vec();
