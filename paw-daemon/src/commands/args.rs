@@ -163,14 +163,9 @@ fn clap_error(cmd: &clap::Command, e: &clap::Error) -> CmdError {
     CmdError::invalid_args(message)
 }
 
-/// The usage line of `A` in the SPEC's notation: `rss fetch (--name N | --url U)
+/// The usage line of a declaration in the SPEC's notation: `rss fetch (--name N | --url U)
 /// [--max-items K] [--out P]`. A required group is `( … | … )`, an optional one `[ … | … ]`;
 /// a value flag shows its value name.
-pub fn usage<A: CommandFactory>() -> String {
-    usage_of(&A::command())
-}
-
-/// [`usage`] of a declaration.
 pub fn usage_of(cmd: &clap::Command) -> String {
     let mut parts = vec![cmd.get_name().to_string()];
     let mut done: HashSet<String> = HashSet::new();
@@ -358,7 +353,13 @@ mod tests {
 
     #[test]
     fn usage_is_rendered_from_the_declaration() {
-        assert_eq!(usage::<T>(), "t sub [--name N] [--max N] [--peek]");
-        assert_eq!(usage::<G>(), "t grp (--link URL | --guid G) --out P");
+        assert_eq!(
+            usage_of(&T::command()),
+            "t sub [--name N] [--max N] [--peek]"
+        );
+        assert_eq!(
+            usage_of(&G::command()),
+            "t grp (--link URL | --guid G) --out P"
+        );
     }
 }

@@ -243,13 +243,9 @@ impl Memory {
     }
 
     /// How many feeds are kept.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.feeds.len()
-    }
-
-    /// Whether none is kept.
-    pub fn is_empty(&self) -> bool {
-        self.feeds.is_empty()
     }
 }
 
@@ -359,11 +355,6 @@ impl RssStore {
 
     fn memory(&self) -> std::sync::MutexGuard<'_, Memory> {
         self.memory.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// How many parsed caches are kept in memory.
-    pub fn cached_in_memory(&self) -> usize {
-        self.memory().len()
     }
 
     /// The cached items of `url`, if any (a corrupt cache file is treated as none).
