@@ -233,9 +233,10 @@ impl Auth {
         self.identify_sent = true;
         // The account form: with a nick variant in use, a bare password would be checked
         // against the variant.
-        vec![Action::Send(Command::PRIVMSG(
-            "NickServ".into(),
-            format!("IDENTIFY {} {}", self.account, self.password.expose()),
+        vec![to_nickserv(format!(
+            "IDENTIFY {} {}",
+            self.account,
+            self.password.expose()
         ))]
     }
 
@@ -247,10 +248,7 @@ impl Auth {
         let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
         if self.regain == Reclaim::Regain && has(&["unknown command", "is not a valid command"]) {
             self.regain = Reclaim::Recover;
-            return vec![Action::Send(Command::PRIVMSG(
-                "NickServ".into(),
-                format!("RECOVER {}", self.account),
-            ))];
+            return vec![to_nickserv(format!("RECOVER {}", self.account))];
         }
         if !self.identify_sent || self.logged_in {
             return Vec::new();
@@ -287,11 +285,13 @@ impl Auth {
             return None;
         }
         self.regain = Reclaim::Regain;
-        Some(Action::Send(Command::PRIVMSG(
-            "NickServ".into(),
-            format!("REGAIN {}", self.account),
-        )))
+        Some(to_nickserv(format!("REGAIN {}", self.account)))
     }
+}
+
+/// A message to NickServ.
+fn to_nickserv(text: String) -> Action {
+    Action::Send(Command::PRIVMSG("NickServ".into(), text))
 }
 
 /// Whether a capability list offers SASL with the PLAIN mechanism (`sasl` alone, from

@@ -136,9 +136,8 @@ pub async fn connect(
     tasks.spawn(async move {
         // A message prints as one line ending in CRLF.
         while let Some(m) = out_rx.recv().await {
-            if tracing::enabled!(tracing::Level::TRACE) {
-                tracing::trace!(line = %loggable(&m.command), "irc >");
-            }
+            // Fields are evaluated only when TRACE is on.
+            tracing::trace!(line = %loggable(&m.command), "irc >");
             let sent = write.write_all(m.to_string().as_bytes()).await;
             if sent.is_err() || write.flush().await.is_err() {
                 break;
