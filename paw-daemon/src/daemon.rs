@@ -116,37 +116,41 @@ impl Daemon {
     }
 
     /// Audit retention ([`crate::exec::retention`]): a pass at start, then every
-    /// [`crate::exec::retention::EVERY`], on the blocking pool.
+    /// [`crate::exec::retention::every`], on the blocking pool.
     fn start_retention(self: &Arc<Self>) {
+        use crate::exec::{audit::AuditPaths, journal, retention};
         let cfg = self.config.audit.clone();
         if cfg.retention_days == 0 && cfg.max_mb == 0 {
             return;
         }
-        let runs = self.home.runs_dir();
+        let paths = AuditPaths::new(self.home.runs_dir(), journal::segment_bytes(cfg.max_mb));
+        let day_ms = retention::day_ms();
         let stop = self.shutdown.clone();
         self.tracker.spawn(async move {
             loop {
-                let (runs, cfg) = (runs.clone(), cfg.clone());
+                let (paths, cfg) = (paths.clone(), cfg.clone());
                 let pruned = tokio::task::spawn_blocking(move || {
-                    crate::exec::retention::prune(
-                        &runs,
+                    retention::prune(
+                        &paths,
                         crate::clock::now_ms(),
+                        day_ms,
                         cfg.retention_days,
                         cfg.max_mb.saturating_mul(1 << 20),
                     )
                 })
                 .await
                 .unwrap_or_default();
-                if pruned.runs > 0 {
+                if pruned.runs > 0 || pruned.segments > 0 {
                     tracing::info!(
                         runs = pruned.runs,
+                        segments = pruned.segments,
                         bytes = pruned.bytes,
-                        "audit retention deleted old run records"
+                        "audit retention deleted old records"
                     );
                 }
                 tokio::select! {
                     _ = stop.cancelled() => break,
-                    _ = tokio::time::sleep(crate::exec::retention::EVERY) => {}
+                    _ = tokio::time::sleep(retention::every(day_ms)) => {}
                 }
             }
         });

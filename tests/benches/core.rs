@@ -300,11 +300,9 @@ fn main() {
     let drain = t.elapsed();
     let records = std::fs::read_dir(&runs).map(|r| r.count()).unwrap_or(0);
     println!("audit");
-    let journal = std::fs::read_to_string(d.agents().join("artifacts/terminal_exec/audit.jsonl"))
-        .map(|t| t.lines().count())
-        .unwrap_or(0);
+    let journal = d.journal_text().lines().count();
     println!("  calls made: about {total_calls:.0}");
-    println!("  journal lines (audit.jsonl) after SIGTERM: {journal}");
+    println!("  journal lines (journal/*.jsonl) after SIGTERM: {journal}");
     println!("  per-run files after SIGTERM: {records} (the rest are written at the next start)");
     println!(
         "  shutdown incl. draining the audit queue: {:.0} ms",

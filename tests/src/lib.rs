@@ -177,6 +177,11 @@ impl Daemon {
         self.home.join(".agents")
     }
 
+    /// The whole audit journal: every segment under `terminal_exec/journal/`, oldest first.
+    pub fn journal_text(&self) -> String {
+        journal_text(&self.agents())
+    }
+
     /// A new connection.
     pub fn conn(&self) -> Conn {
         Conn::open(&self.socket)
@@ -452,4 +457,17 @@ pub fn audit_record(home: &Path, run_id: &str) -> Value {
 pub fn today_compact() -> String {
     let t = time::OffsetDateTime::now_utc();
     format!("{:04}{:02}{:02}", t.year(), u8::from(t.month()), t.day())
+}
+
+/// The whole audit journal under `agents`: every segment, oldest first (empty when none).
+pub fn journal_text(agents: &std::path::Path) -> String {
+    let dir = agents.join("artifacts/terminal_exec/journal");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap_or_default())
+        .collect()
 }

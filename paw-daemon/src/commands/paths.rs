@@ -141,6 +141,7 @@ mod tests {
         assert!(resolve(&agents, "workspace/rss/subscriptions.json", false).is_ok());
         for audit in [
             "artifacts/terminal_exec/audit.jsonl",
+            "artifacts/terminal_exec/journal/0000000000.jsonl",
             "artifacts/terminal_exec/audit.cursor",
             "artifacts/terminal_exec/runs/20260101_000000_000_0123456789.json",
             ".agents/artifacts/terminal_exec",

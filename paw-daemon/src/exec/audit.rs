@@ -16,6 +16,7 @@
 //! and gives the materialiser a bounded time to catch up. A SIGKILL can lose only records
 //! still in the channel (the last moments before the kill); it never tears a file.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
@@ -29,6 +30,7 @@ use paw_proto::{Artifact, ErrorCode};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::journal::{self, Cursor};
 use crate::store::{Durability, open_append_fenced, write_atomic};
 
 /// Records queued for the journal before `record` waits (bounds memory under load).
@@ -80,29 +82,37 @@ pub struct AuditRecord {
 /// Where the audit lives.
 #[derive(Debug, Clone)]
 pub struct AuditPaths {
-    /// `terminal_exec/audit.jsonl`
+    /// `terminal_exec/`
+    pub base: PathBuf,
+    /// `terminal_exec/journal/`: the journal's segments ([`journal`]).
     pub journal: PathBuf,
     /// `terminal_exec/audit.cursor`
     pub cursor: PathBuf,
     /// `terminal_exec/runs/`
     pub runs: PathBuf,
+    /// The size at which the journal moves on to a new segment.
+    pub segment_bytes: u64,
 }
 
 impl AuditPaths {
-    /// The layout under `runs_dir` (`.agents/artifacts/terminal_exec/runs`).
-    pub fn new(runs_dir: PathBuf) -> Self {
+    /// The layout under `runs_dir` (`.agents/artifacts/terminal_exec/runs`), with segments
+    /// of `segment_bytes`.
+    pub fn new(runs_dir: PathBuf, segment_bytes: u64) -> Self {
         let base = runs_dir.parent().map(Path::to_path_buf).unwrap_or_default();
         Self {
-            journal: base.join("audit.jsonl"),
+            journal: base.join(journal::DIR),
             cursor: base.join("audit.cursor"),
             runs: runs_dir,
+            base,
+            segment_bytes,
         }
     }
 }
 
 enum Progress {
-    /// The journal now ends at this offset.
-    Appended(u64),
+    /// Segment `seq` of the journal now ends at `end` (a higher `seq` than before: the
+    /// earlier segments are sealed).
+    Appended { seq: u64, end: u64 },
     /// No more appends: catch up (within the limit) and stop.
     Stop,
 }
@@ -139,20 +149,27 @@ impl AuditWriter {
     /// Opens the journal and starts both threads; resumes materialising a previous run's tail.
     pub fn start(paths: AuditPaths) -> std::io::Result<Self> {
         std::fs::create_dir_all(&paths.runs)?;
-        let journal = open_journal(&paths.journal)?;
-        let end = journal.metadata()?.len();
+        std::fs::create_dir_all(&paths.journal)?;
+        journal::migrate_legacy(&paths.base, &paths.journal)?;
+        let seq = journal::list(&paths.journal).last().map_or(0, |(s, _)| *s);
+        let file = open_journal(&journal::segment_path(&paths.journal, seq))?;
+        let end = file.metadata()?.len();
+        // What the materialiser has to catch up on: the sealed segments whole, the open
+        // one up to here (later lines are announced by the journal thread).
+        let mut targets: BTreeMap<u64, u64> = journal::list(&paths.journal).into_iter().collect();
+        targets.insert(seq, end);
         let queue = Arc::new(Queue::default());
         let (ptx, prx) = mpsc::channel::<Progress>();
         let jpaths = paths.clone();
         let q = queue.clone();
         let journal_thread = std::thread::Builder::new()
             .name("paw-audit-journal".into())
-            .spawn(move || journal_loop(journal, end, &q, ptx, &jpaths))?;
+            .spawn(move || journal_loop(Segment { file, seq, end }, &q, ptx, &jpaths))?;
         let materialiser = std::thread::Builder::new()
             .name("paw-audit-runs".into())
             .spawn(move || {
                 lower_priority();
-                materialise_loop(&paths, end, prx)
+                materialise_loop(&paths, targets, prx)
             })?;
         Ok(Self {
             queue,
@@ -250,9 +267,41 @@ fn open_journal(path: &Path) -> std::io::Result<File> {
     Ok(f)
 }
 
+/// The segment being appended to.
+struct Segment {
+    file: File,
+    seq: u64,
+    /// Its length: the offset of the next line.
+    end: u64,
+}
+
+impl Segment {
+    /// Seals this segment (fsynced) and opens the next; on failure (a full disk) keeps
+    /// appending here and tries again after the next batch.
+    fn rotate(&mut self, paths: &AuditPaths) -> bool {
+        if let Err(e) = self.file.sync_all() {
+            tracing::error!(error = %e, "cannot fsync an audit journal segment");
+        }
+        let next = journal::segment_path(&paths.journal, self.seq + 1);
+        match open_journal(&next) {
+            Ok(file) => {
+                *self = Segment {
+                    file,
+                    seq: self.seq + 1,
+                    end: 0,
+                };
+                true
+            }
+            Err(e) => {
+                tracing::error!(path = %next.display(), error = %e, "cannot start a new audit journal segment");
+                false
+            }
+        }
+    }
+}
+
 fn journal_loop(
-    mut journal: File,
-    mut end: u64,
+    mut seg: Segment,
     queue: &Queue,
     progress: mpsc::Sender<Progress>,
     paths: &AuditPaths,
@@ -267,40 +316,59 @@ fn journal_loop(
         };
         queue.drained.notify_waiters();
         queue.drained_blocking.notify_all();
-        if !batch.is_empty() {
-            buf.clear();
-            for rec in batch.drain(..) {
-                push_line(&mut buf, &rec);
-            }
-            match journal.write_all(&buf) {
-                Ok(()) => {
-                    end += buf.len() as u64;
-                    let _ = progress.send(Progress::Appended(end));
-                }
-                Err(e) => {
-                    // Count it, and cut a partly written batch off again (a full disk): a
-                    // torn line would swallow the next good one; the journal stays whole.
-                    queue
-                        .failures
-                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    tracing::error!(path = %paths.journal.display(), error = %e, "audit journal write failed");
-                    if journal.set_len(end).is_err()
-                        && let Ok(m) = journal.metadata()
-                    {
-                        end = m.len();
-                    }
+        for rec in batch.drain(..) {
+            push_line(&mut buf, &rec);
+            // A segment ends at the first line that reaches its size.
+            if seg.end + buf.len() as u64 >= paths.segment_bytes {
+                append(&mut seg, &mut buf, queue, &progress);
+                if seg.end >= paths.segment_bytes && seg.rotate(paths) {
+                    let _ = progress.send(Progress::Appended {
+                        seq: seg.seq,
+                        end: 0,
+                    });
                 }
             }
         }
+        append(&mut seg, &mut buf, queue, &progress);
         if closed {
             break;
         }
         std::thread::park_timeout(JOURNAL_TICK);
     }
-    if let Err(e) = journal.sync_all() {
+    if let Err(e) = seg.file.sync_all() {
         tracing::error!(error = %e, "cannot fsync the audit journal");
     }
     let _ = progress.send(Progress::Stop);
+}
+
+/// Appends `buf` (whole lines) to the segment in one write and empties it.
+fn append(seg: &mut Segment, buf: &mut Vec<u8>, queue: &Queue, progress: &mpsc::Sender<Progress>) {
+    if buf.is_empty() {
+        return;
+    }
+    match seg.file.write_all(buf) {
+        Ok(()) => {
+            seg.end += buf.len() as u64;
+            let _ = progress.send(Progress::Appended {
+                seq: seg.seq,
+                end: seg.end,
+            });
+        }
+        Err(e) => {
+            // Count it, and cut a partly written batch off again (a full disk): a torn line
+            // would swallow the next good one; the journal stays whole.
+            queue
+                .failures
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            tracing::error!(segment = seg.seq, error = %e, "audit journal write failed");
+            if seg.file.set_len(seg.end).is_err()
+                && let Ok(m) = seg.file.metadata()
+            {
+                seg.end = m.len();
+            }
+        }
+    }
+    buf.clear();
 }
 
 /// The materialiser only does catch-up work: let the threads answering calls go first.
@@ -327,20 +395,6 @@ struct RunIdOnly<'a> {
     run_id: std::borrow::Cow<'a, str>,
 }
 
-fn read_cursor(path: &Path, journal_len: u64) -> u64 {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .map(|c| c.min(journal_len))
-        .unwrap_or(0)
-}
-
-fn save_cursor(path: &Path, cursor: u64, durability: Durability) {
-    if let Err(e) = write_atomic(path, cursor.to_string().as_bytes(), durability) {
-        tracing::error!(path = %path.display(), error = %e, "cannot save the audit cursor");
-    }
-}
-
 /// A run id that is safe as a file name (it is ours, but the journal is a file on disk).
 fn safe_run_id(id: &str) -> bool {
     !id.is_empty()
@@ -350,64 +404,120 @@ fn safe_run_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-fn materialise_loop(paths: &AuditPaths, initial_end: u64, progress: Receiver<Progress>) {
-    let reader = match File::open(&paths.journal) {
-        Ok(f) => f,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot read the audit journal; per-run files stop");
-            return;
+/// Where the materialiser is: a segment, open for reading, and the offset in it.
+struct Reading {
+    reader: File,
+    at: Cursor,
+}
+
+impl Reading {
+    /// Starts at the saved cursor, or at the oldest segment after it that still exists.
+    fn start(paths: &AuditPaths, targets: &BTreeMap<u64, u64>) -> Option<Self> {
+        let saved = journal::read_cursor(&paths.cursor).unwrap_or_default();
+        let (&seq, &len) = targets.range(saved.seq..).next()?;
+        let offset = if seq == saved.seq {
+            saved.offset.min(len)
+        } else {
+            0
+        };
+        Self::open(paths, Cursor { seq, offset })
+    }
+
+    fn open(paths: &AuditPaths, at: Cursor) -> Option<Self> {
+        let path = journal::segment_path(&paths.journal, at.seq);
+        match File::open(&path) {
+            Ok(reader) => Some(Self { reader, at }),
+            Err(e) => {
+                tracing::error!(path = %path.display(), error = %e, "cannot read the audit journal; per-run files stop");
+                None
+            }
         }
+    }
+}
+
+/// `targets`: per segment not yet fully materialised, how long it is known to be.
+fn materialise_loop(
+    paths: &AuditPaths,
+    mut targets: BTreeMap<u64, u64>,
+    progress: Receiver<Progress>,
+) {
+    let Some(mut r) = Reading::start(paths, &targets) else {
+        return;
     };
-    let mut cursor = read_cursor(&paths.cursor, initial_end);
-    let mut saved = cursor;
-    let mut target = initial_end;
+    targets.retain(|s, _| *s >= r.at.seq);
+    let mut saved = r.at;
     let mut stop_by: Option<Instant> = None;
     let mut last_save = Instant::now();
     let mut stalled = false;
     loop {
+        let target = targets.get(&r.at.seq).copied().unwrap_or(0);
+        let later = targets.range(r.at.seq + 1..).next().map(|(s, _)| *s);
+        let behind = r.at.offset < target || later.is_some();
         // Behind with progress: go on at once; caught up, or stalled on a full disk: wait.
-        let wait = if cursor < target && !stalled {
+        let wait = if behind && !stalled {
             Duration::ZERO
         } else {
             Duration::from_millis(500)
         };
-        match progress.recv_timeout(wait) {
-            Ok(Progress::Appended(end)) => target = target.max(end),
-            Ok(Progress::Stop) => stop_by = Some(Instant::now() + DRAIN_LIMIT),
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
+        let mut note = |p: Progress| match p {
+            Progress::Appended { seq, end } => {
+                let t = targets.entry(seq).or_default();
+                *t = (*t).max(end);
+            }
+            Progress::Stop => {
                 stop_by.get_or_insert_with(|| Instant::now() + DRAIN_LIMIT);
             }
+        };
+        match progress.recv_timeout(wait) {
+            Ok(p) => note(p),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => note(Progress::Stop),
         }
         // Drain any further progress messages without blocking.
         while let Ok(p) = progress.try_recv() {
-            match p {
-                Progress::Appended(end) => target = target.max(end),
-                Progress::Stop => {
-                    stop_by.get_or_insert_with(|| Instant::now() + DRAIN_LIMIT);
+            note(p);
+        }
+        let target = targets.get(&r.at.seq).copied().unwrap_or(0);
+        if r.at.offset < target {
+            let before = r.at.offset;
+            r.at.offset = materialise_range(&r.reader, before, target, &paths.runs, stop_by);
+            stalled = r.at.offset == before;
+        } else if let Some(next) = targets.range(r.at.seq + 1..).next().map(|(s, _)| *s) {
+            // This segment is sealed (a later one exists) and done: on to the next.
+            match Reading::open(
+                paths,
+                Cursor {
+                    seq: next,
+                    offset: 0,
+                },
+            ) {
+                Some(n) => {
+                    targets.remove(&r.at.seq);
+                    r = n;
+                    journal::save_cursor(&paths.cursor, r.at, Durability::NoSync);
+                    saved = r.at;
+                    stalled = false;
                 }
+                None => stalled = true,
             }
         }
-        if cursor < target {
-            let before = cursor;
-            cursor = materialise_range(&reader, cursor, target, &paths.runs, stop_by);
-            stalled = cursor == before;
-        }
-        if cursor != saved && last_save.elapsed() >= CURSOR_EVERY {
-            save_cursor(&paths.cursor, cursor, Durability::NoSync);
-            saved = cursor;
+        if r.at != saved && last_save.elapsed() >= CURSOR_EVERY {
+            journal::save_cursor(&paths.cursor, r.at, Durability::NoSync);
+            saved = r.at;
             last_save = Instant::now();
         }
+        let target = targets.get(&r.at.seq).copied().unwrap_or(0);
+        let caught_up = r.at.offset >= target && targets.range(r.at.seq + 1..).next().is_none();
         if let Some(deadline) = stop_by
-            && (cursor >= target || Instant::now() >= deadline)
+            && (caught_up || Instant::now() >= deadline)
         {
-            if cursor < target {
+            if !caught_up {
                 tracing::warn!(
-                    behind_bytes = target - cursor,
+                    segment = r.at.seq,
                     "per-run audit files lag the journal; they are written at the next start"
                 );
             }
-            save_cursor(&paths.cursor, cursor, Durability::Sync);
+            journal::save_cursor(&paths.cursor, r.at, Durability::Sync);
             return;
         }
     }
@@ -520,57 +630,124 @@ mod tests {
         }
     }
 
-    fn layout() -> (tempfile::TempDir, AuditPaths) {
+    fn layout(segment_bytes: u64) -> (tempfile::TempDir, AuditPaths) {
         let dir = tempfile::tempdir().expect("tempdir");
-        let paths = AuditPaths::new(dir.path().join("terminal_exec").join("runs"));
+        let paths = AuditPaths::new(dir.path().join("terminal_exec").join("runs"), segment_bytes);
         (dir, paths)
+    }
+
+    /// Every segment's text, oldest first.
+    fn segments(paths: &AuditPaths) -> Vec<String> {
+        journal::list(&paths.journal)
+            .into_iter()
+            .map(|(seq, _)| {
+                std::fs::read_to_string(journal::segment_path(&paths.journal, seq))
+                    .expect("segment")
+            })
+            .collect()
+    }
+
+    fn assert_run_files(paths: &AuditPaths, ids: impl IntoIterator<Item = String>) {
+        for id in ids {
+            let p = paths.runs.join(format!("{id}.json"));
+            let v: Value =
+                serde_json::from_slice(&std::fs::read(&p).expect("run file")).expect("json");
+            assert_eq!(v["run_id"], id);
+            assert_eq!(v["stdout"], "x\ny");
+        }
     }
 
     #[test]
     fn records_reach_the_journal_and_their_run_files() {
-        let (_dir, paths) = layout();
+        let (_dir, paths) = layout(64 << 20);
         let w = AuditWriter::start(paths.clone()).expect("start");
         for i in 0..50 {
             w.record_blocking(rec(&format!("run_{i:03}")));
         }
         w.finish();
-        let journal = std::fs::read_to_string(&paths.journal).expect("journal");
-        assert_eq!(journal.lines().count(), 50);
-        for i in 0..50 {
-            let p = paths.runs.join(format!("run_{i:03}.json"));
-            let v: Value =
-                serde_json::from_slice(&std::fs::read(&p).expect("run file")).expect("json");
-            assert_eq!(v["run_id"], format!("run_{i:03}"));
-            assert_eq!(v["stdout"], "x\ny");
-        }
+        let segs = segments(&paths);
+        assert_eq!(segs.len(), 1);
+        assert_eq!(segs[0].lines().count(), 50);
+        assert_run_files(&paths, (0..50).map(|i| format!("run_{i:03}")));
         assert_eq!(
             std::fs::read_to_string(&paths.cursor).expect("cursor"),
-            journal.len().to_string()
+            format!("0 {}", segs[0].len())
+        );
+    }
+
+    #[test]
+    fn the_journal_rotates_into_segments_and_every_record_is_materialised_across_restarts() {
+        // ~200-byte lines, 4 KiB segments: a new segment every 20 records.
+        let (_dir, paths) = layout(4096);
+        for round in 0..3 {
+            let w = AuditWriter::start(paths.clone()).expect("start");
+            for i in 0..100 {
+                w.record_blocking(rec(&format!("r{round}_{i:03}")));
+                if i % 10 == 0 {
+                    std::thread::sleep(Duration::from_millis(3));
+                }
+            }
+            w.finish();
+        }
+        let segs = segments(&paths);
+        assert!(segs.len() >= 10, "{} segments", segs.len());
+        // Sealed segments end at the first line that reaches the size.
+        for s in &segs[..segs.len() - 1] {
+            let last_line = s.trim_end().rsplit('\n').next().expect("line").len() + 1;
+            assert!(s.len() >= 4096 && s.len() - last_line < 4096, "{}", s.len());
+            assert!(s.ends_with('\n'));
+        }
+        let ids: Vec<String> = segs
+            .iter()
+            .flat_map(|s| s.lines())
+            .map(|l| {
+                serde_json::from_str::<Value>(l).expect("line")["run_id"]
+                    .as_str()
+                    .expect("id")
+                    .to_string()
+            })
+            .collect();
+        let want: Vec<String> = (0..3)
+            .flat_map(|r| (0..100).map(move |i| format!("r{r}_{i:03}")))
+            .collect();
+        assert_eq!(ids, want, "every record once, in order");
+        assert_run_files(&paths, want);
+        let last = journal::list(&paths.journal)
+            .last()
+            .copied()
+            .expect("segment");
+        assert_eq!(
+            journal::read_cursor(&paths.cursor),
+            Some(Cursor {
+                seq: last.0,
+                offset: last.1
+            })
         );
     }
 
     #[test]
     fn a_restart_materialises_what_the_last_run_left_behind() {
-        let (_dir, paths) = layout();
+        let (_dir, paths) = layout(64 << 20);
         std::fs::create_dir_all(&paths.runs).expect("runs");
-        // A journal written by a run that was killed before materialising, with a torn tail.
+        // A journal from before segments, written by a run that was killed before
+        // materialising, with a torn tail: it becomes segment 0.
         let mut text = String::new();
         for i in 0..5 {
             text.push_str(&serde_json::to_string(&rec(&format!("old_{i}"))).expect("json"));
             text.push('\n');
         }
         text.push_str("{\"run_id\":\"torn");
-        std::fs::write(&paths.journal, &text).expect("journal");
+        std::fs::write(paths.base.join(journal::LEGACY), &text).expect("journal");
+        std::fs::write(&paths.cursor, "0").expect("legacy cursor");
         let w = AuditWriter::start(paths.clone()).expect("start");
         w.record_blocking(rec("new_0"));
         w.finish();
-        for id in ["old_0", "old_4", "new_0"] {
-            assert!(paths.runs.join(format!("{id}.json")).exists(), "{id}");
-        }
+        assert_run_files(&paths, ["old_0", "old_4", "new_0"].map(String::from));
         assert!(!paths.runs.join("torn.json").exists());
-        let journal = std::fs::read_to_string(&paths.journal).expect("journal");
+        assert!(!paths.base.join(journal::LEGACY).exists());
+        let segs = segments(&paths);
         // The torn fragment was closed off; the new record is a clean line of its own.
-        assert!(journal.contains("{\"run_id\":\"torn\n{\"run_id\":\"new_0\""));
+        assert!(segs[0].contains("{\"run_id\":\"torn\n{\"run_id\":\"new_0\""));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! cancel token, cap the output, audit.
 
 pub mod audit;
+pub mod journal;
 pub mod limits;
 pub mod mask;
 pub mod retention;
@@ -55,7 +56,10 @@ impl ExecRuntime {
         config: Arc<Config>,
         services: Arc<Services>,
     ) -> std::io::Result<Self> {
-        let audit = AuditWriter::start(AuditPaths::new(home.runs_dir()))?;
+        let audit = AuditWriter::start(AuditPaths::new(
+            home.runs_dir(),
+            journal::segment_bytes(config.audit.max_mb),
+        ))?;
         Ok(Self {
             registry,
             runs: Mutex::new(HashMap::new()),

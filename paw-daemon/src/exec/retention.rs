@@ -1,18 +1,37 @@
-//! Audit retention (SPEC §4.7, `[audit]`): run records and their spilled outputs older than
-//! `retention_days` are deleted, and the oldest go first while the records hold more than
-//! `max_mb`. Run ids begin with their UTC time (`yyyyMMdd_HHmmss_SSS_…`), so a record's age
-//! and the order of deletion come from its name alone. Runs at start and every
-//! [`EVERY`] on the blocking pool; a crash mid-way leaves some old files deleted and the
-//! rest for the next pass (each run's files go together, its record last).
-//!
-//! The journal (`audit.jsonl`) is not rotated yet: it grows by one line per call.
+//! Audit retention (SPEC §4.7, `[audit]`): run records with their spilled outputs, and
+//! sealed journal segments, older than `retention_days` are deleted, and the oldest go first
+//! while the audit (records, outputs and every segment) holds more than `max_mb`. Run ids
+//! begin with their UTC time (`yyyyMMdd_HHmmss_SSS_…`), so a record's age comes from its
+//! name; a segment's is its newest record's. A segment is deleted only once the
+//! materialiser is past it (every run in it has its file), so nothing retention keeps is
+//! lost. Runs at start and every [`every`] on the blocking pool; a crash mid-way leaves some
+//! old files deleted and the rest for the next pass (each run's files go together, its
+//! record last; a segment is one file).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// How often retention runs.
-pub const EVERY: Duration = Duration::from_secs(600);
+use super::audit::AuditPaths;
+use super::journal;
+
+/// A day, in ms.
+pub const DAY_MS: u64 = 86_400_000;
+
+/// How often retention runs: every 10 minutes of a `day_ms` day.
+pub fn every(day_ms: u64) -> Duration {
+    Duration::from_millis((day_ms / 144).max(1))
+}
+
+/// The length of a day for retention: [`DAY_MS`], unless the soak benchmark shortens it
+/// with `PAW_RETENTION_DAY_MS` (a test hook: a year of retention in minutes).
+pub fn day_ms() -> u64 {
+    std::env::var("PAW_RETENTION_DAY_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|d| *d > 0)
+        .unwrap_or(DAY_MS)
+}
 
 /// The length of a run id (`yyyyMMdd_HHmmss_SSS_` + 10 hex).
 const RUN_ID_LEN: usize = 30;
@@ -22,15 +41,19 @@ const RUN_ID_LEN: usize = 30;
 pub struct Pruned {
     /// Runs whose files were deleted.
     pub runs: usize,
+    /// Journal segments deleted.
+    pub segments: usize,
     /// Bytes freed.
     pub bytes: u64,
 }
 
-/// A run's files and their bytes.
-#[derive(Default)]
-struct Run {
+/// Something retention may delete: a run's files, or a sealed journal segment.
+struct Item {
+    /// When (Unix ms): the run's start, the segment's newest record.
+    ms: u64,
     files: Vec<PathBuf>,
     bytes: u64,
+    segment: bool,
 }
 
 /// The run id a file in `runs/` belongs to, when its name starts with one.
@@ -59,11 +82,11 @@ fn run_ms(id: &str) -> Option<u64> {
     u64::try_from(t.unix_timestamp_nanos() / 1_000_000).ok()
 }
 
-/// One pass over `runs` at `now_ms`.
-pub fn prune(runs: &Path, now_ms: u64, retention_days: u64, max_bytes: u64) -> Pruned {
-    let mut by_id: BTreeMap<String, Run> = BTreeMap::new();
-    let Ok(rd) = std::fs::read_dir(runs) else {
-        return Pruned::default();
+/// The run records under `runs`, by id (which sorts by time).
+fn runs(dir: &Path) -> BTreeMap<String, Item> {
+    let mut by_id: BTreeMap<String, Item> = BTreeMap::new();
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return by_id;
     };
     for e in rd.flatten() {
         let name = e.file_name();
@@ -71,30 +94,70 @@ pub fn prune(runs: &Path, now_ms: u64, retention_days: u64, max_bytes: u64) -> P
             continue;
         };
         let bytes = e.metadata().map_or(0, |m| m.len());
-        let run = by_id.entry(id).or_default();
+        let ms = run_ms(&id).unwrap_or(0);
+        let run = by_id.entry(id).or_insert_with(|| Item {
+            ms,
+            files: Vec::new(),
+            bytes: 0,
+            segment: false,
+        });
         run.files.push(e.path());
         run.bytes += bytes;
     }
-    let mut total: u64 = by_id.values().map(|r| r.bytes).sum();
-    let cutoff = (retention_days > 0)
-        .then(|| now_ms.saturating_sub(retention_days.saturating_mul(86_400_000)));
+    by_id
+}
+
+/// One pass over the audit at `now_ms`, with days of `day_ms`.
+pub fn prune(
+    paths: &AuditPaths,
+    now_ms: u64,
+    day_ms: u64,
+    retention_days: u64,
+    max_bytes: u64,
+) -> Pruned {
+    let mut items: Vec<Item> = runs(&paths.runs).into_values().collect();
+    let segments = journal::list(&paths.journal);
+    let mut total: u64 =
+        items.iter().map(|r| r.bytes).sum::<u64>() + segments.iter().map(|s| s.1).sum::<u64>();
+    // Only sealed segments the materialiser has finished may go; the rest still count.
+    let active = segments.last().map_or(0, |s| s.0);
+    let done_below = journal::read_cursor(&paths.cursor).map_or(0, |c| c.seq);
+    for &(seq, bytes) in &segments {
+        if seq >= active.min(done_below) {
+            break;
+        }
+        let path = journal::segment_path(&paths.journal, seq);
+        items.push(Item {
+            ms: journal::newest_ms(&path).unwrap_or(0),
+            files: vec![path],
+            bytes,
+            segment: true,
+        });
+    }
+    // Oldest first; a segment after the runs of its own time.
+    items.sort_by_key(|i| (i.ms, i.segment));
+    let cutoff =
+        (retention_days > 0).then(|| now_ms.saturating_sub(retention_days.saturating_mul(day_ms)));
     let mut out = Pruned::default();
-    // Oldest first (ids sort by time).
-    for (id, mut run) in by_id {
-        let too_old = cutoff.is_some_and(|c| run_ms(&id).is_some_and(|t| t < c));
+    for mut item in items {
+        let too_old = cutoff.is_some_and(|c| item.ms < c);
         let over = max_bytes > 0 && total > max_bytes;
         if !too_old && !over {
             break;
         }
-        // The record (`<id>.json`) last: a run that still has its record is complete.
-        run.files
+        // A run's record (`<id>.json`) last: a run that still has its record is complete.
+        item.files
             .sort_by_key(|p| p.extension().is_some_and(|e| e == "json"));
-        for f in &run.files {
+        for f in &item.files {
             let _ = std::fs::remove_file(f);
         }
-        total = total.saturating_sub(run.bytes);
-        out.runs += 1;
-        out.bytes += run.bytes;
+        total = total.saturating_sub(item.bytes);
+        out.bytes += item.bytes;
+        if item.segment {
+            out.segments += 1;
+        } else {
+            out.runs += 1;
+        }
     }
     out
 }
@@ -103,11 +166,23 @@ pub fn prune(runs: &Path, now_ms: u64, retention_days: u64, max_bytes: u64) -> P
 mod tests {
     use super::*;
 
+    fn names(dir: &Path) -> Vec<String> {
+        let mut left: Vec<String> = std::fs::read_dir(dir)
+            .expect("dir")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        left
+    }
+
     #[test]
     fn old_runs_go_then_the_oldest_while_over_the_cap() {
         let dir = tempfile::tempdir().expect("tmp");
+        let paths = AuditPaths::new(dir.path().join("runs"), 1 << 20);
+        std::fs::create_dir_all(&paths.runs).expect("runs");
         let write = |name: &str, bytes: usize| {
-            std::fs::write(dir.path().join(name), vec![b'x'; bytes]).expect("write")
+            std::fs::write(paths.runs.join(name), vec![b'x'; bytes]).expect("write")
         };
         write("20200101_000000_000_aaaaaaaaaa.json", 10);
         write("20200101_000000_000_aaaaaaaaaa.stdout.txt", 10);
@@ -117,22 +192,17 @@ mod tests {
         write("not-a-run.json", 5);
         let now = run_ms("20260104_000000_000").expect("ms");
         // 90 days: only the 2020 run is too old; a 250-byte cap takes b as well.
-        let p = prune(dir.path(), now, 90, 250);
+        let p = prune(&paths, now, DAY_MS, 90, 250);
         assert_eq!(
             p,
             Pruned {
                 runs: 2,
+                segments: 0,
                 bytes: 120
             }
         );
-        let mut left: Vec<String> = std::fs::read_dir(dir.path())
-            .expect("dir")
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
         assert_eq!(
-            left,
+            names(&paths.runs),
             [
                 "20260102_000000_000_cccccccccc.json",
                 "20260103_000000_000_dddddddddd.json",
@@ -140,6 +210,55 @@ mod tests {
             ]
         );
         // 0 = keep forever, no cap.
-        assert_eq!(prune(dir.path(), now, 0, 0), Pruned::default());
+        assert_eq!(prune(&paths, now, DAY_MS, 0, 0), Pruned::default());
+    }
+
+    #[test]
+    fn segments_go_by_their_newest_record_and_only_once_materialised() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let paths = AuditPaths::new(dir.path().join("runs"), 1 << 20);
+        std::fs::create_dir_all(&paths.journal).expect("journal");
+        let day = |d: u64| d * DAY_MS;
+        let seg = |seq: u64, newest: u64| {
+            let text = format!("{{\"timestamp_ms\":1}}\n{{\"timestamp_ms\":{newest}}}\n");
+            std::fs::write(journal::segment_path(&paths.journal, seq), text).expect("segment");
+        };
+        // Segments 0 and 1 are old, 2 is recent, 3 is being appended to; the materialiser
+        // is in segment 1.
+        seg(0, day(1));
+        seg(1, day(2));
+        seg(2, day(99));
+        seg(3, day(100));
+        journal::save_cursor(
+            &paths.cursor,
+            journal::Cursor { seq: 1, offset: 5 },
+            crate::store::Durability::NoSync,
+        );
+        let p = prune(&paths, day(100), DAY_MS, 90, 0);
+        assert_eq!((p.runs, p.segments), (0, 1));
+        assert_eq!(
+            names(&paths.journal),
+            ["0000000001.jsonl", "0000000002.jsonl", "0000000003.jsonl"]
+        );
+        // Past segment 2 now: the cap takes 1 and 2 (oldest first), never the open one.
+        journal::save_cursor(
+            &paths.cursor,
+            journal::Cursor { seq: 3, offset: 0 },
+            crate::store::Durability::NoSync,
+        );
+        let p = prune(&paths, day(100), DAY_MS, 0, 1);
+        assert_eq!((p.runs, p.segments), (0, 2));
+        assert_eq!(names(&paths.journal), ["0000000003.jsonl"]);
+        // A shortened day (the soak benchmark's clock): 2 days of 1 s.
+        seg(3, 10_000);
+        seg(4, 20_000);
+        journal::save_cursor(
+            &paths.cursor,
+            journal::Cursor { seq: 4, offset: 0 },
+            crate::store::Durability::NoSync,
+        );
+        assert_eq!(prune(&paths, 11_000, 1_000, 2, 0).segments, 0);
+        assert_eq!(prune(&paths, 13_000, 1_000, 2, 0).segments, 1);
+        assert_eq!(names(&paths.journal), ["0000000004.jsonl"]);
     }
 }

@@ -166,14 +166,17 @@ fn no_command_can_write_over_the_audit_or_paws_own_files() {
     };
     std::os::unix::fs::symlink("terminal_exec", d.agents().join("artifacts/audit"))
         .expect("symlink");
-    let journal = d.agents().join("artifacts/terminal_exec/audit.jsonl");
-    let before = std::fs::metadata(&journal).expect("journal").len();
+    let before = d.journal_text().len();
+    let segment = "artifacts/terminal_exec/journal/0000000000.jsonl";
+    assert!(d.agents().join(segment).exists());
     for out in [
+        segment.to_string(),
+        "artifacts/terminal_exec/journal/0000000009.jsonl".to_string(),
         "artifacts/terminal_exec/audit.jsonl".to_string(),
         format!("artifacts/terminal_exec/runs/{run_id}.json"),
         "artifacts/terminal_exec/audit.cursor".to_string(),
         ".agents/artifacts/terminal_exec/new.opml".to_string(),
-        "artifacts/audit/audit.jsonl".to_string(),
+        "artifacts/audit/journal/0000000000.jsonl".to_string(),
         "workspace/rss/subscriptions.json".to_string(),
     ] {
         let o = c.exec(json!({"command": format!("rss export --out {out}")}));
@@ -183,11 +186,8 @@ fn no_command_can_write_over_the_audit_or_paws_own_files() {
     let after =
         std::fs::read_to_string(runs_dir(&d).join(format!("{run_id}.json"))).expect("run file");
     assert_eq!(after, record);
-    let text = std::fs::read_to_string(&journal).expect("journal");
-    assert!(
-        text.len() as u64 >= before && text.starts_with('{'),
-        "{text}"
-    );
+    let text = d.journal_text();
+    assert!(text.len() >= before && text.starts_with('{'), "{text}");
     assert!(!text.contains("<opml"), "the journal was overwritten");
 }
 
@@ -220,5 +220,84 @@ fn retention_deletes_old_run_records_and_the_oldest_past_the_cap() {
     }
     assert!(!runs.join(&recent[0]).exists());
     assert!(runs.join(&recent[2]).exists(), "the newest is kept");
+    assert!(d.log.wait_for("audit retention deleted", paw_tests::WAIT));
+}
+
+#[test]
+fn the_journal_rotates_and_retention_keeps_the_newest_under_the_cap() {
+    // A 1 MiB cap (64 KiB journal segments) and a retention pass every 100 ms (a day of
+    // 14.4 s); 3,000 calls write about four times the cap.
+    let d = Daemon::start_with(Opts {
+        config: Some("[audit]\nretention_days = 90\nmax_mb = 1\n".into()),
+        env: vec![("PAW_RETENTION_DAY_MS".into(), "14400".into())],
+        ..Opts::default()
+    });
+    let mut c = d.conn();
+    let mut ids: Vec<String> = (0..3000)
+        .map(|_| {
+            let o = c.exec(json!({"command": "hello"}));
+            assert_eq!(o["exit_code"], 0, "{o}");
+            o["run_id"].as_str().expect("run id").to_string()
+        })
+        .collect();
+    ids.sort();
+    let newest = ids.last().expect("ids").clone();
+    let audit_bytes = |c: &mut paw_tests::Conn| {
+        c.result("daemon.status", json!({}))["disk"]["audit_bytes"]
+            .as_u64()
+            .expect("audit_bytes")
+    };
+    let deadline = std::time::Instant::now() + paw_tests::WAIT;
+    while !runs_dir(&d).join(format!("{newest}.json")).exists() || audit_bytes(&mut c) > 1 << 20 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "audit at {} bytes",
+            audit_bytes(&mut c)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // The journal was rotated, and its oldest segments went with their runs.
+    let journal = d.agents().join("artifacts/terminal_exec/journal");
+    let mut segments: Vec<String> = std::fs::read_dir(&journal)
+        .expect("journal")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    segments.sort();
+    assert!(segments.len() >= 2, "{segments:?}");
+    assert_ne!(
+        segments[0], "0000000000.jsonl",
+        "the oldest segment was deleted"
+    );
+    // What is kept is the newest runs, without a hole: oldest first went, nothing else.
+    let kept: Vec<bool> = ids
+        .iter()
+        .map(|id| runs_dir(&d).join(format!("{id}.json")).exists())
+        .collect();
+    let first = kept.iter().position(|k| *k).expect("some kept");
+    assert!(first > 0, "some were deleted");
+    assert!(
+        kept[first..].iter().all(|k| *k),
+        "a hole among the kept runs"
+    );
+    assert!(ids.len() - first >= 300, "only {} kept", ids.len() - first);
+    // Every kept run is in the kept journal, and every journal line is a whole record.
+    let text = d.journal_text();
+    let in_journal: std::collections::HashSet<String> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).expect("whole line")["run_id"]
+                .as_str()
+                .expect("id")
+                .to_string()
+        })
+        .collect();
+    let newest_segment_start = ids.len() - in_journal.len().min(ids.len());
+    assert!(
+        ids[newest_segment_start.max(first)..]
+            .iter()
+            .all(|id| in_journal.contains(id))
+    );
+    drop(c);
     assert!(d.log.wait_for("audit retention deleted", paw_tests::WAIT));
 }

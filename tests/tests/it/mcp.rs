@@ -179,10 +179,9 @@ fn the_python_sdk_lists_and_calls_terminal_exec() {
     // The abandoned call was cancelled in the daemon (exit 130), long before its 20 s.
     assert_eq!(r["abandoned"], true);
     assert_eq!(r["after_cancel"]["isError"], false, "{}", r["after_cancel"]);
-    let journal = d.agents().join("artifacts/terminal_exec/audit.jsonl");
     let mut cancelled = None;
     for _ in 0..100 {
-        let text = std::fs::read_to_string(&journal).unwrap_or_default();
+        let text = d.journal_text();
         cancelled = text
             .lines()
             .filter_map(|l| serde_json::from_str::<Value>(l).ok())
