@@ -1,6 +1,6 @@
 //! The TOML config (SPEC §2): every key has a default; an unknown key is a start-up error naming it.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Errors reading the config file.
@@ -25,7 +25,7 @@ pub enum ConfigError {
 }
 
 /// The whole config.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     /// `[terminal]`
@@ -43,7 +43,7 @@ pub struct Config {
 }
 
 /// `[audit]`: how long run records are kept.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct AuditConfig {
     /// Run records and their spilled outputs older than this are deleted (0 = forever).
@@ -62,7 +62,7 @@ impl Default for AuditConfig {
 }
 
 /// `[terminal]`: limits of `terminal.exec`.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct TerminalConfig {
     /// stdout cap in characters.
@@ -87,7 +87,7 @@ impl Default for TerminalConfig {
 }
 
 /// `[worker]`: the processes that parse untrusted bytes (SPEC §10).
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct WorkerConfig {
     /// Warm worker processes (also the number of parse jobs that run at once).
@@ -109,7 +109,7 @@ impl Default for WorkerConfig {
 }
 
 /// `[session]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct SessionConfig {
     /// A session with no call for this long is closed (0 = never).
@@ -128,7 +128,7 @@ impl Default for SessionConfig {
 }
 
 /// `[net]`: every outbound HTTP request.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct NetConfig {
     /// Connect + whole request.
@@ -159,7 +159,7 @@ impl Default for NetConfig {
 }
 
 /// `[tools]`
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct ToolsConfig {
     /// `[tools.rss]`
@@ -171,7 +171,7 @@ pub struct ToolsConfig {
 }
 
 /// `[tools.rss]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct RssConfig {
     /// false: the rss command is not registered.
@@ -196,7 +196,7 @@ impl Default for RssConfig {
 }
 
 /// `[tools.rss.fulltext]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct FulltextConfig {
     /// The global switch, default off.
@@ -221,7 +221,7 @@ impl Default for FulltextConfig {
 }
 
 /// `[tools.irc]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct IrcConfig {
     /// false: the irc command is not registered.
@@ -238,6 +238,9 @@ pub struct IrcConfig {
     pub allow_service_targets: bool,
     /// IRC connections across all sessions; beyond it a connect fails with `NetworkError`.
     pub max_connections: usize,
+    /// Per session log file (MiB): at half of it the file rotates into `<name>.1.jsonl`,
+    /// replacing the one before (0 = never rotate).
+    pub log_max_mb: u64,
 }
 
 impl Default for IrcConfig {
@@ -249,12 +252,13 @@ impl Default for IrcConfig {
             flood_interval_ms: 2_000,
             allow_service_targets: false,
             max_connections: 32,
+            log_max_mb: 64,
         }
     }
 }
 
 /// `[tools.doc]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct DocConfig {
     /// false: the doc command is not registered.
@@ -323,6 +327,26 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Tidy: `docs/config.md` lists every key with its default (SPEC §2's block), and those
+    /// are the code's defaults — no key missing, none extra, no value different.
+    #[test]
+    fn the_documented_defaults_are_the_code_defaults() {
+        let md = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/config.md"))
+            .expect("docs/config.md");
+        let block = md
+            .split("```toml\n")
+            .nth(1)
+            .and_then(|b| b.split("```").next())
+            .expect("the defaults block");
+        let block = block.replace(
+            "paw/<version>",
+            &format!("paw/{}", env!("CARGO_PKG_VERSION")),
+        );
+        let documented: toml::Value = toml::from_str(&block).expect("the block parses");
+        let code = toml::Value::try_from(Config::default()).expect("serialise");
+        assert_eq!(documented, code);
+    }
 
     #[test]
     fn empty_file_gives_the_spec_defaults() {

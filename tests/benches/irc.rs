@@ -338,7 +338,7 @@ fn long_log(n: u64, reps: usize) -> Vec<(String, Duration)> {
     use paw_daemon::commands::irc::log::Log;
     let dir = tempfile::tempdir().expect("tempdir");
     {
-        let log = Log::open(dir.path(), 500).expect("open");
+        let log = Log::open(dir.path(), 500, 0).expect("open");
         for i in 1..=n {
             let channel = if i % 2 == 0 { "#paw" } else { "#other" };
             log.append_inbound(
@@ -359,13 +359,13 @@ fn long_log(n: u64, reps: usize) -> Vec<(String, Duration)> {
     let per = n / 2; // messages in #paw
     let mut rows = Vec::new();
     let open = median(reps.min(5), || {
-        Log::open(dir.path(), 500).expect("open");
+        Log::open(dir.path(), 500, 0).expect("open");
     });
     rows.push((
         format!("open a store of {n} inbound lines ({} MiB)", size >> 20),
         open,
     ));
-    let log = Log::open(dir.path(), 500).expect("open");
+    let log = Log::open(dir.path(), 500, 0).expect("open");
     let t = median(reps, || {
         let u = log.unread("#paw", 20).expect("unread");
         assert_eq!(u.messages.len(), 20);

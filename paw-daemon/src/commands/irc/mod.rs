@@ -189,10 +189,12 @@ async fn attach(ctx: &Ctx) -> Result<Arc<Irc>, CmdError> {
         .agents()
         .join("workspace/irc/sessions")
         .join(crate::home::safe_session_id(&ctx.session.id));
-    // Opening reads the whole inbound log: on the blocking pool. Two first calls racing
-    // may both open it; the session keeps the first and the other copy is dropped.
+    // Opening reads the log's index state and the lines after it: on the blocking pool.
+    // Two first calls racing may both open it; the session keeps the first and the other
+    // copy is dropped.
     let capacity = ctx.config.tools.irc.ring_capacity;
-    let log = tokio::task::spawn_blocking(move || Log::open(&dir, capacity))
+    let max_bytes = ctx.config.tools.irc.log_max_mb.saturating_mul(1 << 20);
+    let log = tokio::task::spawn_blocking(move || Log::open(&dir, capacity, max_bytes))
         .await
         .map_err(std::io::Error::other)
         .and_then(|r| r)

@@ -136,7 +136,7 @@ fn rig(port: u16, extra: &str) -> Rig {
     .expect("env");
     let sessions = Sessions::new(CancellationToken::new());
     let session = sessions.default_session().expect("open");
-    let log = Arc::new(Log::open(&agents.join("irc"), 100).expect("log"));
+    let log = Arc::new(Log::open(&agents.join("irc"), 100, 64 << 20).expect("log"));
     let mut settings = Settings::new(
         agents,
         &crate::config::IrcConfig::default(),
