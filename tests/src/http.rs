@@ -163,6 +163,26 @@ async fn page(
     serve_page(&s, &name)
 }
 
+/// `/article/<n>`: a generated article page, different for every `n` (about 6 KB of text),
+/// not logged (the soak benchmark reads tens of thousands).
+async fn article(Path(n): Path<u64>) -> Response<Body> {
+    let mut body = format!(
+        "<!doctype html><html><head><title>Article {n}</title></head><body><nav><a href=\"/\">home</a></nav><article><h1>Article {n}</h1>"
+    );
+    for p in 0..12 {
+        body.push_str(&format!(
+            "<p>Paragraph {p} of article {n}: the quick brown fox {n} jumps over the lazy dog {p}, \
+             and the long-running daemon keeps reading what the agent asks for, day after day, \
+             for as long as it runs; its stores stay within their caps. ({n}.{p})</p>"
+        ));
+    }
+    body.push_str("</article><footer>footer</footer></body></html>");
+    Response::builder()
+        .header("content-type", "text/html; charset=utf-8")
+        .body(Body::from(body))
+        .expect("response")
+}
+
 async fn slow_page(
     State(s): State<Arc<Mutex<Shared>>>,
     Path(name): Path<String>,
@@ -308,6 +328,7 @@ impl FeedServer {
                     .route("/slowdyn/{name}", get(slow_dynamic))
                     .route("/x/{what}", get(special))
                     .route("/page/{name}", get(page))
+                    .route("/article/{n}", get(article))
                     .route("/slowpage/{name}", get(slow_page))
                     .with_state(state);
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0")

@@ -15,6 +15,7 @@ pub mod ircd;
 pub mod procfs;
 pub mod quality;
 pub mod services;
+pub mod soak;
 pub mod stats;
 pub mod workers;
 
