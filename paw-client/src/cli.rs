@@ -7,8 +7,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use paw_proto::untrusted;
 use paw_proto::{
-    CommandsResult, DaemonStatus, ExecParams, NoParams, SessionCloseResult, SessionIdParams,
-    SessionInfo, SessionOpenParams, SessionOpenResult, methods,
+    AuditGetParams, AuditGetResult, CommandsResult, DaemonStatus, ExecParams, NoParams,
+    SessionCloseResult, SessionIdParams, SessionInfo, SessionOpenParams, SessionOpenResult,
+    methods,
 };
 use serde_json::Value;
 
@@ -63,6 +64,14 @@ enum Cmd {
     /// Show the daemon's status.
     Status {
         /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one run's audit record by its run id (while retention keeps it).
+    Run {
+        /// The run id (`run_id` of the call).
+        run_id: String,
+        /// Print the record as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -279,6 +288,27 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                     s.disk.rss_bytes,
                     s.disk.artifacts_bytes
                 ));
+            }
+            Ok(0)
+        }
+        Cmd::Run { run_id, json } => {
+            let mut client = connect(&cli, false)?;
+            let r: AuditGetResult = client.call(
+                methods::AUDIT_GET,
+                AuditGetParams {
+                    run_id: run_id.clone(),
+                },
+            )?;
+            let Some(rec) = r.record else {
+                return Err(Failure(
+                    1,
+                    format!("no audit record for {run_id} (never made, or deleted by retention)"),
+                ));
+            };
+            if *json {
+                print_json(&rec);
+            } else {
+                show(&render_record(&rec));
             }
             Ok(0)
         }
@@ -519,6 +549,44 @@ fn session_cmd(client: &mut Client, action: &SessionCmd) -> Result<u8, Failure> 
             Ok(0)
         }
     }
+}
+
+/// A run's audit record for a person: what ran, how it ended, then its output.
+fn render_record(rec: &Value) -> String {
+    let field = |k: &str| match &rec[k] {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        v => v.to_string(),
+    };
+    let mut out = format!(
+        "run {}
+session: {}
+command: {}
+exit: {}{}
+duration: {} ms
+started: {} (Unix ms)
+",
+        field("run_id"),
+        field("session_id"),
+        field("command"),
+        field("exit_code"),
+        match field("error_code").as_str() {
+            "" => String::new(),
+            code => format!(" ({code}: {})", field("error_message")),
+        },
+        field("duration_ms"),
+        field("timestamp_ms"),
+    );
+    for k in ["stdout", "stderr"] {
+        let text = field(k);
+        if !text.is_empty() {
+            out.push_str(&format!("--- {k}\n{text}"));
+            if !text.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+    }
+    out
 }
 
 fn print_json(v: &impl serde::Serialize) {

@@ -35,6 +35,8 @@ pub mod methods {
     pub const SESSION_UNSUBSCRIBE: &str = "session.unsubscribe";
     /// The daemon's status.
     pub const DAEMON_STATUS: &str = "daemon.status";
+    /// One run's audit record, by `run_id` (while retention keeps it).
+    pub const AUDIT_GET: &str = "audit.get";
 
     /// Every method a client may call.
     pub const ALL: &[&str] = &[
@@ -47,6 +49,7 @@ pub mod methods {
         SESSION_SUBSCRIBE,
         SESSION_UNSUBSCRIBE,
         DAEMON_STATUS,
+        AUDIT_GET,
     ];
 }
 

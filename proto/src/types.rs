@@ -79,6 +79,22 @@ pub struct CancelParams {
     pub run_id: String,
 }
 
+/// Params of `audit.get`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditGetParams {
+    /// The run whose record to return.
+    pub run_id: String,
+}
+
+/// Result of `audit.get`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditGetResult {
+    /// The run's audit record (SPEC §4.7), or `null` when there is none: never made, or
+    /// deleted by retention.
+    pub record: Option<serde_json::Value>,
+}
+
 /// Result of `terminal.cancel`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CancelResult {

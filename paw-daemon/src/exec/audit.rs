@@ -395,6 +395,38 @@ struct RunIdOnly<'a> {
     run_id: std::borrow::Cow<'a, str>,
 }
 
+/// The audit record of run `id`: its `runs/<id>.json`, or, while the materialiser has not
+/// written that yet, its line in the journal after the materialiser's cursor. `None` when
+/// there is none (never made, or pruned); an id that is not a run id's shape is `None` too.
+pub fn find_run(paths: &AuditPaths, id: &str) -> std::io::Result<Option<Value>> {
+    if !safe_run_id(id) {
+        return Ok(None);
+    }
+    match std::fs::read(paths.runs.join(format!("{id}.json"))) {
+        Ok(bytes) => return Ok(serde_json::from_slice(&bytes).ok()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let from = journal::read_cursor(&paths.cursor).unwrap_or_default();
+    for (seq, _) in journal::list(&paths.journal) {
+        if seq < from.seq {
+            continue;
+        }
+        let text = std::fs::read(journal::segment_path(&paths.journal, seq))?;
+        let start = if seq == from.seq {
+            (from.offset as usize).min(text.len())
+        } else {
+            0
+        };
+        for line in text[start..].split(|b| *b == b'\n') {
+            if serde_json::from_slice::<RunIdOnly<'_>>(line).is_ok_and(|r| r.run_id == id) {
+                return Ok(serde_json::from_slice(line).ok());
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// A run id that is safe as a file name (it is ours, but the journal is a file on disk).
 fn safe_run_id(id: &str) -> bool {
     !id.is_empty()
@@ -748,6 +780,34 @@ mod tests {
         let segs = segments(&paths);
         // The torn fragment was closed off; the new record is a clean line of its own.
         assert!(segs[0].contains("{\"run_id\":\"torn\n{\"run_id\":\"new_0\""));
+    }
+
+    #[test]
+    fn a_run_is_found_in_its_file_or_in_the_journal_before_it_is_materialised() {
+        let (_dir, paths) = layout(64 << 20);
+        let w = AuditWriter::start(paths.clone()).expect("start");
+        w.record_blocking(rec("20260101_000000_000_aaaaaaaaaa"));
+        w.finish();
+        let found = find_run(&paths, "20260101_000000_000_aaaaaaaaaa").expect("read");
+        assert_eq!(found.expect("found")["stdout"], "x\ny");
+        // A line the materialiser has not reached yet (its file not written).
+        let line = serde_json::to_string(&rec("20260101_000000_000_bbbbbbbbbb")).expect("json");
+        let seg = journal::segment_path(&paths.journal, 0);
+        let mut text = std::fs::read_to_string(&seg).expect("segment");
+        text.push_str(&line);
+        text.push('\n');
+        std::fs::write(&seg, text).expect("write");
+        let found = find_run(&paths, "20260101_000000_000_bbbbbbbbbb").expect("read");
+        assert_eq!(
+            found.expect("found")["run_id"],
+            "20260101_000000_000_bbbbbbbbbb"
+        );
+        assert!(
+            find_run(&paths, "20260101_000000_000_cccccccccc")
+                .expect("read")
+                .is_none()
+        );
+        assert!(find_run(&paths, "../x").expect("read").is_none());
     }
 
     #[test]

@@ -33,6 +33,8 @@ pub struct ExecRuntime {
     /// call ends, so the map only ever holds live runs.
     runs: Mutex<HashMap<String, CancellationToken>>,
     audit: AuditWriter,
+    /// Where the audit lives (for `audit.get`).
+    audit_paths: AuditPaths,
     home: Arc<Home>,
     config: Arc<Config>,
     services: Arc<Services>,
@@ -56,14 +58,14 @@ impl ExecRuntime {
         config: Arc<Config>,
         services: Arc<Services>,
     ) -> std::io::Result<Self> {
-        let audit = AuditWriter::start(AuditPaths::new(
-            home.runs_dir(),
-            journal::segment_bytes(config.audit.max_mb),
-        ))?;
+        let audit_paths =
+            AuditPaths::new(home.runs_dir(), journal::segment_bytes(config.audit.max_mb));
+        let audit = AuditWriter::start(audit_paths.clone())?;
         Ok(Self {
             registry,
             runs: Mutex::new(HashMap::new()),
             audit,
+            audit_paths,
             home,
             config,
             services,
@@ -88,6 +90,12 @@ impl ExecRuntime {
             }
             None => false,
         }
+    }
+
+    /// Run `run_id`'s audit record, while retention keeps it (reads files: call it on the
+    /// blocking pool).
+    pub fn find_run(&self, run_id: &str) -> std::io::Result<Option<serde_json::Value>> {
+        audit::find_run(&self.audit_paths, run_id)
     }
 
     /// Audit journal writes that failed since start (a full disk).

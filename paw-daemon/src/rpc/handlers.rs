@@ -7,9 +7,9 @@ use jsonrpsee::core::server::{Extensions, PendingSubscriptionSink};
 use jsonrpsee::core::{SubscriptionResult, to_json_raw_value};
 use jsonrpsee_types::{ErrorObjectOwned, Params};
 use paw_proto::{
-    CancelParams, CancelResult, CommandsResult, DaemonStatus, ExecOutcome, ExecParams,
-    RPC_SHUTTING_DOWN, RPC_UNKNOWN_SESSION, SessionCloseResult, SessionIdParams, SessionInfo,
-    SessionOpenParams, SessionOpenResult,
+    AuditGetParams, AuditGetResult, CancelParams, CancelResult, CommandsResult, DaemonStatus,
+    ExecOutcome, ExecParams, RPC_SHUTTING_DOWN, RPC_UNKNOWN_SESSION, SessionCloseResult,
+    SessionIdParams, SessionInfo, SessionOpenParams, SessionOpenResult,
 };
 use tokio::sync::broadcast::error::RecvError;
 
@@ -22,6 +22,14 @@ fn invalid_params(e: impl std::fmt::Display) -> ErrorObjectOwned {
     ErrorObjectOwned::owned(
         jsonrpsee_types::error::INVALID_PARAMS_CODE,
         format!("invalid params: {e}"),
+        None::<()>,
+    )
+}
+
+fn internal(e: impl std::fmt::Display) -> ErrorObjectOwned {
+    ErrorObjectOwned::owned(
+        jsonrpsee_types::error::INTERNAL_ERROR_CODE,
+        e.to_string(),
         None::<()>,
     )
 }
@@ -102,6 +110,20 @@ pub async fn cancel(
     Ok(CancelResult {
         cancelled: d.exec.cancel(&p.run_id),
     })
+}
+
+/// `audit.get`: read on the blocking pool.
+pub async fn audit_get(
+    params: Params<'static>,
+    d: Arc<Daemon>,
+    _: Extensions,
+) -> RpcResult<AuditGetResult> {
+    let p: AuditGetParams = params.parse().map_err(invalid_params)?;
+    let record = tokio::task::spawn_blocking(move || d.exec.find_run(&p.run_id))
+        .await
+        .map_err(internal)?
+        .map_err(internal)?;
+    Ok(AuditGetResult { record })
 }
 
 /// `terminal.commands`

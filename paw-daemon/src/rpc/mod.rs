@@ -20,6 +20,7 @@ pub fn module(daemon: Arc<Daemon>) -> RpcModule<Daemon> {
         m.register_async_method(methods::SESSION_CLOSE, handlers::session_close)?;
         m.register_async_method(methods::SESSION_LIST, handlers::session_list)?;
         m.register_async_method(methods::DAEMON_STATUS, handlers::status)?;
+        m.register_async_method(methods::AUDIT_GET, handlers::audit_get)?;
         m.register_subscription(
             methods::SESSION_SUBSCRIBE,
             methods::SESSION_EVENT,

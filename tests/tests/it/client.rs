@@ -281,3 +281,47 @@ fn status_reports_the_bytes_each_store_holds() {
         text(&o.stdout)
     );
 }
+
+#[test]
+fn run_finds_a_kept_audit_record_by_id() {
+    let d = Daemon::start();
+    let o = d.exec("hello extra words");
+    let id = o["run_id"].as_str().expect("run id").to_string();
+    // Over the socket, for any client: the record, at once (from the journal if need be).
+    let r = d
+        .conn()
+        .result("audit.get", serde_json::json!({"run_id": id}));
+    assert_eq!(r["record"]["run_id"], id.as_str(), "{r}");
+    assert_eq!(
+        r["record"]["argv"],
+        serde_json::json!(["hello", "extra", "words"])
+    );
+    assert_eq!(r["record"]["stdout"], o["stdout"]);
+    // paw-client, for a person.
+    let out = run(client(&d.socket).args(["run", &id]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(shown.starts_with(&format!("run {id}\n")), "{shown}");
+    assert!(
+        shown.contains("command: hello extra words\nexit: 0\n"),
+        "{shown}"
+    );
+    assert!(shown.contains("--- stdout\nHELLO\n"), "{shown}");
+    let out = run(client(&d.socket).args(["run", &id, "--json"]));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["run_id"], id.as_str());
+    // An id that was never made (or was pruned), and one that is not an id at all.
+    for missing in ["20200101_000000_000_0000000000", "../../etc/passwd"] {
+        let r = d
+            .conn()
+            .result("audit.get", serde_json::json!({"run_id": missing}));
+        assert_eq!(r["record"], Value::Null, "{missing}");
+        let out = run(client(&d.socket).args(["run", missing]));
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).contains("no audit record"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
