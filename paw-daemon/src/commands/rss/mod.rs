@@ -3,6 +3,7 @@
 //! summaries `terminal.commands` serves are rendered from those declarations.
 
 pub mod add;
+pub mod dates;
 mod export;
 pub mod extract;
 mod fetch;

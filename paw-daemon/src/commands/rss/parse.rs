@@ -176,72 +176,10 @@ thread_local! {
     static DATES: RefCell<DateCapture> = RefCell::new(DateCapture::default());
 }
 
-/// The longest text [`parse_date`] looks at.
-const MAX_DATE_LEN: usize = 128;
-
-/// Parses the date forms feeds use, leniently (a wrong weekday, a named zone, no seconds).
+/// Parses a feed date as Python feedparser does ([`super::dates`]), keeping the source
+/// offset.
 pub fn parse_date(text: &str) -> Option<DateTime<FixedOffset>> {
-    // No date form is this long; a longer text is not parsed at all (it may be built to
-    // make a parser work: this also runs in the daemon, on cached items' raw dates).
-    if text.len() > MAX_DATE_LEN {
-        return None;
-    }
-    let t = text.trim();
-    if let Ok(d) = DateTime::parse_from_rfc3339(t) {
-        return Some(d);
-    }
-    if let Ok(d) = DateTime::parse_from_rfc2822(t) {
-        return Some(d);
-    }
-    // chrono checks the weekday; feeds often get it wrong. Drop it and try again.
-    if let Some((day, rest)) = t.split_once(',')
-        && day.trim().chars().all(|c| c.is_ascii_alphabetic())
-    {
-        return parse_date(rest);
-    }
-    // Common deviations: a named zone ("GMT", "UTC", "EST"), no seconds, a lower-case "t".
-    let zones = [
-        ("UT", 0),
-        ("UTC", 0),
-        ("GMT", 0),
-        ("Z", 0),
-        ("EST", -5),
-        ("EDT", -4),
-        ("CST", -6),
-        ("CDT", -5),
-        ("MST", -7),
-        ("MDT", -6),
-        ("PST", -8),
-        ("PDT", -7),
-    ];
-    for (name, hours) in zones {
-        if let Some(rest) = t.strip_suffix(name) {
-            let with = format!("{}{:+03}00", rest.trim_end().to_string() + " ", hours);
-            if let Ok(d) = DateTime::parse_from_rfc2822(&with) {
-                return Some(d);
-            }
-        }
-    }
-    for fmt in [
-        "%Y-%m-%dT%H:%M%:z",
-        "%Y-%m-%d %H:%M:%S%:z",
-        "%Y-%m-%d %H:%M:%S %z",
-    ] {
-        if let Ok(d) = DateTime::parse_from_str(t, fmt) {
-            return Some(d);
-        }
-    }
-    for fmt in ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M"] {
-        if let Ok(n) = chrono::NaiveDateTime::parse_from_str(t, fmt) {
-            return Some(Utc.from_utc_datetime(&n).fixed_offset());
-        }
-    }
-    if let Ok(d) = chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d")
-        && let Some(n) = d.and_hms_opt(0, 0, 0)
-    {
-        return Some(Utc.from_utc_datetime(&n).fixed_offset());
-    }
-    None
+    super::dates::parse(text)
 }
 
 /// The timestamp hook given to feed-rs: remembers each raw string.
@@ -394,9 +332,37 @@ pub fn repair(xml: &str) -> Cow<'_, str> {
             t = t.replace(&format!("<{old}"), &format!("<{new}"));
             t = t.replace(&format!("</{old}"), &format!("</{new}"));
         }
+        // `created` is the last date feedparser falls back on.
+        if !t.contains("<published") {
+            t = t.replace("<created>", "<published>");
+            t = t.replace("</created>", "</published>");
+        }
         s = Cow::Owned(t);
     }
-    s
+    dcterms_dates(s)
+}
+
+/// `dcterms:issued`, `dcterms:modified` and `dcterms:created` (whatever the prefix) are
+/// dates feedparser reads; feed-rs reads Dublin Core's `date`. Renamed to it, the prefix
+/// rebound to Dublin Core's namespace.
+fn dcterms_dates(s: Cow<'_, str>) -> Cow<'_, str> {
+    static DECL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"xmlns:([A-Za-z_][\w.-]*)\s*=\s*["']http://purl\.org/dc/terms/?["']"#)
+            .expect("regex")
+    });
+    let Some(c) = DECL.captures(&s) else {
+        return s;
+    };
+    let (decl, prefix) = (c[0].to_string(), c[1].to_string());
+    let mut t = s.replace(
+        &decl,
+        &format!("xmlns:{prefix}=\"http://purl.org/dc/elements/1.1/\""),
+    );
+    for name in ["issued", "modified", "created"] {
+        t = t.replace(&format!("<{prefix}:{name}>"), &format!("<{prefix}:date>"));
+        t = t.replace(&format!("</{prefix}:{name}>"), &format!("</{prefix}:date>"));
+    }
+    Cow::Owned(t)
 }
 
 /// The byte offset of the root element `<name` (after the prolog, comments, doctype).
