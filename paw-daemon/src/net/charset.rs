@@ -1,8 +1,12 @@
-//! Turning a response body into text: the charset from a BOM, the `Content-Type` header, the
-//! XML prolog (or an HTML `<meta charset>`), else UTF-8.
+//! Turning a response body into text: the charset from a BOM, then the `Content-Type`
+//! header and the XML prolog (or an HTML `<meta charset>`) — each only when the bytes fit
+//! it — else UTF-8, else windows-1252.
 //!
 //! A BOM is checked first: it is unambiguous, and a UTF-16 body labelled `utf-8` by a server
-//! would otherwise be garbage.
+//! would otherwise be garbage. A declaration "fits" when the body decodes in it without an
+//! error, and is not valid UTF-8 with non-ASCII text under a legacy label: such a body is
+//! mislabelled UTF-8 (read as declared it becomes `CafÃ©`), as feedparser and miniflux
+//! treat it.
 
 use encoding_rs::{Encoding, UTF_8};
 
@@ -52,23 +56,39 @@ pub fn detect(body: &[u8], content_type: Option<&str>) -> &'static Encoding {
         Some([b'<', 0, b'?', 0]) => return encoding_rs::UTF_16LE,
         _ => {}
     }
-    let from_header = content_type
+    let header = content_type
         .and_then(header_charset)
         .and_then(|l| Encoding::for_label(l.as_bytes()));
-    if let Some(enc) = from_header {
-        return enc;
-    }
-    match declared_charset(body)
+    let prolog = declared_charset(body)
         .and_then(|l| Encoding::for_label(l.as_bytes()))
         // A prolog cannot truthfully claim UTF-16 for a body that reached here without a BOM.
-        .filter(|e| *e != encoding_rs::UTF_16LE && *e != encoding_rs::UTF_16BE)
+        .filter(|e| *e != encoding_rs::UTF_16LE && *e != encoding_rs::UTF_16BE);
+    let utf8 = std::str::from_utf8(body).is_ok();
+    if let Some(enc) = [header, prolog]
+        .into_iter()
+        .flatten()
+        .find(|e| fits(e, body, utf8))
     {
-        Some(enc) => enc,
-        // Nothing declared and not valid UTF-8: the web's legacy default, as browsers and
-        // feedparser do, rather than a text full of U+FFFD.
-        None if std::str::from_utf8(body).is_err() => encoding_rs::WINDOWS_1252,
-        None => UTF_8,
+        return enc;
     }
+    if utf8 {
+        return UTF_8;
+    }
+    // Nothing declared fits and the body is not UTF-8: what was declared (its malformed
+    // bytes become U+FFFD), else the web's legacy default, as browsers and feedparser do.
+    header.or(prolog).unwrap_or(encoding_rs::WINDOWS_1252)
+}
+
+/// Whether `body` reads in `enc` (see the module's notes); `utf8`: whether it is UTF-8.
+fn fits(enc: &'static Encoding, body: &[u8], utf8: bool) -> bool {
+    if enc == UTF_8 {
+        return utf8;
+    }
+    if utf8 && !body.is_ascii() {
+        return false;
+    }
+    enc.decode_without_bom_handling_and_without_replacement(body)
+        .is_some()
 }
 
 /// Decodes `body` to text (malformed sequences become U+FFFD; a BOM is removed).
@@ -118,6 +138,36 @@ mod tests {
             declared_charset(b"<html><head><meta charset=\"shift_jis\">"),
             Some("shift_jis".into())
         );
+    }
+
+    #[test]
+    fn a_declaration_the_bytes_do_not_fit_is_not_followed() {
+        let fixtures = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/feeds/miniflux/encoding/"
+        );
+        let read = |name: &str| std::fs::read(format!("{fixtures}{name}")).expect("fixture");
+        // UTF-8 under an ISO-8859-1 prolog, and under windows-1252 (miniflux's tests).
+        let text = decode(&read("utf8-incorrect-prolog.xml"), None);
+        assert!(
+            text.contains("<title>Café</title>") && text.contains("테스트 피드"),
+            "{text}"
+        );
+        let text = decode(
+            &read("windows-1252-incorrect-prolog.xml"),
+            Some("text/xml; charset=windows-1252"),
+        );
+        assert!(text.contains("Euro €"), "{text}");
+        // Declared right: followed.
+        let text = decode(&read("iso-8859-1.xml"), None);
+        assert!(!text.contains('\u{fffd}') && !text.contains("Ã"), "{text}");
+        // A header that does not fit (`utf-8` over Latin-1 bytes): the prolog that does.
+        let latin1 = b"<?xml version=\"1.0\" encoding=\"iso-8859-1\"?><a>caf\xe9</a>";
+        assert!(decode(latin1, Some("text/xml; charset=utf-8")).contains("café"));
+        // Nothing fits: what was declared, malformed bytes replaced, never a panic.
+        let bad = b"<a>\xff\xfe\xfd</a>";
+        assert_eq!(detect(bad, Some("text/html; charset=utf-8")), UTF_8);
+        assert_eq!(detect(bad, None), encoding_rs::WINDOWS_1252);
     }
 
     #[test]
