@@ -446,8 +446,11 @@ pub enum IrcMessage {
         channel: String,
         /// Who sent it.
         nick: String,
-        /// What they said.
+        /// What they said (for an action, what they did: `waves` for `* alice waves`).
         text: String,
+        /// A CTCP ACTION (`/me waves`); absent for an ordinary message.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        action: bool,
     },
     /// `{id: "truncation_marker", text: "[...TRUNCATED...]", omitted}`.
     Marker {

@@ -580,3 +580,67 @@ fn sessions_that_only_read_their_logs_hold_no_file_open() {
         "descriptors grew from {before} to {after}"
     );
 }
+
+#[test]
+fn a_slash_me_reaches_the_agent_as_an_action_and_other_ctcp_never_as_text() {
+    let (ircd, d) = server_and_daemon();
+    let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
+    let mut c = d.conn();
+    let sid = c.result("session.open", json!({"name": "ctcp"}))["session_id"]
+        .as_str()
+        .expect("sid")
+        .to_string();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while ok(&exec_in(&d, &sid, "irc status", None))["state"] != "joined" {
+        assert!(Instant::now() < deadline, "never joined");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // What a real client sends for `/me waves`, a CTCP VERSION request and a CTCP PING
+    // reply, then an ordinary line.
+    alice.send("PRIVMSG #paw :\u{1}ACTION waves\u{1}");
+    alice.send("PRIVMSG pawbot :\u{1}VERSION\u{1}");
+    alice.send("NOTICE #paw :\u{1}PING 1700000000\u{1}");
+    alice.send("PRIVMSG #paw :after");
+    let mut got: Vec<Value> = Vec::new();
+    let mut stdout = String::new();
+    while !got.iter().any(|m| m["text"] == "after") {
+        assert!(Instant::now() < deadline, "{got:?}");
+        let out = exec_in(&d, &sid, "irc pull --wait 2000", None);
+        stdout.push_str(out["stdout"].as_str().unwrap_or(""));
+        got.extend(
+            ok(&out)["messages"]
+                .as_array()
+                .expect("msgs")
+                .iter()
+                .cloned(),
+        );
+    }
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(
+        (&got[0]["text"], &got[0]["action"]),
+        (&json!("waves"), &json!(true))
+    );
+    assert_eq!(
+        got[1]["action"],
+        Value::Null,
+        "an ordinary line has no action field"
+    );
+    assert!(stdout.contains("] * alice waves\n"), "{stdout}");
+    assert!(stdout.contains("] <alice> after\n"), "{stdout}");
+    // Private messages: the VERSION request left nothing.
+    let p = exec_in(&d, &sid, "irc pull --from alice", None);
+    assert_eq!(ok(&p)["returned"], 0, "{p}");
+    let h = exec_in(&d, &sid, "irc history", None);
+    assert!(
+        h["stdout"]
+            .as_str()
+            .unwrap_or("")
+            .contains("<- * alice waves\n"),
+        "{h}"
+    );
+    let all = serde_json::to_string(&h).expect("json");
+    assert!(
+        !all.contains("VERSION") && !all.contains("PING 17"),
+        "{all}"
+    );
+}

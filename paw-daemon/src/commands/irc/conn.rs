@@ -885,7 +885,7 @@ async fn run_connection(
                             if let Some(l) = irc.live.lock().unwrap_or_else(|e| e.into_inner()).as_mut() { l.nick = nick.clone(); }
                             irc.set(|s| s.nick = Some(nick));
                         }
-                        Step::Inbound { channel, from, text, private } => {
+                        Step::Inbound { channel, from, text, private, action } => {
                             // The joined channel is always kept; private peers within the cap.
                             if private && !irc.log.accepts(&channel) {
                                 dropped_peers += 1;
@@ -894,7 +894,7 @@ async fn run_connection(
                                 }
                                 continue;
                             }
-                            match irc.log.append_inbound(&channel, &from, &text) {
+                            match irc.log.append_inbound_as(&channel, &from, &text, action) {
                                 Ok(_) => {
                                     if let Some(tx) = irc.forward.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
                                         let _ = tx.send(());

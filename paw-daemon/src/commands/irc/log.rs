@@ -49,8 +49,11 @@ pub struct Record {
     pub channel: String,
     /// Who sent it.
     pub nick: String,
-    /// The text as received or sent (raw).
+    /// The text as received or sent (raw; for an action, the action's text).
     pub text: String,
+    /// A CTCP ACTION (`/me waves`), inbound only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub action: bool,
 }
 
 /// The most channels (the joined channel and private-message peers) one session's log
@@ -499,6 +502,17 @@ impl Log {
 
     /// Appends an inbound message and returns it with its id.
     pub fn append_inbound(&self, channel: &str, nick: &str, text: &str) -> io::Result<Record> {
+        self.append_inbound_as(channel, nick, text, false)
+    }
+
+    /// Appends an inbound message or action (`/me`) and returns it with its id.
+    pub fn append_inbound_as(
+        &self,
+        channel: &str,
+        nick: &str,
+        text: &str,
+        action: bool,
+    ) -> io::Result<Record> {
         let rec = {
             let mut g = self.lock();
             let key = fold(channel);
@@ -509,6 +523,7 @@ impl Log {
                 channel: channel.to_string(),
                 nick: nick.to_string(),
                 text: text.to_string(),
+                action,
             };
             let mut line = serde_json::to_vec(&rec).map_err(io::Error::other)?;
             line.push(b'\n');
@@ -535,6 +550,7 @@ impl Log {
             channel: to.to_string(),
             nick: nick.to_string(),
             text: text.to_string(),
+            action: false,
         };
         let mut line = serde_json::to_vec(&rec).map_err(io::Error::other)?;
         line.push(b'\n');

@@ -42,10 +42,12 @@ pub enum Step {
         channel: String,
         /// Who sent it (cleaned of control characters).
         from: String,
-        /// What they said, as received.
+        /// What they said, as received (for an action, the action's text).
         text: String,
         /// A private message (its peer counts against the log's channel cap).
         private: bool,
+        /// A CTCP ACTION (`/me waves`).
+        action: bool,
     },
 }
 
@@ -248,21 +250,30 @@ impl Machine {
                 if from.is_empty() || fold(&from) == fold(&self.nick) {
                     return Vec::new();
                 }
+                // CTCP: an action is kept as one; other requests and replies never reach
+                // the agent as text.
+                let (body, action) = match super::text::ctcp(body) {
+                    super::text::Ctcp::Plain(t) => (t, false),
+                    super::text::Ctcp::Action(t) => (t, true),
+                    super::text::Ctcp::Other => return Vec::new(),
+                };
                 // Only the joined channel and private messages to this nick are kept:
                 // spoofed targets must not grow per-channel state.
                 if fold(to) == self.chan_key {
                     vec![Step::Inbound {
                         channel: self.channel.clone(),
                         from,
-                        text: body.clone(),
+                        text: body.to_string(),
                         private: false,
+                        action,
                     }]
                 } else if fold(to) == fold(&self.nick) {
                     vec![Step::Inbound {
                         channel: from.clone(),
                         from,
-                        text: body.clone(),
+                        text: body.to_string(),
                         private: true,
+                        action,
                     }]
                 } else {
                     Vec::new()
@@ -381,13 +392,17 @@ mod tests {
             &[
                 ":alice!u@h PRIVMSG #paw :hello",
                 ":b\u{1b}[2Job!u@h PRIVMSG pawbot :psst",
+                ":alice!u@h PRIVMSG #paw :\u{1}ACTION waves\u{1}",
+                ":alice!u@h PRIVMSG pawbot :\u{1}VERSION\u{1}",
+                ":alice!u@h NOTICE #paw :\u{1}PING 123\u{1}",
             ],
         );
         assert_eq!(
             kept,
             [
-                "Inbound { channel: \"#paw\", from: \"alice\", text: \"hello\", private: false }",
-                "Inbound { channel: \"bob\", from: \"bob\", text: \"psst\", private: true }",
+                "Inbound { channel: \"#paw\", from: \"alice\", text: \"hello\", private: false, action: false }",
+                "Inbound { channel: \"bob\", from: \"bob\", text: \"psst\", private: true, action: false }",
+                "Inbound { channel: \"#paw\", from: \"alice\", text: \"waves\", private: false, action: true }",
             ]
         );
     }

@@ -496,6 +496,7 @@ pub(crate) fn render(messages: Vec<Record>, cap: usize) -> (Vec<IrcMessage>, boo
                 channel: m.channel,
                 nick: text::clean_inbound(&m.nick),
                 text: t,
+                action: m.action,
             }
         })
         .collect();
@@ -519,6 +520,13 @@ pub(crate) fn render(messages: Vec<Record>, cap: usize) -> (Vec<IrcMessage>, boo
 fn stdout_lines(items: &[IrcMessage], out: &mut String) {
     for m in items {
         match m {
+            IrcMessage::Message {
+                id,
+                nick,
+                text,
+                action: true,
+                ..
+            } => out.push_str(&format!("[{id}] * {nick} {text}\n")),
             IrcMessage::Message { id, nick, text, .. } => {
                 out.push_str(&format!("[{id}] <{nick}> {text}\n"))
             }
@@ -684,6 +692,7 @@ async fn history(ctx: &Ctx, args: &[String]) -> CmdResult {
             ts_ms: m.ts_ms,
             nick: text::clean_inbound(&m.nick),
             text: text::truncate_message(&text::clean_inbound(&m.text), SUMMARY_CAP).0,
+            action: m.action,
         })
         .collect();
     let reply = HistoryReply {
@@ -705,6 +714,9 @@ struct HistoryLine {
     ts_ms: u64,
     nick: String,
     text: String,
+    /// A CTCP ACTION (`/me`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    action: bool,
 }
 
 /// `irc history`'s result.
@@ -722,7 +734,11 @@ impl super::Reply for HistoryReply {
         let mut s = format!("{} message(s) in {}\n", self.returned, self.from);
         for m in &self.messages {
             let arrow = if m.direction == "in" { "<-" } else { "->" };
-            s.push_str(&format!("{arrow} <{}> {}\n", m.nick, m.text));
+            if m.action {
+                s.push_str(&format!("{arrow} * {} {}\n", m.nick, m.text));
+            } else {
+                s.push_str(&format!("{arrow} <{}> {}\n", m.nick, m.text));
+            }
         }
         s
     }

@@ -470,6 +470,7 @@ fn pull_rendering_truncates_messages_and_batches() {
         channel: "#paw".into(),
         nick: "alice".into(),
         text,
+        action: false,
     };
     let (items, cut) = super::render(
         vec![rec(1, "z".repeat(600)), rec(2, "ok".into())],

@@ -45,6 +45,32 @@ pub fn clean_outbound(line: &str) -> String {
         .collect()
 }
 
+/// What an inbound PRIVMSG/NOTICE body is, CTCP-wise.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ctcp<'a> {
+    /// An ordinary message.
+    Plain(&'a str),
+    /// `\x01ACTION waves\x01` (`/me waves`): the action's text.
+    Action(&'a str),
+    /// Any other CTCP request or reply (VERSION, PING, TIME, DCC, …): not for the agent.
+    Other,
+}
+
+/// Classifies a message body: a body starting with `\x01` is CTCP (the closing `\x01` is
+/// optional, as clients are lax about it).
+pub fn ctcp(body: &str) -> Ctcp<'_> {
+    let Some(inner) = body.strip_prefix('\x01') else {
+        return Ctcp::Plain(body);
+    };
+    let inner = inner.strip_suffix('\x01').unwrap_or(inner);
+    let (verb, rest) = inner.split_once(' ').unwrap_or((inner, ""));
+    if verb.eq_ignore_ascii_case("ACTION") {
+        Ctcp::Action(rest)
+    } else {
+        Ctcp::Other
+    }
+}
+
 /// Removes IRC formatting codes (the mIRC colour code with its digits), escape sequences
 /// and every other control character from inbound text ([`paw_proto::untrusted`]),
 /// keeping line breaks and tabs as spaces. What reaches an agent is plain text.
@@ -246,6 +272,22 @@ pub fn batch_cut<T>(items: &mut Vec<T>, len: impl Fn(&T) -> usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ctcp_actions_are_told_apart_and_other_requests_are_not_text() {
+        assert_eq!(ctcp("hello"), Ctcp::Plain("hello"));
+        assert_eq!(ctcp("\x01ACTION waves\x01"), Ctcp::Action("waves"));
+        assert_eq!(ctcp("\x01ACTION waves"), Ctcp::Action("waves"));
+        assert_eq!(ctcp("\x01action \x01"), Ctcp::Action(""));
+        assert_eq!(ctcp("\x01VERSION\x01"), Ctcp::Other);
+        assert_eq!(ctcp("\x01PING 1700000000\x01"), Ctcp::Other);
+        assert_eq!(ctcp("\x01DCC SEND x 1 2 3\x01"), Ctcp::Other);
+        // Not at the start: plain text (the control character is cleaned later).
+        assert_eq!(
+            ctcp("say \x01ACTION\x01"),
+            Ctcp::Plain("say \x01ACTION\x01")
+        );
+    }
 
     #[test]
     fn message_truncation_uses_the_seed_constants() {
