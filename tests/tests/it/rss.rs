@@ -723,3 +723,110 @@ fn the_whole_corpus_goes_through_rss_fetch() {
     // The daemon is still fine.
     assert_eq!(d.exec("hello")["exit_code"], 0);
 }
+
+#[test]
+fn a_failing_feed_backs_off_in_news_shows_its_health_and_recovers() {
+    let s = FeedServer::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let opts = Opts {
+        home: Some(dir.path().to_path_buf()),
+        config: Some(s.config()),
+        ..Opts::default()
+    };
+    let mut d = Daemon::start_with(opts.clone());
+    s.set("good", &rss_feed("Good", "good", 2, 10));
+    for (name, path) in [("good", "/dyn/good"), ("flaky", "/dyn/flaky")] {
+        ok(&d.exec(&format!(
+            "rss add --name {name} --url {} --no-verify",
+            s.url(path)
+        )));
+    }
+    // /dyn/flaky is not served yet: 404.
+    let r = ok(&d.exec("rss news")).clone();
+    assert!(has_error(&r, "flaky", "HttpError"), "{r}");
+    assert_eq!(s.hits("/dyn/flaky"), 1);
+    // Backing off: news (even --refresh) does not contact it, and says why.
+    let r = ok(&d.exec("rss news --refresh")).clone();
+    assert_eq!(s.hits("/dyn/flaky"), 1, "news contacted a feed backing off");
+    let e = r["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .find(|e| e["name"] == "flaky")
+        .cloned()
+        .expect("flaky's error");
+    assert_eq!(e["error_code"], "HttpError");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("backing off until"),
+        "{e}"
+    );
+    // A user's fetch tries at once; a second failure doubles the wait.
+    failed(&d.exec("rss fetch --name flaky"), "HttpError");
+    assert_eq!(s.hits("/dyn/flaky"), 2);
+    let list = d.exec("rss list");
+    let flaky = ok(&list)["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|i| i["name"] == "flaky")
+        .cloned()
+        .expect("flaky");
+    assert_eq!(flaky["health"], "backing_off", "{flaky}");
+    assert_eq!(flaky["failures"], 2);
+    assert_eq!(flaky["last_error"]["code"], "HttpError");
+    let line = list["stdout"]
+        .as_str()
+        .expect("stdout")
+        .lines()
+        .find(|l| l.starts_with("flaky\t"))
+        .expect("flaky's line")
+        .to_string();
+    assert!(
+        line.contains("backing off until") && line.contains(": HttpError"),
+        "{line}"
+    );
+    assert!(
+        list["stdout"]
+            .as_str()
+            .unwrap_or("")
+            .contains("good\tGood\t")
+    );
+    // The health survives a restart.
+    assert!(d.stop().success());
+    let state = std::fs::read_to_string(dir.path().join(".agents/workspace/rss/fetch_state.json"))
+        .expect("fetch_state.json");
+    let v: Value = serde_json::from_str(&state).expect("json");
+    let fs = v
+        .as_array()
+        .expect("array")
+        .iter()
+        .find(|f| f["name"] == "flaky")
+        .cloned()
+        .expect("flaky state");
+    assert_eq!(fs["failures"], 2, "{fs}");
+    let until = fs["backoff_until_ms"].as_u64().expect("until");
+    let since = fs["failing_since_ms"].as_u64().expect("since");
+    assert!(until >= since + 10 * 60_000, "{fs}");
+    let d = Daemon::start_with(opts);
+    ok(&d.exec("rss news"));
+    assert_eq!(s.hits("/dyn/flaky"), 2, "the backoff survived the restart");
+    // It comes back: one successful fetch makes it healthy again.
+    s.set("flaky", &rss_feed("Flaky", "flaky", 1, 11));
+    ok(&d.exec("rss fetch --name flaky"));
+    let list = d.exec("rss list");
+    let flaky = ok(&list)["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|i| i["name"] == "flaky")
+        .cloned()
+        .expect("flaky");
+    assert_eq!(flaky["health"], "ok", "{flaky}");
+    assert_eq!(flaky.get("failures"), None);
+    let r = ok(&d.exec("rss news --refresh")).clone();
+    assert_eq!(r["errors"], json!([]), "{r}");
+    assert_eq!(s.hits("/dyn/flaky"), 4);
+}

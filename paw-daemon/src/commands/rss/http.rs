@@ -66,12 +66,70 @@ pub async fn fetch_feed(
     url: &str,
     name: &str,
 ) -> Result<Fetched, CmdError> {
-    match get(services, url, name).await? {
-        Got::Done(f) => Ok(f),
-        Got::Body(mut resp) => {
+    let r = match get(services, url, name).await {
+        Err(e) => Err(e),
+        Ok(Got::Done(f)) => Ok(f),
+        Ok(Got::Body(mut resp)) => {
             let parsed = services.workers.feed(body_of(&mut resp)).await;
             finish(services, url, name, &resp, parsed).await
         }
+    };
+    note_health(
+        services,
+        &[(url.to_string(), name.to_string())],
+        std::slice::from_ref(&r),
+    )
+    .await;
+    r
+}
+
+/// Whether a failure is the feed's (counted towards its backoff): not a `Retry-After` it
+/// asked for, not paw's own trouble (no worker, a full disk).
+fn feed_failure(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::NetworkError
+            | ErrorCode::HttpError
+            | ErrorCode::ParseError
+            | ErrorCode::Forbidden
+    )
+}
+
+/// Records each feed's health in `fetch_state.json`: a success clears it, a failure of the
+/// feed's counts and sets the next backoff (written with the next gathered write).
+async fn note_health(
+    services: &Arc<Services>,
+    feeds: &[(String, String)],
+    results: &[Result<Fetched, CmdError>],
+) {
+    let now = now_ms();
+    let mut store = rss_store(services).lock().await;
+    let mut changed = false;
+    for ((url, name), r) in feeds.iter().zip(results) {
+        match r {
+            Ok(_) => {
+                if store
+                    .state()
+                    .fetch_state(url)
+                    .is_some_and(|f| f.failures > 0)
+                {
+                    store.state().fetch_state_mut(url, name).note_success();
+                    changed = true;
+                }
+            }
+            Err(e) if feed_failure(e.code) => {
+                store
+                    .state()
+                    .fetch_state_mut(url, name)
+                    .note_failure(now, e.code, &e.message);
+                changed = true;
+            }
+            Err(_) => {}
+        }
+    }
+    drop(store);
+    if changed {
+        super::store::RssStore::save_soon(services);
     }
 }
 
@@ -113,9 +171,12 @@ pub async fn fetch_many(
         let (url, name) = &feeds[i];
         out[i] = Some(finish(services, url, name, &resp, p).await);
     }
-    out.into_iter()
+    let out: Vec<Result<Fetched, CmdError>> = out
+        .into_iter()
         .map(|r| r.unwrap_or_else(|| Err(CmdError::new(ErrorCode::CommandFailed, "not fetched"))))
-        .collect()
+        .collect();
+    note_health(services, feeds, &out).await;
+    out
 }
 
 /// The network half of a fetch: done (a 304 answered from the cache), or a body to parse.

@@ -24,6 +24,40 @@ struct Listed {
     url: String,
     title: Option<String>,
     updated_at_ms: u64,
+    /// `ok`, `failing` or `backing_off`.
+    health: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_fetch: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failing_since: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failures: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_error: Option<super::store::FeedFailure>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    backoff_until: Option<String>,
+}
+
+impl Listed {
+    /// The health column: `ok`, `failing since …: <code>`, `backing off until …`.
+    fn health_text(&self) -> String {
+        let code = self
+            .last_error
+            .as_ref()
+            .map_or(String::new(), |e| format!(": {}", e.code.as_str()));
+        match self.health {
+            "backing_off" => format!(
+                "backing off until {} (failing since {}{code})",
+                self.backoff_until.as_deref().unwrap_or("?"),
+                self.failing_since.as_deref().unwrap_or("?")
+            ),
+            "failing" => format!(
+                "failing since {}{code}",
+                self.failing_since.as_deref().unwrap_or("?")
+            ),
+            _ => "ok".into(),
+        }
+    }
 }
 
 /// `rss list`'s result.
@@ -47,10 +81,11 @@ impl Reply for Listing {
             .iter()
             .map(|s| {
                 format!(
-                    "{}\t{}\t{}\n",
+                    "{}\t{}\t{}\t{}\n",
                     s.name,
                     s.title.as_deref().unwrap_or("-"),
-                    s.url
+                    s.url,
+                    s.health_text()
                 )
             })
             .collect()
@@ -61,15 +96,33 @@ impl Reply for Listing {
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let a: Args = parse(args)?;
     let max = clamp(a.max, 50, 0, 500) as usize;
-    let subs = rss_store(&ctx.services).lock().await.state().subs.clone();
+    let (subs, states) = {
+        let mut store = rss_store(&ctx.services).lock().await;
+        let state = store.state();
+        let subs = state.subs.clone();
+        let states: Vec<_> = subs
+            .iter()
+            .take(max)
+            .map(|s| state.fetch_state(&s.url).cloned().unwrap_or_default())
+            .collect();
+        (subs, states)
+    };
+    let now = crate::clock::now_ms();
+    let time = |ms: Option<u64>| ms.map(crate::clock::rfc3339_ms);
     let items: Vec<Listed> = subs
         .iter()
-        .take(max)
-        .map(|s| Listed {
+        .zip(&states)
+        .map(|(s, fs)| Listed {
             name: s.name.clone(),
             url: s.url.clone(),
             title: s.title.clone(),
             updated_at_ms: s.updated_at_ms,
+            health: fs.health(now),
+            last_fetch: time(fs.last_fetch_ms),
+            failing_since: time(fs.failing_since_ms),
+            failures: (fs.failures > 0).then_some(fs.failures),
+            last_error: fs.last_error.clone(),
+            backoff_until: time(fs.backoff_until_ms.filter(|u| *u > now)),
         })
         .collect();
     let mut artifacts = Vec::new();

@@ -91,6 +91,33 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         let st = &states[i];
         let cached = rss_store(&ctx.services).cached(&sub.url).await;
         let (limited, young) = freshness(st.as_ref(), now, ttl_ms);
+        // A failing feed backing off is not contacted (its cache is served).
+        if limited.is_none()
+            && let Some(fs) = st.as_ref()
+            && let Some(until) = fs.backoff_until_ms.filter(|u| *u > now && fs.failures > 0)
+        {
+            let last = fs.last_error.as_ref();
+            errors.push(FeedError {
+                name: sub.name.clone(),
+                error_code: last.map_or(ErrorCode::NetworkError, |e| e.code),
+                message: format!(
+                    "failing since {} ({} failures, last: {}); backing off until {}{}",
+                    crate::clock::rfc3339_ms(fs.failing_since_ms.unwrap_or(now)),
+                    fs.failures,
+                    last.map_or("", |e| e.message.as_str()),
+                    crate::clock::rfc3339_ms(until),
+                    if cached.is_some() {
+                        "; serving cached items"
+                    } else {
+                        ""
+                    }
+                ),
+            });
+            if let Some(c) = cached {
+                fresh.push((i, c));
+            }
+            continue;
+        }
         match (cached, limited) {
             (Some(c), Some(until)) => {
                 errors.push(FeedError {

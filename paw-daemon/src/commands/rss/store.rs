@@ -55,6 +55,76 @@ pub struct FetchState {
     /// Do not contact the feed before this time (from `Retry-After`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after_until_ms: Option<u64>,
+    /// Fetches that failed in a row (0: healthy).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub failures: u32,
+    /// When the current run of failures began.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failing_since_ms: Option<u64>,
+    /// The last failure's error code and message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<FeedFailure>,
+    /// `rss news` does not contact the feed before this time (capped exponential backoff
+    /// after failures; `rss fetch --name` still tries at once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backoff_until_ms: Option<u64>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A failed fetch, as remembered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeedFailure {
+    /// The error code.
+    pub code: paw_proto::ErrorCode,
+    /// The message.
+    pub message: String,
+}
+
+/// The first wait after a failure; each further failure doubles it.
+pub const BACKOFF_BASE_MS: u64 = 5 * 60_000;
+/// The longest wait: a failing feed is tried at least daily, never given up.
+pub const BACKOFF_MAX_MS: u64 = 24 * 3_600_000;
+
+/// How long to leave a feed alone after its `failures`-th failure in a row.
+pub fn backoff_ms(failures: u32) -> u64 {
+    let doublings = failures.saturating_sub(1).min(20);
+    BACKOFF_BASE_MS
+        .saturating_mul(1 << doublings)
+        .min(BACKOFF_MAX_MS)
+}
+
+impl FetchState {
+    /// A fetch failed at `now`: one more failure, and the backoff that follows it.
+    pub fn note_failure(&mut self, now: u64, code: paw_proto::ErrorCode, message: &str) {
+        self.failures = self.failures.saturating_add(1);
+        self.failing_since_ms.get_or_insert(now);
+        self.last_error = Some(FeedFailure {
+            code,
+            message: message.to_string(),
+        });
+        self.backoff_until_ms = Some(now.saturating_add(backoff_ms(self.failures)));
+    }
+
+    /// A fetch succeeded: healthy again.
+    pub fn note_success(&mut self) {
+        self.failures = 0;
+        self.failing_since_ms = None;
+        self.last_error = None;
+        self.backoff_until_ms = None;
+    }
+
+    /// `ok`, `failing` (failed, may be tried now) or `backing_off` (not before
+    /// `backoff_until_ms`), at `now`.
+    pub fn health(&self, now: u64) -> &'static str {
+        match self.backoff_until_ms {
+            _ if self.failures == 0 => "ok",
+            Some(until) if until > now => "backing_off",
+            _ => "failing",
+        }
+    }
 }
 
 /// The items of the last successful parse of one feed.
@@ -481,6 +551,26 @@ impl crate::commands::CommandState for RssStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failing_feed_backs_off_exponentially_to_a_day_and_never_gives_up() {
+        let waits: Vec<u64> = (1..=12).map(|n| backoff_ms(n) / 60_000).collect();
+        assert_eq!(
+            waits,
+            [5, 10, 20, 40, 80, 160, 320, 640, 1280, 1440, 1440, 1440]
+        );
+        assert_eq!(backoff_ms(u32::MAX), BACKOFF_MAX_MS);
+        let mut fs = FetchState::default();
+        assert_eq!(fs.health(0), "ok");
+        fs.note_failure(1_000, paw_proto::ErrorCode::HttpError, "HTTP 500");
+        fs.note_failure(2_000, paw_proto::ErrorCode::NetworkError, "refused");
+        assert_eq!((fs.failures, fs.failing_since_ms), (2, Some(1_000)));
+        assert_eq!(fs.backoff_until_ms, Some(2_000 + 10 * 60_000));
+        assert_eq!(fs.health(2_000), "backing_off");
+        assert_eq!(fs.health(2_000 + 10 * 60_000), "failing");
+        fs.note_success();
+        assert_eq!(fs, FetchState::default());
+    }
 
     fn feed(url: &str) -> std::sync::Arc<CachedFeed> {
         std::sync::Arc::new(CachedFeed {
