@@ -227,6 +227,16 @@ impl AuditWriter {
         None
     }
 
+    /// Run `id`'s record while it is still queued for the journal (the first milliseconds
+    /// after its call answered).
+    pub fn queued(&self, id: &str) -> Option<Value> {
+        let st = self.queue.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.records
+            .iter()
+            .find(|r| r.run_id == id)
+            .and_then(|r| serde_json::to_value(r).ok())
+    }
+
     /// How many journal writes failed since start (each lost its batch of records).
     pub fn failures(&self) -> u64 {
         self.queue

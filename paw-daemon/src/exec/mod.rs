@@ -95,7 +95,14 @@ impl ExecRuntime {
     /// Run `run_id`'s audit record, while retention keeps it (reads files: call it on the
     /// blocking pool).
     pub fn find_run(&self, run_id: &str) -> std::io::Result<Option<serde_json::Value>> {
-        audit::find_run(&self.audit_paths, run_id)
+        match audit::find_run(&self.audit_paths, run_id)? {
+            Some(v) => Ok(Some(v)),
+            // Not on disk yet: still in the journal's queue (or written in between).
+            None => Ok(self
+                .audit
+                .queued(run_id)
+                .or(audit::find_run(&self.audit_paths, run_id)?)),
+        }
     }
 
     /// Audit journal writes that failed since start (a full disk).
