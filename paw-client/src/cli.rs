@@ -428,6 +428,12 @@ fn exec(
                 let _ = se.write_all(b"\n");
             }
         }
+        // What waits for the session, for the person at the terminal (not for pipes).
+        if let Some(n) = &outcome.notices
+            && std::io::stderr().is_terminal()
+        {
+            let _ = writeln!(std::io::stderr(), "{}", untrusted::clean(&n.line()));
+        }
     }
     Ok(u8::try_from(outcome.exit_code).unwrap_or(1))
 }

@@ -31,6 +31,10 @@ pub trait SessionResource: Send + Sync + 'static {
     fn state(&self) -> String {
         "attached".to_string()
     }
+
+    /// Adds what is waiting in this resource to the session's `notices` (from memory:
+    /// called on every outcome of the session).
+    fn notices(&self, _out: &mut paw_proto::Notices) {}
 }
 
 /// The session is closed and takes no new resources.
@@ -144,6 +148,17 @@ impl Session {
         let guard = self.lock();
         let a = guard.1.iter().find(|a| a.key == key)?;
         a.any.clone().downcast::<T>().ok()
+    }
+
+    /// What is waiting for this session, from its resources; `None` when nothing is.
+    pub fn notices(&self) -> Option<paw_proto::Notices> {
+        let resources: Vec<Arc<dyn SessionResource>> =
+            self.lock().1.iter().map(|a| a.resource.clone()).collect();
+        let mut n = paw_proto::Notices::default();
+        for r in resources {
+            r.notices(&mut n);
+        }
+        (!n.is_empty()).then_some(n)
     }
 
     /// Each attached resource's state word, by key.

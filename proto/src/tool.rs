@@ -59,6 +59,20 @@ pub fn output_schema() -> Value {
                 "type": "object",
                 "properties": {"stdout": {"type": "boolean"}, "stderr": {"type": "boolean"}},
                 "required": ["stdout", "stderr"]
+            },
+            "notices": {
+                "type": "object",
+                "description": "What waits for this session (absent when nothing): unread IRC messages per channel (irc pull), feed items not yet given (rss news --new).",
+                "properties": {
+                    "irc": {
+                        "type": "object",
+                        "properties": {
+                            "unread": {"type": "object", "additionalProperties": {"type": "integer"}},
+                            "more_channels": {"type": "integer"}
+                        }
+                    },
+                    "rss": {"type": "object", "properties": {"new": {"type": "integer"}}}
+                }
             }
         },
         "required": ["run_id", "session_id", "exit_code", "stdout", "stderr", "duration_ms", "error_code", "error_message", "result", "artifacts", "argv", "truncated"]

@@ -69,6 +69,73 @@ pub struct ExecOutcome {
     pub argv: Vec<String>,
     /// Which streams were cut.
     pub truncated: Truncated,
+    /// What is waiting for the session (SPEC §4.6); absent when nothing is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notices: Option<Notices>,
+}
+
+/// `notices`: what is waiting for a session, on every outcome of it (hosts drop pushed
+/// notifications; an agent reads its answers). Computed from memory.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Notices {
+    /// IRC messages after this session's cursors.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub irc: Option<IrcNotices>,
+    /// Feed items this session has not been given by `rss news --new`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rss: Option<RssNotices>,
+}
+
+impl Notices {
+    /// Whether there is nothing to say.
+    pub fn is_empty(&self) -> bool {
+        self.irc.is_none() && self.rss.is_none()
+    }
+
+    /// The one line a text-only host shows, e.g. `[paw: 3 unread in #paw; 12 new feed
+    /// items — irc pull / rss news --new]`.
+    pub fn line(&self) -> String {
+        let mut parts = Vec::new();
+        let mut hints = Vec::new();
+        if let Some(irc) = &self.irc {
+            let mut chans: Vec<String> = irc
+                .unread
+                .iter()
+                .map(|(c, n)| format!("{n} unread in {c}"))
+                .collect();
+            if irc.more_channels > 0 {
+                chans.push(format!("{} more channels", irc.more_channels));
+            }
+            parts.push(chans.join(", "));
+            hints.push("irc pull");
+        }
+        if let Some(rss) = &self.rss {
+            parts.push(format!("{} new feed items", rss.new));
+            hints.push("rss news --new");
+        }
+        format!("[paw: {} — {}]", parts.join("; "), hints.join(" / "))
+    }
+}
+
+/// `notices.irc`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IrcNotices {
+    /// Unread messages per channel (or private peer), the busiest first channels only.
+    pub unread: std::collections::BTreeMap<String, u64>,
+    /// Further channels with unread messages, not listed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub more_channels: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// `notices.rss`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RssNotices {
+    /// Digest items not yet given to this session by `rss news --new`.
+    pub new: u64,
 }
 
 /// Params of `terminal.cancel`.

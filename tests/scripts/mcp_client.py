@@ -38,6 +38,11 @@ async def main(client_bin, socket):
                     return {"exception": str(e)}
 
             report["hello"] = await call("terminal_exec", {"command": "hello"})
+            # A session with IRC messages waiting (set up by the test): an unrelated call
+            # says so in its text block.
+            report["irc_hello"] = await call(
+                "terminal_exec", {"command": "hello", "session_id": "mcp-irc"}
+            )
             report["unknown"] = await call("terminal_exec", {"command": "no-such-command --x"})
             report["bad_args"] = await call("terminal_exec", {"command": "hello", "bogus": 1})
             report["wrong_tool"] = await call("rm_rf", {"command": "hello"})
@@ -66,6 +71,8 @@ async def main(client_bin, socket):
                 "terminal_exec", {"command": "rss news --limit 1"}, progress_callback=on_progress
             )
             report["progress"] = progress
+            # Third-party text comes fenced.
+            report["feed"] = await call("terminal_exec", {"command": "rss fetch --name m0"})
 
             # A call the host abandons is cancelled (notifications/cancelled).
             with anyio.move_on_after(1.0):

@@ -12,7 +12,7 @@
 //! acknowledged run id.
 //!
 //! The bench (`cargo bench -p paw-tests --bench soak`) runs [`Plan::full`]; the test
-//! (`tests/it/soak.rs`) runs [`Plan::quick`] and asserts [`Report::failures`] is empty.
+//! (`tests/soak.rs`) runs [`Plan::quick`] and asserts [`Report::failures`] is empty.
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};

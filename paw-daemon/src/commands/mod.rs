@@ -243,6 +243,17 @@ impl Output {
         }
     }
 
+    /// Marks the result as carrying third-party text (SPEC §4.6): `untrusted: true` and
+    /// `origin`, where it came from (hosts fence such text as data, not instructions).
+    /// (`origin`, as `source` already names a feed in `rss read` and `rss news` items.)
+    pub fn untrusted(mut self, origin: impl Into<String>) -> Self {
+        if let Value::Object(m) = &mut self.result {
+            m.insert("untrusted".into(), Value::Bool(true));
+            m.insert("origin".into(), Value::String(origin.into()));
+        }
+        self
+    }
+
     /// Reports warnings (e.g. store files moved aside) on stderr and as `result.warnings`.
     pub fn add_warnings(&mut self, warnings: Vec<String>) {
         if warnings.is_empty() {

@@ -143,9 +143,10 @@ impl ExecRuntime {
             }
         };
 
-        let outcome = self
+        let mut outcome = self
             .finish_outcome(&run_id, &session.id, argv, result, started)
             .await;
+        outcome.notices = session.notices();
         let mut command = params.command;
         mask::mask_string(&mut command);
         mask::mask_secret_command(&mut command);
@@ -308,6 +309,7 @@ impl ExecRuntime {
         }
 
         ExecOutcome {
+            notices: None,
             run_id: run_id.to_string(),
             session_id: session_id.to_string(),
             exit_code,

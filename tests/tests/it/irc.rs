@@ -644,3 +644,53 @@ fn a_slash_me_reaches_the_agent_as_an_action_and_other_ctcp_never_as_text() {
         "{all}"
     );
 }
+
+#[test]
+fn notices_on_every_outcome_tell_the_session_what_waits_and_go_when_read() {
+    let (ircd, d) = server_and_daemon();
+    let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
+    let mut c = d.conn();
+    let sid = c.result("session.open", json!({"name": "notices"}))["session_id"]
+        .as_str()
+        .expect("sid")
+        .to_string();
+    // Nothing waits: no notices at all (not even an empty object).
+    let o = exec_in(&d, &sid, "hello", None);
+    assert_eq!(o.get("notices"), None, "{o}");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while ok(&exec_in(&d, &sid, "irc status", None))["state"] != "joined" {
+        assert!(Instant::now() < deadline, "never joined");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    alice.send("PRIVMSG #paw :one");
+    alice.send("PRIVMSG #paw :two");
+    alice.send("PRIVMSG pawbot :psst");
+    // An unrelated call in the same session says what waits, per channel.
+    let o = loop {
+        let o = exec_in(&d, &sid, "hello", None);
+        if o["notices"]["irc"]["unread"]["#paw"] == 2 && o["notices"]["irc"]["unread"]["alice"] == 1
+        {
+            break o;
+        }
+        assert!(Instant::now() < deadline, "{o}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(
+        o["stdout"].as_str().map(|s| s.starts_with("HELLO")),
+        Some(true)
+    );
+    assert!(serde_json::to_string(&o["notices"]).expect("json").len() < 300);
+    // Another session sees nothing of it.
+    let other = c.result("session.open", json!({"name": "elsewhere"}))["session_id"]
+        .as_str()
+        .expect("sid")
+        .to_string();
+    assert_eq!(exec_in(&d, &other, "hello", None).get("notices"), None);
+    // Pulling #paw leaves only the private message; pulling that, nothing.
+    ok(&exec_in(&d, &sid, "irc pull", None));
+    let o = exec_in(&d, &sid, "hello", None);
+    assert_eq!(o["notices"]["irc"]["unread"], json!({"alice": 1}), "{o}");
+    ok(&exec_in(&d, &sid, "irc pull --from alice", None));
+    let o = exec_in(&d, &sid, "hello", None);
+    assert_eq!(o.get("notices"), None, "{o}");
+}

@@ -24,7 +24,6 @@ mod rss_corpus;
 mod rss_read;
 mod schema;
 mod sessions;
-mod soak;
 mod socket;
 mod startup;
 mod tidy;

@@ -181,7 +181,8 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
         count: x.count.into_iter().collect(),
         out: artifact.path.clone(),
     };
-    Ok(Output::reply(&reply, vec![artifact]))
+    let source = format!("the document {}", a.input);
+    Ok(Output::reply(&reply, vec![artifact]).untrusted(source))
 }
 
 /// `doc extract`'s result.

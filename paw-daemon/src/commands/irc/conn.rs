@@ -336,7 +336,24 @@ impl SessionResource for Irc {
     fn state(&self) -> String {
         self.status.borrow().state.as_str().to_string()
     }
+
+    fn notices(&self, out: &mut paw_proto::Notices) {
+        let mut unread = self.log.unread_counts();
+        if unread.is_empty() {
+            return;
+        }
+        // The busiest first; a few hundred bytes at most.
+        unread.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let more = unread.len().saturating_sub(NOTICE_CHANNELS);
+        out.irc = Some(paw_proto::IrcNotices {
+            unread: unread.into_iter().take(NOTICE_CHANNELS).collect(),
+            more_channels: more,
+        });
+    }
 }
+
+/// Channels listed in `notices.irc.unread`.
+const NOTICE_CHANNELS: usize = 5;
 
 impl Irc {
     /// Creates the resource and starts its supervisor (idle until asked to connect).

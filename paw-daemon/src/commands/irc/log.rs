@@ -603,6 +603,18 @@ impl Log {
         out
     }
 
+    /// Per channel (as last seen) with messages after its cursor: how many (from memory).
+    pub fn unread_counts(&self) -> Vec<(String, u64)> {
+        let g = self.lock();
+        g.chans
+            .iter()
+            .filter_map(|(k, c)| {
+                let cursor = g.cursors.get(k).copied().unwrap_or(0);
+                (c.last_id > cursor).then(|| (c.name.clone(), c.last_id - cursor))
+            })
+            .collect()
+    }
+
     /// The cursor of `channel` (last delivered id; 0 = none).
     pub fn cursor(&self, channel: &str) -> u64 {
         self.lock()

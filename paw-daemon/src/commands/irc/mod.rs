@@ -254,7 +254,12 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
         logged_in: st.logged_in,
         last_error: st.last_error.as_ref().map(|e| e.to_state()),
     };
+    let server = reply.server.clone();
     let mut out = Output::reply(&reply, Vec::new());
+    // A server's error text is the server's words.
+    if reply_has_server_text(&out) {
+        out = out.untrusted(format!("the IRC server {server}"));
+    }
     // The file as it is now: a chmod takes effect at once, not at the next connection.
     if let Some(w) = creds::env_mode_warning(ctx.home.agents()) {
         out.add_warnings(vec![w]);
@@ -480,6 +485,11 @@ impl super::Reply for SendReply {
     }
 }
 
+/// Whether `irc status` carries words of the server (`last_error`'s message).
+fn reply_has_server_text(out: &Output) -> bool {
+    out.result.get("last_error").is_some_and(|e| !e.is_null())
+}
+
 /// Cleans and truncates messages for an agent: per-message cap, then the batch rule with
 /// its marker message. Returns the JSON messages and whether anything was cut.
 pub(crate) fn render(messages: Vec<Record>, cap: usize) -> (Vec<IrcMessage>, bool) {
@@ -631,7 +641,8 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
         peek,
         dropped_count: (unread.dropped > 0).then_some(unread.dropped),
     };
-    Ok(Output::reply(&reply, artifacts))
+    let source = format!("IRC {} on {}", reply.from, c.server);
+    Ok(Output::reply(&reply, artifacts).untrusted(source))
 }
 
 /// `irc pull`'s result: third-party text, cleaned and truncated.
@@ -702,7 +713,8 @@ async fn history(ctx: &Ctx, args: &[String]) -> CmdResult {
         returned: messages.len(),
         messages,
     };
-    Ok(Output::reply(&reply, Vec::new()))
+    let source = format!("IRC {} on {}", reply.from, c.server);
+    Ok(Output::reply(&reply, Vec::new()).untrusted(source))
 }
 
 /// One line of `irc history`, either direction.

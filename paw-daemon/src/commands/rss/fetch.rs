@@ -73,7 +73,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         out: artifacts.first().map(|a| a.path.clone()),
         count_written: artifacts.first().map(|_| f.items.len()),
     };
-    Ok(Output::reply(&reply, artifacts))
+    let source = format!("the feed {}", reply.url);
+    Ok(Output::reply(&reply, artifacts).untrusted(source))
 }
 
 /// `rss fetch`'s result.

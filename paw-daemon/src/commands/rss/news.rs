@@ -230,7 +230,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         from_cache: fresh.len(),
         ..News::default()
     };
-    Ok(Output::reply(&reply, Vec::new()))
+    Ok(Output::reply(&reply, Vec::new()).untrusted("the subscribed feeds (each item's source)"))
 }
 
 /// One digest item (seed 001's fields).

@@ -174,7 +174,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         }
         reply.full = Some(r.full.clone());
     }
-    let mut out = Output::reply(&reply, Vec::new());
+    let source = format!("the article {}", reply.link);
+    let mut out = Output::reply(&reply, Vec::new()).untrusted(source);
     out.add_warnings(fulltext_jobs(&ctx.services).take_warnings());
     Ok(out)
 }
