@@ -830,3 +830,143 @@ fn a_failing_feed_backs_off_in_news_shows_its_health_and_recovers() {
     assert_eq!(r["errors"], json!([]), "{r}");
     assert_eq!(s.hits("/dyn/flaky"), 4);
 }
+
+/// A feed with these (title, link, pubDate day) items.
+fn feed_of(title: &str, items: &[(&str, &str, u32)]) -> String {
+    let items: String = items
+        .iter()
+        .map(|(t, l, day)| {
+            format!(
+                "<item><title>{t}</title><link>{l}</link><pubDate>{day:02} Nov 2026 10:00:00 GMT</pubDate></item>"
+            )
+        })
+        .collect();
+    format!(
+        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>{title}</title>{items}</channel></rss>"
+    )
+}
+
+#[test]
+fn news_merges_the_same_article_across_feeds_and_new_gives_each_item_once() {
+    let s = FeedServer::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let opts = Opts {
+        home: Some(dir.path().to_path_buf()),
+        config: Some(s.config()),
+        ..Opts::default()
+    };
+    let mut d = Daemon::start_with(opts.clone());
+    // The same story through three feeds (tracking parameters, a trailing slash, another
+    // scheme), each feed with one story of its own.
+    s.set(
+        "a",
+        &feed_of(
+            "A",
+            &[
+                ("Big story", "https://news.example/big?utm_source=a", 20),
+                ("Only in A", "https://a.example/1", 19),
+            ],
+        ),
+    );
+    s.set(
+        "b",
+        &feed_of(
+            "B",
+            &[
+                ("Big story", "https://news.example/big/", 20),
+                ("Only in B", "https://b.example/1", 18),
+            ],
+        ),
+    );
+    s.set(
+        "c",
+        &feed_of(
+            "C",
+            &[
+                ("Big story", "http://NEWS.example/big#top", 20),
+                ("Only in C", "https://c.example/1", 17),
+            ],
+        ),
+    );
+    for n in ["a", "b", "c"] {
+        ok(&d.exec(&format!(
+            "rss add --name {n} --url {} --no-verify",
+            s.url(&format!("/dyn/{n}"))
+        )));
+    }
+    let r = ok(&d.exec("rss news --limit 10")).clone();
+    assert_eq!(r["duplicates_merged"], 2, "{r}");
+    let titles: Vec<&str> = r["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter_map(|i| i["title"].as_str())
+        .collect();
+    assert_eq!(titles, ["Big story", "Only in A", "Only in B", "Only in C"]);
+
+    let mut c = d.conn();
+    let sid = c.result("session.open", json!({"name": "reader"}))["session_id"]
+        .as_str()
+        .expect("sid")
+        .to_string();
+    let news_new = |c: &mut paw_tests::Conn, limit: u32| {
+        c.exec(json!({"command": format!("rss news --new --limit {limit}"), "session_id": sid}))
+    };
+    // Two now; the rest is counted in every answer of the session until given.
+    let o = news_new(&mut c, 2);
+    let first: Vec<String> = ok(&o)["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| i["title"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(first, ["Big story", "Only in A"]);
+    assert_eq!(o["notices"]["rss"]["new"], 2, "{o}");
+    let hello = c.exec(json!({"command": "hello", "session_id": sid}));
+    assert_eq!(hello["notices"]["rss"]["new"], 2, "{hello}");
+    let o = news_new(&mut c, 10);
+    let rest: Vec<&str> = ok(&o)["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter_map(|i| i["title"].as_str())
+        .collect();
+    assert_eq!(rest, ["Only in B", "Only in C"]);
+    assert_eq!(o.get("notices"), None, "{o}");
+    let o = news_new(&mut c, 10);
+    assert_eq!(ok(&o)["items"], json!([]));
+    assert!(
+        o["stdout"].as_str().unwrap_or("").contains("Nothing new"),
+        "{o}"
+    );
+    // Another session has been given nothing.
+    c.result("session.open", json!({"name": "elsewhere"}));
+    let other = c.exec(json!({"command": "rss news --new --limit 10", "session_id": "elsewhere"}));
+    assert_eq!(ok(&other)["count"], 4);
+    // The given set survives a restart; a new item is new.
+    drop(c);
+    assert!(d.stop().success());
+    s.set(
+        "b",
+        &feed_of(
+            "B",
+            &[
+                ("Big story", "https://news.example/big/", 20),
+                ("Only in B", "https://b.example/1", 18),
+                ("Fresh in B", "https://b.example/2", 21),
+            ],
+        ),
+    );
+    let d = Daemon::start_with(opts);
+    let mut c = d.conn();
+    c.result("session.open", json!({"name": "reader"}));
+    let o =
+        c.exec(json!({"command": "rss news --new --refresh --limit 10", "session_id": "reader"}));
+    let got: Vec<&str> = ok(&o)["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter_map(|i| i["title"].as_str())
+        .collect();
+    assert_eq!(got, ["Fresh in B"], "{o}");
+}

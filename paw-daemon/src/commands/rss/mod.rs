@@ -16,6 +16,7 @@ pub mod opml_io;
 pub mod parse;
 mod read;
 mod remove;
+pub mod seen;
 pub mod store;
 pub mod text;
 

@@ -48,6 +48,30 @@ pub struct Args {
     /// refetch every feed, however fresh its cache
     #[arg(long)]
     refresh: bool,
+    /// only items this session has not been given by an earlier --new (then marked given)
+    #[arg(long)]
+    new: bool,
+}
+
+/// This session's given set, loaded on first use (SPEC §7.2 `news --new`).
+async fn given(ctx: &Ctx) -> Result<std::sync::Arc<super::seen::Given>, crate::commands::CmdError> {
+    if let Some(g) = ctx.session.resource::<super::seen::Given>("rss") {
+        return Ok(g);
+    }
+    let path = ctx
+        .home
+        .agents()
+        .join("workspace/rss/sessions")
+        .join(crate::home::safe_session_id(&ctx.session.id))
+        .join("given.json");
+    let universe = rss_store(&ctx.services).universe();
+    let loaded = tokio::task::spawn_blocking(move || super::seen::Given::load(path, universe))
+        .await
+        .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
+    let loaded = std::sync::Arc::new(loaded);
+    ctx.session
+        .attach("rss", move || loaded)
+        .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))
 }
 
 /// Runs `rss news`.
@@ -188,6 +212,18 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             item: item.clone(),
         }));
     }
+    // Newest first (undated items after dated ones, in feed order), then one copy of each
+    // article across feeds: the newest.
+    digests.sort_by_cached_key(|d| std::cmp::Reverse(d.item.sort_key()));
+    let duplicates_merged = super::seen::merge_duplicates(&mut digests, |d| &d.item);
+    if a.source.is_none() && keyword.is_none() {
+        // The whole digest: what every session's `notices.rss.new` counts against.
+        rss_store(&ctx.services)
+            .universe()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .set(digests.iter().map(|d| super::seen::keys(&d.item)).collect());
+    }
     if let Some(k) = &keyword {
         digests.retain(|d| {
             d.item
@@ -196,9 +232,23 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
                 .is_some_and(|t| t.to_lowercase().contains(k.as_str()))
         });
     }
-    // Newest first; undated items after dated ones, in feed order.
-    digests.sort_by_cached_key(|d| std::cmp::Reverse(d.item.sort_key()));
+    let given = if a.new { Some(given(ctx).await?) } else { None };
+    if let Some(g) = &given {
+        digests.retain(|d| !g.was_given(&super::seen::keys(&d.item)));
+    }
     digests.truncate(limit);
+    if let Some(g) = given {
+        let bytes = g.mark(digests.iter().map(|d| super::seen::keys(&d.item)));
+        tokio::task::spawn_blocking(move || g.save(&bytes))
+            .await
+            .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?
+            .map_err(|e| {
+                crate::commands::CmdError::new(
+                    ErrorCode::CommandFailed,
+                    format!("cannot save what this session was given: {e}"),
+                )
+            })?;
+    }
     // Only the items handed out are rendered, in one worker job (the raw HTML is untrusted).
     let (brief, _) = ctx
         .services
@@ -228,6 +278,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         errors,
         refreshed,
         from_cache: fresh.len(),
+        duplicates_merged,
+        new_only: a.new,
         ..News::default()
     };
     Ok(Output::reply(&reply, Vec::new()).untrusted("the subscribed feeds (each item's source)"))
@@ -261,6 +313,11 @@ struct News {
     errors: Vec<FeedError>,
     refreshed: usize,
     from_cache: usize,
+    /// The same article from several feeds: copies dropped (the newest kept).
+    duplicates_merged: usize,
+    /// `--new`: only items not given to this session before.
+    #[serde(rename = "new")]
+    new_only: bool,
     /// No subscription at all (stdout says how to add one).
     #[serde(skip)]
     no_subscriptions: bool,
@@ -276,6 +333,8 @@ impl Default for News {
             errors: Vec::new(),
             refreshed: 0,
             from_cache: 0,
+            duplicates_merged: 0,
+            new_only: false,
             no_subscriptions: false,
         }
     }
@@ -287,7 +346,11 @@ impl Reply for News {
             return format!("{NO_SUBSCRIPTIONS}\n");
         }
         if self.items.is_empty() {
-            return "No matching news.\n".into();
+            return if self.new_only {
+                "Nothing new since the last rss news --new.\n".into()
+            } else {
+                "No matching news.\n".into()
+            };
         }
         let mut s = String::new();
         for (n, d) in self.items.iter().enumerate() {

@@ -268,6 +268,8 @@ pub struct RssStore {
     memory: std::sync::Mutex<Memory>,
     /// Whether a deferred `fetch_state.json` write is pending (see [`RssStore::save_soon`]).
     save_pending: std::sync::atomic::AtomicBool,
+    /// The last full digest's items, for the sessions' `notices.rss.new`.
+    universe: std::sync::Arc<std::sync::Mutex<super::seen::Universe>>,
 }
 
 /// The most bytes (of their cache files) the parsed caches kept in memory may stand for.
@@ -379,6 +381,7 @@ impl RssStore {
             memory: std::sync::Mutex::new(Memory::new(memory_bytes)),
             warnings: std::sync::Mutex::new(Vec::new()),
             save_pending: std::sync::atomic::AtomicBool::new(false),
+            universe: std::sync::Arc::default(),
         }
     }
 
@@ -428,6 +431,11 @@ impl RssStore {
     }
 
     /// The cached items of `url`, if any (a corrupt cache file is treated as none).
+    /// The last full digest's items (shared with every session's given set).
+    pub fn universe(&self) -> std::sync::Arc<std::sync::Mutex<super::seen::Universe>> {
+        self.universe.clone()
+    }
+
     pub async fn cached(&self, url: &str) -> Option<std::sync::Arc<CachedFeed>> {
         if let Some(c) = self.memory().get(url) {
             return Some(c);

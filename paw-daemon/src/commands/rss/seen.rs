@@ -1,0 +1,302 @@
+//! What a digest has already said: duplicates across feeds merged (the same article through
+//! five aggregators is one item), and per session the items `rss news --new` has given
+//! (SPEC §7.2), kept across restarts; the count of the rest is the session's
+//! `notices.rss.new` (SPEC §4.6).
+
+use std::collections::{HashSet, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use super::parse::Item;
+use crate::session::SessionResource;
+use crate::store::{Durability, write_atomic};
+
+/// Query parameters that only track where a reader came from.
+fn tracking(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.starts_with("utm_")
+        || matches!(
+            n.as_str(),
+            "fbclid"
+                | "gclid"
+                | "dclid"
+                | "msclkid"
+                | "mc_cid"
+                | "mc_eid"
+                | "igshid"
+                | "ref_src"
+                | "ref"
+                | "cmpid"
+                | "ncid"
+                | "ocid"
+                | "sr_share"
+                | "_hsenc"
+                | "_hsmi"
+        )
+}
+
+/// A link as the same article: scheme and host in lower case, no default port, no
+/// fragment, no tracking parameters, no trailing slash.
+pub fn canonical_link(link: &str) -> Option<String> {
+    let mut u = url::Url::parse(link.trim()).ok()?;
+    if !matches!(u.scheme(), "http" | "https") {
+        return None;
+    }
+    u.set_fragment(None);
+    let kept: Vec<(String, String)> = u
+        .query_pairs()
+        .filter(|(k, _)| !tracking(k))
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    if kept.is_empty() {
+        u.set_query(None);
+    } else {
+        u.query_pairs_mut().clear().extend_pairs(kept);
+    }
+    // http and https are the same article.
+    let host = u.host_str()?.to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
+    let path = u.path().trim_end_matches('/');
+    let query = u.query().map(|q| format!("?{q}")).unwrap_or_default();
+    let port = u.port().map(|p| format!(":{p}")).unwrap_or_default();
+    Some(format!("{host}{port}{path}{query}"))
+}
+
+/// The keys that make two items the same article: the canonical link, a guid that names
+/// something (a URL or a long id, not a feed's counter like `42`), the normalised title
+/// with the date.
+pub fn keys(item: &Item) -> Vec<String> {
+    let mut k = Vec::with_capacity(3);
+    if let Some(l) = item.link.as_deref().and_then(canonical_link) {
+        k.push(format!("l:{l}"));
+    }
+    let g = item.guid.trim();
+    if g.contains("://") || g.len() >= 16 {
+        k.push(format!(
+            "g:{}",
+            canonical_link(g).unwrap_or_else(|| g.to_string())
+        ));
+    }
+    if let (Some(t), Some(ms)) = (item.title.as_deref(), item.sort_key()) {
+        let norm: String = t
+            .chars()
+            .filter(|c| c.is_alphanumeric() || c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !norm.is_empty() {
+            k.push(format!("t:{norm}@{ms}"));
+        }
+    }
+    if k.is_empty() {
+        k.push(format!("g:{g}"));
+    }
+    k
+}
+
+/// Drops every item that shares a key with an earlier one (the list is newest first, so
+/// the newest copy stays); returns how many went.
+pub fn merge_duplicates<T>(items: &mut Vec<T>, item_of: impl Fn(&T) -> &Item) -> usize {
+    let mut seen: HashSet<String> = HashSet::new();
+    let before = items.len();
+    items.retain(|x| {
+        let ks = keys(item_of(x));
+        let dup = ks.iter().any(|k| seen.contains(k));
+        seen.extend(ks);
+        !dup
+    });
+    before - items.len()
+}
+
+/// The digest's items as of the last full `rss news` (their first keys), shared by every
+/// session's [`Given`] to count what it has not been given. Held in memory only.
+#[derive(Default)]
+pub struct Universe {
+    /// Each item's keys.
+    items: Vec<Vec<String>>,
+    /// Bumped when `items` changes.
+    version: u64,
+}
+
+impl Universe {
+    /// Replaces the digest's items.
+    pub fn set(&mut self, items: Vec<Vec<String>>) {
+        self.items = items;
+        self.version += 1;
+    }
+}
+
+/// Most keys a session remembers as given (the oldest are forgotten first).
+const MAX_GIVEN: usize = 50_000;
+
+/// One session's given set: the keys of every item `rss news --new` has returned to it.
+pub struct Given {
+    path: PathBuf,
+    universe: Arc<Mutex<Universe>>,
+    state: Mutex<GivenState>,
+}
+
+#[derive(Default)]
+struct GivenState {
+    set: HashSet<String>,
+    order: VecDeque<String>,
+    /// (universe version, given count) → the count of new items then.
+    counted: Option<((u64, usize), u64)>,
+}
+
+impl Given {
+    /// Loads the session's set from `path` (missing or unreadable: empty). Reads a file:
+    /// call on the blocking pool.
+    pub fn load(path: PathBuf, universe: Arc<Mutex<Universe>>) -> Self {
+        let keys: Vec<String> = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default();
+        let mut st = GivenState::default();
+        for k in keys {
+            if st.set.insert(k.clone()) {
+                st.order.push_back(k);
+            }
+        }
+        Self {
+            path,
+            universe,
+            state: Mutex::new(st),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, GivenState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether an item with these keys was given.
+    pub fn was_given(&self, keys: &[String]) -> bool {
+        let st = self.lock();
+        keys.iter().any(|k| st.set.contains(k))
+    }
+
+    /// Marks items given and returns the file's new contents (write them with
+    /// [`Given::save`]).
+    pub fn mark(&self, items: impl IntoIterator<Item = Vec<String>>) -> Vec<u8> {
+        let mut st = self.lock();
+        for ks in items {
+            for k in ks {
+                if st.set.insert(k.clone()) {
+                    st.order.push_back(k);
+                }
+            }
+        }
+        while st.order.len() > MAX_GIVEN {
+            if let Some(old) = st.order.pop_front() {
+                st.set.remove(&old);
+            }
+        }
+        serde_json::to_vec(&st.order).unwrap_or_default()
+    }
+
+    /// Writes the set (atomically: a crash leaves the old or the new one).
+    pub fn save(&self, bytes: &[u8]) -> std::io::Result<()> {
+        write_atomic(&self.path, bytes, Durability::Sync)
+    }
+
+    /// Digest items not given yet (from memory; recounted only when the digest or the set
+    /// changed).
+    pub fn new_count(&self) -> u64 {
+        let u = self.universe.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = self.lock();
+        let key = (u.version, st.set.len());
+        if let Some((k, n)) = st.counted
+            && k == key
+        {
+            return n;
+        }
+        let n = u
+            .items
+            .iter()
+            .filter(|ks| !ks.iter().any(|k| st.set.contains(k)))
+            .count() as u64;
+        st.counted = Some((key, n));
+        n
+    }
+}
+
+impl SessionResource for Given {
+    fn close(self: Arc<Self>) -> futures::future::BoxFuture<'static, ()> {
+        Box::pin(async {})
+    }
+
+    fn notices(&self, out: &mut paw_proto::Notices) {
+        let n = self.new_count();
+        if n > 0 {
+            out.rss = Some(paw_proto::RssNotices { new: n });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_article_has_the_same_canonical_link() {
+        let same = [
+            "https://Example.com/news/story/",
+            "http://www.example.com:80/news/story?utm_source=rss&utm_medium=feed",
+            "https://example.com:443/news/story#comments",
+            "https://example.com/news/story?fbclid=abc",
+        ];
+        let want = canonical_link(same[0]).expect("link");
+        for l in same {
+            assert_eq!(canonical_link(l).as_deref(), Some(want.as_str()), "{l}");
+        }
+        assert_ne!(
+            canonical_link("https://example.com/news/story?id=2"),
+            Some(want.clone())
+        );
+        assert_ne!(
+            canonical_link("https://example.com:8080/news/story"),
+            Some(want)
+        );
+        assert_eq!(canonical_link("mailto:a@b"), None);
+    }
+
+    fn item(title: &str, link: &str, guid: &str) -> Item {
+        Item {
+            title: Some(title.into()),
+            link: Some(link.into()),
+            guid: guid.into(),
+            author: None,
+            published_at: Some("2026-11-20T10:00:00Z".into()),
+            summary: None,
+            summary_source: None,
+            content_html: None,
+            content_raw: None,
+            content_base: None,
+            categories: Vec::new(),
+            enclosures: Vec::new(),
+            published_ms: None,
+        }
+    }
+
+    #[test]
+    fn duplicates_merge_by_link_guid_or_title_and_date() {
+        let mut items = vec![
+            item("Big News", "https://a.example/x?utm_source=rss", "1"),
+            item("Big News", "https://a.example/x/", "2"),
+            item("Big news!", "https://aggregator.example/123", "3"),
+            item("Other", "https://b.example/y", "urn:uuid:0000-1111-2222"),
+            item(
+                "Other copy",
+                "https://c.example/z",
+                "urn:uuid:0000-1111-2222",
+            ),
+            item("Counter", "https://d.example/1", "1"),
+        ];
+        let merged = merge_duplicates(&mut items, |i| i);
+        assert_eq!(merged, 3);
+        let titles: Vec<&str> = items.iter().filter_map(|i| i.title.as_deref()).collect();
+        assert_eq!(titles, ["Big News", "Other", "Counter"]);
+    }
+}
