@@ -26,10 +26,16 @@ fuzz_target!(|data: &[u8]| {
         _ => None,
     };
     let mode = if which & 0x80 == 0 { Mode::Text } else { Mode::Md };
+    // Some inputs also keep only a page range (a second byte chooses it).
+    let pages = (which & 0x40 != 0).then(|| {
+        let a = usize::from(bytes.get(1).copied().unwrap_or(1) % 4) + 1;
+        (a, a + usize::from(which & 0x3))
+    });
     let job = Job::Doc {
         format,
         mode,
         max_chars: 100,
+        pages,
     };
     if let (Reply::Doc(info), text) = handle(job, bytes.to_vec()) {
         let text = String::from_utf8(text).expect("utf-8 text");

@@ -144,7 +144,7 @@ fn through_worker(w: &Workers, bytes: &[u8]) -> f64 {
         .map(|_| {
             let t = Instant::now();
             let (info, _) =
-                w.rt.block_on(w.pool.doc(bytes.to_vec(), None, Mode::Md, 0))
+                w.rt.block_on(w.pool.doc(bytes.to_vec(), None, Mode::Md, 0, None))
                     .expect("doc in a worker");
             assert!(info.chars > 0);
             t.elapsed().as_secs_f64()

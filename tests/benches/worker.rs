@@ -63,13 +63,14 @@ fn main() {
             format: None,
             mode: Mode::Text,
             max_chars: 0,
+            pages: None,
         };
         let (r, _) = handle(job, docx.clone());
         assert!(matches!(r, Reply::Doc(_)));
     });
     let worker = time(|| {
         let (info, text) =
-            w.rt.block_on(w.pool.doc(docx.clone(), None, Mode::Text, 0))
+            w.rt.block_on(w.pool.doc(docx.clone(), None, Mode::Text, 0, None))
                 .expect("doc");
         assert_eq!((info.chars, text.len()), (28, 28));
     });

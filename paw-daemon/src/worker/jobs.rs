@@ -45,6 +45,9 @@ pub enum Job {
         mode: Mode,
         /// `--max-chars` (0: no cap).
         max_chars: usize,
+        /// `--pages A-B`: only these pages, slides or sheets (from 1).
+        #[serde(default)]
+        pages: Option<(usize, usize)>,
     },
     /// Feed bodies to items, many per job (the payload is their bodies one after another):
     /// a job costs about 100 µs, a small feed's parse 30 µs.
@@ -240,7 +243,8 @@ pub fn handle(job: Job, payload: Vec<u8>) -> (Reply, Vec<u8>) {
             format,
             mode,
             max_chars,
-        } => match doc::read_text(&payload, format, mode, max_chars) {
+            pages,
+        } => match doc::read_text(&payload, format, mode, max_chars, pages) {
             Ok((info, text)) => (Reply::Doc(info), text.into_bytes()),
             Err(e) => (
                 Reply::Failed(JobFailure {

@@ -462,11 +462,13 @@ impl Pool {
         format: Option<Format>,
         mode: Mode,
         max_chars: usize,
+        pages: Option<(usize, usize)>,
     ) -> Result<(DocText, String), CmdError> {
         let job = Job::Doc {
             format,
             mode,
             max_chars,
+            pages,
         };
         let read = |reply, text| match reply {
             Reply::Doc(info) => Some((info, jobs::utf8(text))),

@@ -391,3 +391,53 @@ fn extractions_beyond_max_jobs_wait_their_turn() {
     }
     assert_eq!(s.slow_max_in_flight(), 1);
 }
+
+#[test]
+fn a_long_article_is_read_in_pages_that_reassemble_to_the_whole() {
+    let s = FeedServer::start();
+    s.set_page("article", &article_page());
+    let d = daemon(&s, true);
+    let url = s.url("/page/article");
+    let whole = read(&d, &format!("--link {url} --wait 10000 --max-chars 200000"));
+    let r = &whole["result"];
+    assert_eq!(r["fulltext_status"], "ready", "{whole}");
+    let text = r["content_full_text"].as_str().expect("text").to_string();
+    let total = text.chars().count();
+    assert_eq!(r["total_chars"], total);
+    assert_eq!(r.get("next_offset"), None);
+    assert!(
+        r["content_full_html"].is_string(),
+        "a whole text keeps its HTML"
+    );
+    assert!(total > 300, "{total}");
+    let mut at = 0u64;
+    let mut pages = String::new();
+    let mut n = 0;
+    loop {
+        let o = read(&d, &format!("--link {url} --offset {at} --max-chars 100"));
+        let r = &o["result"];
+        assert_eq!(r["total_chars"], total);
+        assert_eq!(r["offset"], at);
+        assert_eq!(
+            r.get("content_full_html"),
+            None,
+            "a page drops the HTML twin"
+        );
+        pages.push_str(r["content_full_text"].as_str().expect("page"));
+        n += 1;
+        match r["next_offset"].as_u64() {
+            Some(next) => {
+                assert!(
+                    o["stdout"]
+                        .as_str()
+                        .unwrap_or("")
+                        .contains(&format!("--offset {next}"))
+                );
+                at = next;
+            }
+            None => break,
+        }
+    }
+    assert_eq!(pages, text);
+    assert_eq!(n, total.div_ceil(100));
+}

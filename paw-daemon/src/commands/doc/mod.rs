@@ -1,7 +1,7 @@
 //! `doc extract` (SPEC §9): documents → a small block model → plain text or Markdown.
 //!
 //! ```text
-//! doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md]
+//! doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md] [--pages A-B]
 //! ```
 //!
 //! The readers are pure and bounded: they take bytes, limit the work they do (zip entries
@@ -31,7 +31,7 @@ pub const MAX_INPUT_BYTES: u64 = 100 << 20;
 static SPEC: CommandSpec = CommandSpec {
     name: "doc",
     summary: "turn PDF, DOCX, PPTX and XLSX files under .agents/ into text or Markdown",
-    usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md]",
+    usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md] [--pages A-B]",
     subcommands: &[SubcommandSpec::of::<ExtractArgs>("extract")],
     capabilities: Capabilities::WRITES_FILES,
     max_stdin_chars: 0,
@@ -90,6 +90,25 @@ pub struct ExtractArgs {
     /// plain text or Markdown (default text)
     #[arg(long, value_name = "text|md")]
     mode: Option<String>,
+    /// only these pages, slides or sheets, numbered from 1 (e.g. 3-5, or 4)
+    #[arg(long, value_name = "A-B")]
+    pages: Option<String>,
+}
+
+/// `--pages A-B` (or `A`) as an inclusive range from 1.
+fn page_range(s: &str) -> Result<(usize, usize), CmdError> {
+    let bad = || {
+        CmdError::invalid_args(format!(
+            "--pages must be A-B or A, counted from 1, got {s:?}"
+        ))
+    };
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let a: usize = a.trim().parse().map_err(|_| bad())?;
+    let b: usize = b.trim().parse().map_err(|_| bad())?;
+    if a == 0 || b < a {
+        return Err(bad());
+    }
+    Ok((a, b))
 }
 
 async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
@@ -117,6 +136,7 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
         }
     };
     let max_chars = clamp(a.max_chars, 0, 0, i64::MAX) as usize;
+    let pages = a.pages.as_deref().map(page_range).transpose()?;
     let in_path = super::paths::resolve(ctx.home.agents(), input, false)?;
     // Checked before reading anything: a bad --out must not cost a parse.
     super::paths::resolve(ctx.home.agents(), out, true)?;
@@ -155,7 +175,7 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
     let (x, text) = ctx
         .services
         .workers
-        .doc(bytes, format, mode, max_chars)
+        .doc(bytes, format, mode, max_chars, pages)
         .await?;
     let (chars, truncated) = (x.chars, x.truncated);
     let mime = if mode == Mode::Md {

@@ -27,6 +27,7 @@ pub fn read_text(
     format: Option<Format>,
     mode: Mode,
     max_chars: usize,
+    pages: Option<(usize, usize)>,
 ) -> Result<(DocText, String), DocError> {
     let format = match format {
         Some(f) => f,
@@ -47,6 +48,10 @@ pub fn read_text(
             (blocks, Some(("sheets", n)), Vec::new())
         }
     };
+    let blocks = match pages {
+        None => blocks,
+        Some(range) => only_pages(blocks, range)?,
+    };
     let mut text = render(&blocks, mode);
     drop(blocks);
     let truncated = max_chars > 0 && truncate(&mut text, max_chars);
@@ -58,6 +63,30 @@ pub fn read_text(
         truncated,
     };
     Ok((info, text))
+}
+
+/// The blocks of pages (slides, sheets) `from..=to`, each with its section heading: the
+/// document's sections are its units, numbered from 1.
+fn only_pages(
+    blocks: Vec<super::model::Block>,
+    (from, to): (usize, usize),
+) -> Result<Vec<super::model::Block>, DocError> {
+    use super::model::Block;
+    if !blocks.iter().any(|b| matches!(b, Block::Section(_))) {
+        return Err(DocError::NotSupported(
+            "--pages: this document has no pages, slides or sheets (a DOCX flows as one)".into(),
+        ));
+    }
+    let mut unit = 0usize;
+    Ok(blocks
+        .into_iter()
+        .filter(|b| {
+            if matches!(b, Block::Section(_)) {
+                unit += 1;
+            }
+            (from..=to).contains(&unit)
+        })
+        .collect())
 }
 
 /// The format of `bytes`, from their content, never the file name: `%PDF-`, or a zip whose

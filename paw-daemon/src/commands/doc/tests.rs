@@ -305,3 +305,32 @@ fn a_text_less_pdf_warns_and_an_encrypted_or_truncated_one_fails() {
         Err(DocError::Parse(_))
     ));
 }
+
+#[test]
+fn pages_keeps_only_those_pages_with_their_anchors() {
+    let bytes = pdf_bytes(
+        &[
+            &["First page text."],
+            &["Second page, line one."],
+            &["Third and last."],
+        ],
+        false,
+    );
+    let (_, md) = super::read_text(&bytes, None, Mode::Md, 0, Some((2, 3))).expect("pages");
+    assert!(!md.contains("First page text."), "{md}");
+    assert!(md.starts_with("## Page 2"), "{md}");
+    assert!(
+        md.contains("Second page, line one.") && md.contains("## Page 3"),
+        "{md}"
+    );
+    let (_, md) = super::read_text(&bytes, None, Mode::Md, 0, Some((3, 9))).expect("past the end");
+    assert!(
+        md.starts_with("## Page 3") && !md.contains("Page 2"),
+        "{md}"
+    );
+    // A DOCX flows as one: no pages to keep.
+    assert!(matches!(
+        super::read_text(&docx_bytes(), None, Mode::Md, 0, Some((1, 1))),
+        Err(super::DocError::NotSupported(_))
+    ));
+}

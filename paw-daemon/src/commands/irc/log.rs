@@ -648,9 +648,10 @@ impl Log {
         self: &Arc<Self>,
         channel: &str,
         limit: usize,
+        before: Option<u64>,
     ) -> io::Result<Vec<(&'static str, Record)>> {
         let (log, channel) = (self.clone(), channel.to_string());
-        tokio::task::spawn_blocking(move || log.history(&channel, limit))
+        tokio::task::spawn_blocking(move || log.history_before(&channel, limit, before))
             .await
             .map_err(io::Error::other)?
     }
@@ -767,18 +768,17 @@ impl Log {
             .map_err(io::Error::other)?
     }
 
-    /// The last `limit` records of `channel` in a file and its predecessor, oldest first.
+    /// The last `limit` records `keep` accepts in a file and its predecessor, oldest first.
     fn read_last_both(
         &self,
         name: &str,
         old: &str,
         limit: usize,
-        key: &str,
+        keep: &dyn Fn(&Record) -> bool,
     ) -> io::Result<Vec<Record>> {
-        let ours = |r: &Record| fold(&r.channel) == key;
-        let mut newest = read_last(&self.dir.join(name), limit, ours)?;
+        let mut newest = read_last(&self.dir.join(name), limit, keep)?;
         if newest.len() < limit {
-            let mut older = read_last(&self.dir.join(old), limit - newest.len(), ours)?;
+            let mut older = read_last(&self.dir.join(old), limit - newest.len(), keep)?;
             older.append(&mut newest);
             newest = older;
         }
@@ -788,11 +788,40 @@ impl Log {
     /// The last `limit` messages of `channel` in both directions, oldest first, each with
     /// `"in"` or `"out"`.
     pub fn history(&self, channel: &str, limit: usize) -> io::Result<Vec<(&'static str, Record)>> {
+        self.history_before(channel, limit, None)
+    }
+
+    /// [`Log::history`], or with `before` the page of messages older than inbound message
+    /// `before` of `channel` (empty when that message is no longer on disk).
+    pub fn history_before(
+        &self,
+        channel: &str,
+        limit: usize,
+        before: Option<u64>,
+    ) -> io::Result<Vec<(&'static str, Record)>> {
         let key = fold(channel);
         let _shared = self.rotation.read().unwrap_or_else(|e| e.into_inner());
+        let ours = |r: &Record| fold(&r.channel) == key;
+        // Everything older than the anchor message: its time, and its id among equals.
+        let cutoff = match before {
+            None => None,
+            Some(id) => {
+                let anchor =
+                    self.read_last_both(INBOUND, INBOUND_OLD, 1, &|r| ours(r) && r.id == id)?;
+                match anchor.first() {
+                    Some(a) => Some((a.ts_ms, id)),
+                    None => return Ok(Vec::new()),
+                }
+            }
+        };
+        let older_in =
+            |r: &Record| cutoff.is_none_or(|(ts, id)| r.ts_ms < ts || (r.ts_ms == ts && r.id < id));
+        let older_out = |r: &Record| cutoff.is_none_or(|(ts, _)| r.ts_ms < ts);
         // The newest `limit` of the merge are among the newest `limit` of each direction.
-        let inbound = self.read_last_both(INBOUND, INBOUND_OLD, limit, &key)?;
-        let outbound = self.read_last_both(OUTBOUND, OUTBOUND_OLD, limit, &key)?;
+        let inbound =
+            self.read_last_both(INBOUND, INBOUND_OLD, limit, &|r| ours(r) && older_in(r))?;
+        let outbound =
+            self.read_last_both(OUTBOUND, OUTBOUND_OLD, limit, &|r| ours(r) && older_out(r))?;
         let mut all: Vec<(&'static str, Record)> = inbound
             .into_iter()
             .map(|r| ("in", r))
@@ -964,6 +993,42 @@ mod tests {
                 assert_eq!(got, want, "{ch} {limit}");
             }
         }
+    }
+
+    #[test]
+    fn history_pages_back_with_before_and_reassembles() {
+        let dir = tempfile::tempdir().expect("tmp");
+        // Small files: the pages cross a rotation.
+        let log = Log::open(dir.path(), 5, 4096).expect("open");
+        for i in 1..=60 {
+            log.append_inbound("#c", "a", &format!("m{i}")).expect("a");
+            log.append_inbound("#other", "b", "x").expect("a");
+        }
+        let kept: Vec<u64> = on_disk(dir.path(), INBOUND, INBOUND_OLD)
+            .iter()
+            .filter(|r| r.channel == "#c")
+            .map(|r| r.id)
+            .collect();
+        let mut pages: Vec<u64> = Vec::new();
+        let mut before = None;
+        loop {
+            let page = log.history_before("#c", 7, before).expect("page");
+            if page.is_empty() {
+                break;
+            }
+            before = Some(page[0].1.id);
+            let mut ids: Vec<u64> = page.iter().map(|(_, r)| r.id).collect();
+            ids.append(&mut pages);
+            pages = ids;
+        }
+        assert_eq!(pages, kept);
+        assert!(kept.len() > 7 && *kept.last().expect("last") == 60);
+        // An anchor no longer on disk gives nothing, not a wrong page.
+        assert!(
+            log.history_before("#c", 7, Some(10_000))
+                .expect("page")
+                .is_empty()
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! irc disconnect
 //! irc send [--to T] (--text X | --text-stdin) [--confirm]
 //! irc pull [--from C] [--limit N] [--peek] [--format summary|full] [--out P] [--wait MS]
-//! irc history [--from C] [--limit N]
+//! irc history [--from C] [--limit N] [--before ID]
 //! ```
 //!
 //! Each session gets its own connection ([`conn::Irc`], attached to the session under
@@ -132,6 +132,9 @@ pub struct HistoryArgs {
     /// at most this many messages (default 20, 1-200)
     #[arg(long, value_name = "N")]
     limit: Option<i64>,
+    /// the page before inbound message ID (page back with the oldest id shown)
+    #[arg(long, value_name = "ID")]
+    before: Option<i64>,
 }
 
 /// `irc connect` is honoured at most this often without `--force`.
@@ -688,12 +691,17 @@ async fn history(ctx: &Ctx, args: &[String]) -> CmdResult {
     let irc = attach(ctx).await?;
     let c = shown_creds(&irc, ctx)?;
     let from = a.from.unwrap_or_else(|| c.channel.clone());
-    let rows = irc.log.history_async(&from, limit).await.map_err(|e| {
-        CmdError::new(
-            ErrorCode::CommandFailed,
-            format!("cannot read the IRC log: {e}"),
-        )
-    })?;
+    let before = a.before.map(|b| clamp(Some(b), 0, 1, i64::MAX) as u64);
+    let rows = irc
+        .log
+        .history_async(&from, limit, before)
+        .await
+        .map_err(|e| {
+            CmdError::new(
+                ErrorCode::CommandFailed,
+                format!("cannot read the IRC log: {e}"),
+            )
+        })?;
     let messages: Vec<HistoryLine> = rows
         .into_iter()
         .map(|(direction, m)| HistoryLine {

@@ -61,12 +61,34 @@ pub struct Args {
     /// wait up to this many ms for the full text
     #[arg(long, value_name = "MS")]
     wait: Option<i64>,
+    /// start the text at this character (paging a long article; default 0)
+    #[arg(long, value_name = "N")]
+    offset: Option<i64>,
+    /// at most this many characters of text (default 20000, 100-200000)
+    #[arg(long, value_name = "M")]
+    max_chars: Option<i64>,
+}
+
+/// Text characters one `rss read` answer carries by default: with the rest of the result,
+/// well under a 25k-token host cap.
+const PAGE_CHARS: i64 = 20_000;
+
+/// The page of `text` from character `offset`, at most `max` characters: (page, total,
+/// next offset while more remains).
+fn page(text: &str, offset: usize, max: usize) -> (String, usize, Option<usize>) {
+    let total = text.chars().count();
+    let start = offset.min(total);
+    let page: String = text.chars().skip(start).take(max).collect();
+    let end = start + page.chars().count();
+    (page, total, (end < total).then_some(end))
 }
 
 /// Runs `rss read`.
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let a: Args = parse(args)?;
     let wait = clamp(a.wait, 0, 0, i64::MAX) as u64;
+    let offset = clamp(a.offset, 0, 0, i64::MAX) as usize;
+    let max_chars = clamp(a.max_chars, PAGE_CHARS, 100, 200_000) as usize;
     let (source, item, link) = match (a.link.as_deref(), a.name.as_deref(), a.guid.as_deref()) {
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
             return Err(CmdError::invalid_args(
@@ -128,6 +150,9 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         content_text: None,
         fulltext_status: "disabled",
         full: None,
+        total_chars: None,
+        offset: None,
+        next_offset: None,
     };
     if let Some(i) = item {
         reply.title = i.title;
@@ -174,6 +199,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         }
         reply.full = Some(r.full.clone());
     }
+    reply.paginate(offset, max_chars);
     let source = format!("the article {}", reply.link);
     let mut out = Output::reply(&reply, Vec::new()).untrusted(source);
     out.add_warnings(fulltext_jobs(&ctx.services).take_warnings());
@@ -201,6 +227,38 @@ struct ReadReply {
     fulltext_status: &'static str,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     full: Option<FullText>,
+    /// Characters of the text paged (the full text when ready, else the feed's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_chars: Option<usize>,
+    /// Where this page starts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offset: Option<usize>,
+    /// Where the next page starts, while more remains (`--offset` it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_offset: Option<usize>,
+}
+
+impl ReadReply {
+    /// Cuts the text to one page; when a page is not the whole text, the HTML twin goes
+    /// (it would repeat the text in markup).
+    fn paginate(&mut self, offset: usize, max: usize) {
+        let full = self.full.as_mut().filter(|f| f.content_full_text.is_some());
+        let (text, html) = match full {
+            Some(f) => (&mut f.content_full_text, &mut f.content_full_html),
+            None => (&mut self.content_text, &mut self.content_html),
+        };
+        let Some(t) = text.as_mut() else {
+            return;
+        };
+        let (p, total, next) = page(t, offset, max);
+        if offset > 0 || next.is_some() {
+            *t = p;
+            *html = None;
+        }
+        self.total_chars = Some(total);
+        self.offset = Some(offset.min(total));
+        self.next_offset = next;
+    }
 }
 
 impl Reply for ReadReply {
@@ -225,7 +283,33 @@ impl Reply for ReadReply {
             s.push_str(b);
             s.push('\n');
         }
+        if let (Some(next), Some(total)) = (self.next_offset, self.total_chars) {
+            s.push_str(&format!(
+                "\n[{next} of {total} characters; more with --offset {next}]\n"
+            ));
+        }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pages_reassemble_to_the_whole_text() {
+        let text: String = (0..1000).map(|i| format!("wörd{i} ")).collect();
+        let mut at = 0;
+        let mut whole = String::new();
+        loop {
+            let (p, total, next) = super::page(&text, at, 777);
+            assert_eq!(total, text.chars().count());
+            whole.push_str(&p);
+            match next {
+                Some(n) => at = n,
+                None => break,
+            }
+        }
+        assert_eq!(whole, text);
+        assert_eq!(super::page("abc", 10, 5), (String::new(), 3, None));
     }
 }
 
