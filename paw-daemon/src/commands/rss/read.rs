@@ -292,6 +292,14 @@ impl Reply for ReadReply {
     }
 }
 
+fn status_of(r: &Extraction) -> &'static str {
+    if r.status == "ready" {
+        "ready"
+    } else {
+        "failed"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -310,13 +318,5 @@ mod tests {
         }
         assert_eq!(whole, text);
         assert_eq!(super::page("abc", 10, 5), (String::new(), 3, None));
-    }
-}
-
-fn status_of(r: &Extraction) -> &'static str {
-    if r.status == "ready" {
-        "ready"
-    } else {
-        "failed"
     }
 }
