@@ -30,6 +30,18 @@ async def main(client_bin, socket):
             init = await session.initialize()
             report["initialize"] = dump(init)
             report["tools"] = dump(await session.list_tools())["tools"]
+            report["prompts"] = dump(await session.list_prompts())["prompts"]
+            report["prompt_irc"] = dump(
+                await session.get_prompt("catch-up-irc", {"channel": "#paw"})
+            )
+            try:
+                await session.get_prompt("extract-document", {})
+                report["prompt_missing_arg"] = "rendered"
+            except Exception as e:
+                report["prompt_missing_arg"] = str(e)
+            report["resources"] = dump(await session.list_resources())["resources"]
+            skill = dump(await session.read_resource("paw://skills/rss"))
+            report["skill_rss"] = skill["contents"][0]
 
             async def call(name, args, **kw):
                 try:

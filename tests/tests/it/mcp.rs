@@ -120,6 +120,66 @@ fn the_python_sdk_lists_and_calls_terminal_exec() {
     assert_eq!(r["feed"]["structuredContent"]["result"]["untrusted"], true);
 
     assert_eq!(r["initialize"]["serverInfo"]["name"], "paw");
+    // instructions: how to use paw, with every command and how notices and untrusted
+    // text look.
+    let ins = r["initialize"]["instructions"]
+        .as_str()
+        .expect("instructions");
+    for want in [
+        "- rss:",
+        "- irc:",
+        "- doc:",
+        "[paw: 3 unread",
+        "untrusted content from",
+        "paw://skills/",
+    ] {
+        assert!(ins.contains(want), "{want} missing in {ins}");
+    }
+    // Prompts for the common jobs, rendered with their arguments; a missing one refused.
+    let names: Vec<&str> = r["prompts"]
+        .as_array()
+        .expect("prompts")
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["catch-up-feeds", "catch-up-irc", "extract-document"]
+    );
+    let msg = &r["prompt_irc"]["messages"][0];
+    assert_eq!(msg["role"], "user");
+    assert!(
+        msg["content"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("irc pull --from #paw --limit 200")),
+        "{msg}"
+    );
+    assert!(
+        r["prompt_missing_arg"]
+            .as_str()
+            .is_some_and(|e| e.contains("needs the argument path")),
+        "{}",
+        r["prompt_missing_arg"]
+    );
+    // Skill texts are resources.
+    let uris: Vec<&str> = r["resources"]
+        .as_array()
+        .expect("resources")
+        .iter()
+        .filter_map(|x| x["uri"].as_str())
+        .collect();
+    assert!(
+        uris.contains(&"paw://skills/rss") && uris.contains(&"paw://skills/irc"),
+        "{uris:?}"
+    );
+    assert_eq!(r["skill_rss"]["mimeType"], "text/markdown");
+    assert!(
+        r["skill_rss"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("rss news")),
+        "{}",
+        r["skill_rss"]
+    );
     let tools = r["tools"].as_array().expect("tools");
     assert_eq!(tools.len(), 1);
     let tool = &tools[0];
