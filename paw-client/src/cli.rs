@@ -105,6 +105,9 @@ enum Cmd {
         /// Fail each call instead of starting paw-daemon when none answers.
         #[arg(long)]
         no_autostart: bool,
+        /// Print the configuration that connects this paw-client to a host, and exit.
+        #[arg(long, value_name = "HOST", value_parser = crate::mcp::HOSTS)]
+        print_config: Option<String>,
     },
     /// Print a shell completion script.
     Completions {
@@ -331,7 +334,27 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             show(&text);
             Ok(0)
         }
-        Cmd::Mcp { no_autostart } => crate::mcp::serve(Target::of(&cli), !no_autostart)
+        Cmd::Mcp {
+            print_config: Some(host),
+            ..
+        } => {
+            let exe = std::env::current_exe()
+                .map_err(|e| Failure(1, format!("cannot find this paw-client: {e}")))?;
+            let mut args: Vec<String> = Vec::new();
+            for (flag, v) in [
+                ("--socket", &cli.socket),
+                ("--home", &cli.home),
+                ("--config", &cli.config),
+            ] {
+                if let Some(v) = v {
+                    args.extend([flag.to_string(), v.display().to_string()]);
+                }
+            }
+            args.push("mcp".into());
+            print!("{}", crate::mcp::host_config(host, &exe, &args));
+            Ok(0)
+        }
+        Cmd::Mcp { no_autostart, .. } => crate::mcp::serve(Target::of(&cli), !no_autostart)
             .map(|()| 0)
             .map_err(|m| Failure(1, m)),
         Cmd::Completions { shell } => {

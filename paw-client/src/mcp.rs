@@ -87,6 +87,37 @@ struct Bridge {
     commands: Arc<Vec<paw_proto::CommandInfo>>,
 }
 
+/// The hosts `paw-client mcp --print-config` knows.
+pub const HOSTS: [&str; 5] = ["claude-desktop", "claude-code", "codex", "vscode", "cursor"];
+
+/// The snippet that registers this paw-client (`exe` with `args`) as an MCP server named
+/// `paw` in `host`'s configuration file, in that file's format: JSON with the key layout
+/// each host documents, TOML for Codex.
+pub fn host_config(host: &str, exe: &std::path::Path, args: &[String]) -> String {
+    let command = exe.display().to_string();
+    let server = serde_json::json!({"command": command, "args": args});
+    let stdio = serde_json::json!({"type": "stdio", "command": command, "args": args});
+    let pretty = |v: Value| serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
+    match host {
+        // claude_desktop_config.json, ~/.cursor/mcp.json
+        "claude-desktop" | "cursor" => pretty(serde_json::json!({"mcpServers": {"paw": server}})),
+        // .mcp.json in a project (or `claude mcp add-json paw '<the inner object>'`)
+        "claude-code" => pretty(serde_json::json!({"mcpServers": {"paw": stdio}})),
+        // .vscode/mcp.json
+        "vscode" => pretty(serde_json::json!({"servers": {"paw": stdio}})),
+        // ~/.codex/config.toml
+        _ => {
+            let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
+            let list: Vec<String> = args.iter().map(|a| q(a)).collect();
+            format!(
+                "[mcp_servers.paw]\ncommand = {}\nargs = [{}]\n",
+                q(&command),
+                list.join(", ")
+            )
+        }
+    }
+}
+
 /// The URI of a command's skill text.
 fn skill_uri(name: &str) -> String {
     format!("paw://skills/{name}")

@@ -325,3 +325,66 @@ fn run_finds_a_kept_audit_record_by_id() {
         );
     }
 }
+
+#[test]
+fn print_config_gives_each_host_a_config_that_starts_this_paw_client() {
+    use std::io::{BufRead, BufReader, Write};
+    let d = Daemon::start();
+    for host in ["claude-desktop", "claude-code", "codex", "vscode", "cursor"] {
+        let out = run(client(&d.socket).args(["mcp", "--print-config", host]));
+        assert_eq!(out.status.code(), Some(0), "{host}: {}", text(&out.stderr));
+        let printed = text(&out.stdout);
+        // Parsed as the host's own format, at the place the host reads it.
+        let server: Value = match host {
+            "codex" => {
+                let t: toml::Value =
+                    toml::from_str(&printed).unwrap_or_else(|e| panic!("{host}: {e}\n{printed}"));
+                serde_json::to_value(&t["mcp_servers"]["paw"]).expect("json")
+            }
+            "vscode" => {
+                serde_json::from_str::<Value>(&printed).expect("json")["servers"]["paw"].clone()
+            }
+            _ => {
+                serde_json::from_str::<Value>(&printed).expect("json")["mcpServers"]["paw"].clone()
+            }
+        };
+        let command = server["command"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{host}: {printed}"));
+        assert!(
+            std::path::Path::new(command).is_absolute(),
+            "{host}: {command}"
+        );
+        let args: Vec<String> = server["args"]
+            .as_array()
+            .expect("args")
+            .iter()
+            .map(|a| a.as_str().expect("arg").to_string())
+            .collect();
+        assert_eq!(args.last().map(String::as_str), Some("mcp"), "{host}");
+        // The command runs: an MCP server that answers initialize as paw.
+        let mut child = Command::new(command)
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let mut stdin = child.stdin.take().expect("stdin");
+        writeln!(
+            stdin,
+            r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#
+        )
+        .expect("write");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("read");
+        drop(stdin);
+        let _ = child.kill();
+        let _ = child.wait();
+        let v: Value =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("{host}: {e}: {line}"));
+        assert_eq!(v["result"]["serverInfo"]["name"], "paw", "{host}: {v}");
+    }
+}
