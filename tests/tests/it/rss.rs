@@ -858,36 +858,35 @@ fn news_merges_the_same_article_across_feeds_and_new_gives_each_item_once() {
     let mut d = Daemon::start_with(opts.clone());
     // The same story through three feeds (tracking parameters, a trailing slash, another
     // scheme), each feed with one story of its own.
-    s.set(
-        "a",
-        &feed_of(
+    let big = |l: &'static str| ("Big story", l, 20);
+    for (name, title, items) in [
+        (
+            "a",
             "A",
-            &[
-                ("Big story", "https://news.example/big?utm_source=a", 20),
+            [
+                big("https://news.example/big?utm_source=a"),
                 ("Only in A", "https://a.example/1", 19),
             ],
         ),
-    );
-    s.set(
-        "b",
-        &feed_of(
+        (
+            "b",
             "B",
-            &[
-                ("Big story", "https://news.example/big/", 20),
+            [
+                big("https://news.example/big/"),
                 ("Only in B", "https://b.example/1", 18),
             ],
         ),
-    );
-    s.set(
-        "c",
-        &feed_of(
+        (
+            "c",
             "C",
-            &[
-                ("Big story", "http://NEWS.example/big#top", 20),
+            [
+                big("http://NEWS.example/big#top"),
                 ("Only in C", "https://c.example/1", 17),
             ],
         ),
-    );
+    ] {
+        s.set(name, &feed_of(title, &items));
+    }
     for n in ["a", "b", "c"] {
         ok(&d.exec(&format!(
             "rss add --name {n} --url {} --no-verify",

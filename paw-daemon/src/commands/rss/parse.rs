@@ -33,7 +33,7 @@ pub struct Enclosure {
 }
 
 /// One feed item. The first six fields are the seed's item; the rest are the full form.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Item {
     /// Plain-text title.
     #[serde(default, skip_serializing_if = "Option::is_none")]

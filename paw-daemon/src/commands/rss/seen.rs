@@ -267,16 +267,8 @@ mod tests {
             title: Some(title.into()),
             link: Some(link.into()),
             guid: guid.into(),
-            author: None,
             published_at: Some("2026-11-20T10:00:00Z".into()),
-            summary: None,
-            summary_source: None,
-            content_html: None,
-            content_raw: None,
-            content_base: None,
-            categories: Vec::new(),
-            enclosures: Vec::new(),
-            published_ms: None,
+            ..Item::default()
         }
     }
 
