@@ -22,6 +22,17 @@ fn has_error(r: &Value, name: &str, code: &str) -> bool {
         .any(|e| e["name"] == name && e["error_code"] == code)
 }
 
+/// A home that outlives its daemon (for restarts), and the options that reuse it.
+fn restartable(s: &FeedServer) -> (tempfile::TempDir, Opts) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let opts = Opts {
+        home: Some(dir.path().to_path_buf()),
+        config: Some(s.config()),
+        ..Opts::default()
+    };
+    (dir, opts)
+}
+
 fn failed(o: &Value, code: &str) {
     assert_eq!(o["error_code"], code, "{o}");
     assert_eq!(o["exit_code"], 2, "{o}");
@@ -320,12 +331,7 @@ fn the_guard_refuses_private_addresses_by_default() {
 #[test]
 fn retry_after_is_remembered_per_feed_across_restarts() {
     let s = FeedServer::start();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let opts = Opts {
-        home: Some(dir.path().to_path_buf()),
-        config: Some(s.config()),
-        ..Opts::default()
-    };
+    let (_dir, opts) = restartable(&s);
     let mut d = Daemon::start_with(opts.clone());
     ok(&d.exec(&format!(
         "rss add --name limited --url {} --no-verify",
@@ -502,12 +508,7 @@ fn news_reports_progress_while_refreshing() {
 #[test]
 fn state_survives_a_restart_and_fifty_adds_race_without_loss() {
     let s = FeedServer::start();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let opts = Opts {
-        home: Some(dir.path().to_path_buf()),
-        config: Some(s.config()),
-        ..Opts::default()
-    };
+    let (_dir, opts) = restartable(&s);
     let mut d = Daemon::start_with(opts.clone());
     let mut conns: Vec<_> = (0..5).map(|_| d.conn()).collect();
     let mut pending = Vec::new();
@@ -727,12 +728,7 @@ fn the_whole_corpus_goes_through_rss_fetch() {
 #[test]
 fn a_failing_feed_backs_off_in_news_shows_its_health_and_recovers() {
     let s = FeedServer::start();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let opts = Opts {
-        home: Some(dir.path().to_path_buf()),
-        config: Some(s.config()),
-        ..Opts::default()
-    };
+    let (dir, opts) = restartable(&s);
     let mut d = Daemon::start_with(opts.clone());
     s.set("good", &rss_feed("Good", "good", 2, 10));
     for (name, path) in [("good", "/dyn/good"), ("flaky", "/dyn/flaky")] {
@@ -849,12 +845,7 @@ fn feed_of(title: &str, items: &[(&str, &str, u32)]) -> String {
 #[test]
 fn news_merges_the_same_article_across_feeds_and_new_gives_each_item_once() {
     let s = FeedServer::start();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let opts = Opts {
-        home: Some(dir.path().to_path_buf()),
-        config: Some(s.config()),
-        ..Opts::default()
-    };
+    let (_dir, opts) = restartable(&s);
     let mut d = Daemon::start_with(opts.clone());
     // The same story through three feeds (tracking parameters, a trailing slash, another
     // scheme), each feed with one story of its own.
