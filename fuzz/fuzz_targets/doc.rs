@@ -25,7 +25,11 @@ fuzz_target!(|data: &[u8]| {
         3 => Some(Format::Xlsx),
         _ => None,
     };
-    let mode = if which & 0x80 == 0 { Mode::Text } else { Mode::Md };
+    let mode = if which & 0x80 == 0 {
+        Mode::Text
+    } else {
+        Mode::Md
+    };
     // Some inputs also keep only a page range (a second byte chooses it).
     let pages = (which & 0x40 != 0).then(|| {
         let a = usize::from(bytes.get(1).copied().unwrap_or(1) % 4) + 1;

@@ -16,7 +16,11 @@ fuzz_target!(|data: &[u8]| {
     match handle(job, data.to_vec()) {
         (Reply::Extract { title, html_len }, payload) => {
             let a = article(title, html_len, payload).expect("html then text, both UTF-8");
-            assert!(!a.html.to_ascii_lowercase().contains("<script"), "{}", a.html);
+            assert!(
+                !a.html.to_ascii_lowercase().contains("<script"),
+                "{}",
+                a.html
+            );
             assert!(!a.text.trim().is_empty());
         }
         (Reply::Failed(f), _) => assert!(!f.message.is_empty()),

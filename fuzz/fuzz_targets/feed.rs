@@ -27,7 +27,10 @@ fuzz_target!(|data: &[u8]| {
         panic!("a feeds job answers feeds");
     };
     assert_eq!(feeds.len(), 2);
-    let Some(FeedOutcome::Parsed(feed)) = feeds.into_iter().find(|f| matches!(f, FeedOutcome::Parsed(_))) else {
+    let Some(FeedOutcome::Parsed(feed)) = feeds
+        .into_iter()
+        .find(|f| matches!(f, FeedOutcome::Parsed(_)))
+    else {
         return;
     };
     assert_eq!(feed.items.len(), feed.published_ms.len());

@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use paw_daemon::commands::irc::log::Record;
 use paw_daemon::commands::irc::text::{
-    check_target, clean_inbound, split_message, text_budget, truncate_message,
+    Ctcp, check_target, clean_inbound, ctcp, split_message, text_budget, truncate_message,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -29,17 +29,25 @@ fuzz_target!(|data: &[u8]| {
         if let irc::proto::Command::PRIVMSG(to, body) | irc::proto::Command::NOTICE(to, body) =
             &msg.command
         {
+            // CTCP: an action is kept as one, other requests dropped, never a panic.
+            let (text, action) = match ctcp(body) {
+                Ctcp::Plain(t) => (t, false),
+                Ctcp::Action(t) => (t, true),
+                Ctcp::Other => return,
+            };
             let rec = Record {
                 id: 1,
                 ts_ms: 1,
                 channel: to.clone(),
                 nick: msg.source_nickname().unwrap_or("?").to_string(),
-                text: body.clone(),
+                text: text.to_string(),
+                action,
             };
             let line = serde_json::to_string(&rec).expect("a record serialises");
             assert!(!line.contains('\n'), "one JSONL line");
             let back: Record = serde_json::from_str(&line).expect("and reads back");
             assert_eq!(back.text, rec.text);
+            assert_eq!(back.action, rec.action);
             assert_eq!(back.nick, rec.nick);
             let shown = clean_inbound(body);
             assert!(!shown.chars().any(char::is_control), "{shown:?}");

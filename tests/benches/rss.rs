@@ -183,6 +183,17 @@ fn main() {
         assert_eq!(o["result"]["from_cache"], 200);
     }
     let warm_requests = server.seen().len() - before;
+    // `--new` in a session: each call gives the next 10 not yet given (issue 19).
+    c.result("session.open", serde_json::json!({"name": "bench-new"}));
+    let mut warm_new = Vec::new();
+    for _ in 0..50 {
+        let t = Instant::now();
+        let o = c.exec(
+            serde_json::json!({"command": "rss news --new --limit 10", "session_id": "bench-new"}),
+        );
+        warm_new.push(t.elapsed());
+        assert_eq!(o["result"]["count"], 10, "{o}");
+    }
     println!("rss news over 200 subscriptions (20 items each) on loopback");
     println!(
         "  cold (all stale): {:>8.1} ms   {} requests   (target <= 2000 ms)",
@@ -193,6 +204,10 @@ fn main() {
         "  warm (all fresh): {:>8.2} ms median of 50   {} requests   (target <= 5 ms, 0 requests)",
         median(warm).as_secs_f64() * 1e3,
         warm_requests
+    );
+    println!(
+        "  warm --new (next 10 not given, given set saved): {:>8.2} ms median of 50   (target <= 5 ms)",
+        median(warm_new).as_secs_f64() * 1e3
     );
     println!(
         "  daemon peak RSS after the cold run: {:.1} MiB",
