@@ -437,9 +437,7 @@ pub fn run(plan: &Plan) -> Report {
         env: vec![("PAW_RETENTION_DAY_MS".into(), day_ms.to_string())],
         ..Opts::default()
     };
-    let mut d = Daemon::start_with(Opts {
-        ..opts.clone()
-    });
+    let mut d = Daemon::start_with(Opts { ..opts.clone() });
     crate::ircd::write_env(
         &d.agents(),
         &format!(
