@@ -286,6 +286,7 @@ async fn finish(
         title: parsed.title.clone(),
         fetched_at_ms: now_ms(),
         items: parsed.items.clone(),
+        keys: std::sync::OnceLock::new(),
     };
     if let Err(e) = rss_store(services).put_cache(feed).await {
         tracing::error!(url, error = %e, "cannot write the feed cache");

@@ -18,6 +18,8 @@ pub const NO_SUBSCRIPTIONS: &str =
 struct Digest {
     source: String,
     item: Item,
+    /// Its duplicate keys (computed once per cached feed).
+    keys: super::seen::KeysRef,
 }
 
 /// Whether a feed is rate-limited (until when) and whether its last fetch is younger than
@@ -186,9 +188,11 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         match r {
             Ok(f) => {
                 refreshed += 1;
-                digests.extend(f.items.into_iter().map(|item| Digest {
+                let ks = super::seen::keys_of(&f.items);
+                digests.extend(f.items.into_iter().enumerate().map(|(n, item)| Digest {
                     source: sub.name.clone(),
                     item,
+                    keys: super::seen::KeysRef::new(ks.clone(), n),
                 }));
             }
             Err(e) => {
@@ -198,31 +202,35 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
                     message: e.message,
                 });
                 if let Some(c) = rss_store(&ctx.services).cached(&sub.url).await {
-                    digests.extend(c.items.iter().cloned().map(|item| Digest {
+                    let ks = c.keys();
+                    digests.extend(c.items.iter().cloned().enumerate().map(|(n, item)| Digest {
                         source: sub.name.clone(),
                         item,
+                        keys: super::seen::KeysRef::new(ks.clone(), n),
                     }));
                 }
             }
         }
     }
     for (i, c) in &fresh {
-        digests.extend(c.items.iter().map(|item| Digest {
+        let ks = c.keys();
+        digests.extend(c.items.iter().enumerate().map(|(n, item)| Digest {
             source: subs[*i].name.clone(),
             item: item.clone(),
+            keys: super::seen::KeysRef::new(ks.clone(), n),
         }));
     }
     // Newest first (undated items after dated ones, in feed order), then one copy of each
     // article across feeds: the newest.
     digests.sort_by_cached_key(|d| std::cmp::Reverse(d.item.sort_key()));
-    let duplicates_merged = super::seen::merge_duplicates(&mut digests, |d| &d.item);
+    let duplicates_merged = super::seen::merge_duplicates(&mut digests, |d| d.keys.get());
     if a.source.is_none() && keyword.is_none() {
         // The whole digest: what every session's `notices.rss.new` counts against.
         rss_store(&ctx.services)
             .universe()
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .set(digests.iter().map(|d| super::seen::keys(&d.item)).collect());
+            .set(digests.iter().map(|d| d.keys.clone()).collect());
     }
     if let Some(k) = &keyword {
         digests.retain(|d| {
@@ -234,11 +242,11 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     }
     let given = if a.new { Some(given(ctx).await?) } else { None };
     if let Some(g) = &given {
-        digests.retain(|d| !g.was_given(&super::seen::keys(&d.item)));
+        digests.retain(|d| !g.was_given(d.keys.get()));
     }
     digests.truncate(limit);
     if let Some(g) = given {
-        let bytes = g.mark(digests.iter().map(|d| super::seen::keys(&d.item)));
+        let bytes = g.mark(digests.iter().map(|d| d.keys.get().to_vec()));
         tokio::task::spawn_blocking(move || g.save(&bytes))
             .await
             .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?

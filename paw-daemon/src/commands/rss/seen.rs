@@ -96,17 +96,48 @@ pub fn keys(item: &Item) -> Vec<String> {
     k
 }
 
+/// The keys of a feed's items, computed once per cached feed (a warm digest of 4,000 items
+/// must not parse 4,000 URLs on every call).
+pub type Keys = Arc<Vec<Vec<String>>>;
+
+/// [`keys`] of each item.
+pub fn keys_of(items: &[Item]) -> Keys {
+    Arc::new(items.iter().map(keys).collect())
+}
+
+/// One item's keys inside its feed's [`Keys`].
+#[derive(Clone)]
+pub struct KeysRef {
+    all: Keys,
+    at: usize,
+}
+
+impl KeysRef {
+    /// Item `at` of `all`.
+    pub fn new(all: Keys, at: usize) -> Self {
+        Self { all, at }
+    }
+
+    /// The keys.
+    pub fn get(&self) -> &[String] {
+        self.all.get(self.at).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// Drops every item that shares a key with an earlier one (the list is newest first, so
 /// the newest copy stays); returns how many went.
-pub fn merge_duplicates<T>(items: &mut Vec<T>, item_of: impl Fn(&T) -> &Item) -> usize {
-    let mut seen: HashSet<String> = HashSet::new();
+pub fn merge_duplicates<T>(items: &mut Vec<T>, keys_of: impl Fn(&T) -> &[String]) -> usize {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut keep = Vec::with_capacity(items.len());
+    for x in items.iter() {
+        let ks = keys_of(x);
+        let dup = ks.iter().any(|k| seen.contains(k.as_str()));
+        seen.extend(ks.iter().map(String::as_str));
+        keep.push(!dup);
+    }
     let before = items.len();
-    items.retain(|x| {
-        let ks = keys(item_of(x));
-        let dup = ks.iter().any(|k| seen.contains(k));
-        seen.extend(ks);
-        !dup
-    });
+    let mut flags = keep.into_iter();
+    items.retain(|_| flags.next().unwrap_or(true));
     before - items.len()
 }
 
@@ -115,14 +146,14 @@ pub fn merge_duplicates<T>(items: &mut Vec<T>, item_of: impl Fn(&T) -> &Item) ->
 #[derive(Default)]
 pub struct Universe {
     /// Each item's keys.
-    items: Vec<Vec<String>>,
+    items: Vec<KeysRef>,
     /// Bumped when `items` changes.
     version: u64,
 }
 
 impl Universe {
     /// Replaces the digest's items.
-    pub fn set(&mut self, items: Vec<Vec<String>>) {
+    pub fn set(&mut self, items: Vec<KeysRef>) {
         self.items = items;
         self.version += 1;
     }
@@ -215,7 +246,7 @@ impl Given {
         let n = u
             .items
             .iter()
-            .filter(|ks| !ks.iter().any(|k| st.set.contains(k)))
+            .filter(|ks| !ks.get().iter().any(|k| st.set.contains(k)))
             .count() as u64;
         st.counted = Some((key, n));
         n
@@ -286,9 +317,15 @@ mod tests {
             ),
             item("Counter", "https://d.example/1", "1"),
         ];
-        let merged = merge_duplicates(&mut items, |i| i);
+        let ks = keys_of(&items);
+        let mut pairs: Vec<(Item, KeysRef)> = items
+            .drain(..)
+            .enumerate()
+            .map(|(n, i)| (i, KeysRef::new(ks.clone(), n)))
+            .collect();
+        let merged = merge_duplicates(&mut pairs, |p| p.1.get());
         assert_eq!(merged, 3);
-        let titles: Vec<&str> = items.iter().filter_map(|i| i.title.as_deref()).collect();
+        let titles: Vec<&str> = pairs.iter().filter_map(|p| p.0.title.as_deref()).collect();
         assert_eq!(titles, ["Big News", "Other", "Counter"]);
     }
 }

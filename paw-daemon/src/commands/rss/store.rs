@@ -139,6 +139,18 @@ pub struct CachedFeed {
     pub fetched_at_ms: u64,
     /// Full items.
     pub items: Vec<Item>,
+    /// The items' duplicate keys, computed on first use (not stored).
+    #[serde(skip)]
+    pub keys: std::sync::OnceLock<super::seen::Keys>,
+}
+
+impl CachedFeed {
+    /// The items' duplicate keys ([`super::seen::keys`]), computed once.
+    pub fn keys(&self) -> super::seen::Keys {
+        self.keys
+            .get_or_init(|| super::seen::keys_of(&self.items))
+            .clone()
+    }
 }
 
 /// The loaded state.
@@ -586,6 +598,7 @@ mod tests {
             title: None,
             fetched_at_ms: 0,
             items: Vec::new(),
+            keys: std::sync::OnceLock::new(),
         })
     }
 
