@@ -257,11 +257,10 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
         logged_in: st.logged_in,
         last_error: st.last_error.as_ref().map(|e| e.to_state()),
     };
-    let server = reply.server.clone();
     let mut out = Output::reply(&reply, Vec::new());
     // A server's error text is the server's words.
-    if reply_has_server_text(&out) {
-        out = out.untrusted(format!("the IRC server {server}"));
+    if reply.last_error.is_some() {
+        out = out.untrusted(format!("the IRC server {}", reply.server));
     }
     // The file as it is now: a chmod takes effect at once, not at the next connection.
     if let Some(w) = creds::env_mode_warning(ctx.home.agents()) {
@@ -488,11 +487,6 @@ impl super::Reply for SendReply {
     }
 }
 
-/// Whether `irc status` carries words of the server (`last_error`'s message).
-fn reply_has_server_text(out: &Output) -> bool {
-    out.result.get("last_error").is_some_and(|e| !e.is_null())
-}
-
 /// Cleans and truncates messages for an agent: per-message cap, then the batch rule with
 /// its marker message. Returns the JSON messages and whether anything was cut.
 pub(crate) fn render(messages: Vec<Record>, cap: usize) -> (Vec<IrcMessage>, bool) {
@@ -637,7 +631,6 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
         returned: returned_raw,
         messages: items,
         truncated,
-        untrusted: true,
         cursor_before: unread.cursor.to_string(),
         cursor_after: cursor_after.map(|a| a.to_string()),
         remaining: unread.remaining,
@@ -657,7 +650,6 @@ struct PullReply {
     returned: usize,
     messages: Vec<IrcMessage>,
     truncated: bool,
-    untrusted: bool,
     cursor_before: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     cursor_after: Option<String>,
