@@ -156,12 +156,14 @@ fn clean(fragment: &str) -> String {
     let mut doc = Html::parse_fragment(fragment);
     let blocks = selector(BLOCKS);
     let links = selector("a");
-    let total = text_len(doc.root_element());
+    let lens = text_lens(&doc);
+    let len_of = |e: ElementRef<'_>| lens.get(&e.id()).copied().unwrap_or(0);
+    let total = len_of(doc.root_element());
     let mut doomed: Vec<_> = doc.select(&selector(DROPPED)).map(|e| e.id()).collect();
     // Blocks whose class or id says what they are (a share bar, a byline, a caption), unless
     // one holds a quarter of the article: then the name is not about that block alone.
     for e in doc.select(&selector("[class], [id]")) {
-        if boilerplate_name(e) && text_len(e) * 4 < total {
+        if boilerplate_name(e) && len_of(e) * 4 < total {
             doomed.push(e.id());
         }
     }
@@ -170,7 +172,7 @@ fn clean(fragment: &str) -> String {
         if e.select(&blocks).next().is_some() {
             continue;
         }
-        let len = text_len(e);
+        let len = len_of(e);
         if len == 0 || len >= LINK_BLOCK_MAX_CHARS {
             continue;
         }
@@ -188,7 +190,7 @@ fn clean(fragment: &str) -> String {
         let linked: usize = if in_link {
             len
         } else {
-            e.select(&links).map(text_len).sum()
+            e.select(&links).map(len_of).sum()
         };
         if linked as f64 > LINK_DENSITY * len as f64 {
             doomed.push(e.id());
@@ -202,11 +204,36 @@ fn clean(fragment: &str) -> String {
     doc.root_element().inner_html()
 }
 
-/// Characters of text in `e`, not counting whitespace.
-fn text_len(e: ElementRef<'_>) -> usize {
-    e.text()
-        .map(|t| t.chars().filter(|c| !c.is_whitespace()).count())
-        .sum()
+/// Characters of text (not counting whitespace) under every element, in one pass over the
+/// tree: asking each element for its own subtree would be quadratic in the nesting (a
+/// page of nested `<div class="share">` asks at every level).
+fn text_lens(doc: &Html) -> std::collections::HashMap<ego_tree::NodeId, usize> {
+    use ego_tree::iter::Edge;
+    let mut lens = std::collections::HashMap::new();
+    // The running count of each open element.
+    let mut open: Vec<usize> = vec![0];
+    for edge in doc.root_element().traverse() {
+        match edge {
+            Edge::Open(n) => match n.value() {
+                scraper::Node::Text(t) => {
+                    if let Some(c) = open.last_mut() {
+                        *c += t.chars().filter(|c| !c.is_whitespace()).count();
+                    }
+                }
+                scraper::Node::Element(_) => open.push(0),
+                _ => {}
+            },
+            Edge::Close(n) if n.value().is_element() => {
+                let len = open.pop().unwrap_or(0);
+                lens.insert(n.id(), len);
+                if let Some(c) = open.last_mut() {
+                    *c += len;
+                }
+            }
+            Edge::Close(_) => {}
+        }
+    }
+    lens
 }
 
 /// Elements that start and end a paragraph of the plain text.
@@ -363,6 +390,31 @@ mod tests {
         let body = format!("<div class=\"post-meta-wrapper\">{}</div>", para(6));
         let x = extract(&page(&body), &url).expect("extracted");
         assert!(x.text.contains("Paragraph 5 says"), "{}", x.text);
+    }
+
+    #[test]
+    fn text_lengths_in_one_pass_are_each_elements_own() {
+        let doc = Html::parse_fragment(
+            "<div class=a> one <p>two <b>three</b></p><div><i>four</i> </div></div><p>five</p>",
+        );
+        let lens = text_lens(&doc);
+        for e in doc
+            .root_element()
+            .descendants()
+            .filter_map(ElementRef::wrap)
+        {
+            let naive: usize = e
+                .text()
+                .map(|t| t.chars().filter(|c| !c.is_whitespace()).count())
+                .sum();
+            assert_eq!(
+                lens.get(&e.id()).copied(),
+                Some(naive),
+                "<{}>",
+                e.value().name()
+            );
+        }
+        assert_eq!(lens[&doc.root_element().id()], 19);
     }
 
     #[test]
