@@ -118,12 +118,12 @@ impl Daemon {
     /// Audit retention ([`crate::exec::retention`]): a pass at start, then every
     /// [`crate::exec::retention::every`], on the blocking pool.
     fn start_retention(self: &Arc<Self>) {
-        use crate::exec::{audit::AuditPaths, journal, retention};
+        use crate::exec::retention;
         let cfg = self.config.audit.clone();
         if cfg.retention_days == 0 && cfg.max_mb == 0 {
             return;
         }
-        let paths = AuditPaths::new(self.home.runs_dir(), journal::segment_bytes(cfg.max_mb));
+        let paths = self.exec.audit_paths().clone();
         let day_ms = retention::day_ms();
         let stop = self.shutdown.clone();
         self.tracker.spawn(async move {

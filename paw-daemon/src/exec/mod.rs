@@ -92,6 +92,11 @@ impl ExecRuntime {
         }
     }
 
+    /// Where the audit lives (retention prunes there).
+    pub fn audit_paths(&self) -> &AuditPaths {
+        &self.audit_paths
+    }
+
     /// Run `run_id`'s audit record, while retention keeps it (reads files: call it on the
     /// blocking pool).
     pub fn find_run(&self, run_id: &str) -> std::io::Result<Option<serde_json::Value>> {
