@@ -97,13 +97,6 @@ fn exec(c: &mut Conn, session: &str, command: &str) -> Value {
     out
 }
 
-fn open_session(c: &mut Conn, name: &str) -> String {
-    c.result("session.open", json!({"name": name}))["session_id"]
-        .as_str()
-        .expect("sid")
-        .to_string()
-}
-
 /// Waits until the session's IRC state is `joined`.
 fn wait_joined(c: &mut Conn, sid: &str) {
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -175,7 +168,7 @@ fn one_joined(name: &str) -> One {
     let d = Daemon::start();
     write_env(&d, port);
     let mut c = d.conn();
-    let sid = open_session(&mut c, name);
+    let sid = c.open_session(name);
     exec(&mut c, &sid, "irc status");
     wait_joined(&mut c, &sid);
     let peer = joined
@@ -259,7 +252,7 @@ fn memory_sessions_only(sessions: usize) -> (u64, u64) {
     let mut c = d.conn();
     let base = warm_rss(&d, &mut c);
     for i in 0..sessions {
-        let sid = open_session(&mut c, &format!("idle-{i}"));
+        let sid = c.open_session(&format!("idle-{i}"));
         exec(&mut c, &sid, "hello");
     }
     std::thread::sleep(Duration::from_millis(500));
@@ -274,7 +267,7 @@ fn memory(sessions: usize) -> (u64, u64, u64) {
     let base = warm_rss(&d, &mut c);
     let mut sids = Vec::new();
     for i in 0..sessions {
-        let sid = open_session(&mut c, &format!("idle-{i}"));
+        let sid = c.open_session(&format!("idle-{i}"));
         exec(&mut c, &sid, "irc status");
         sids.push(sid);
     }

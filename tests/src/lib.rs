@@ -414,6 +414,27 @@ impl Conn {
     pub fn exec(&mut self, params: Value) -> Value {
         self.result("terminal.exec", params)
     }
+
+    /// Opens (or reuses) the session named `name`; returns its id.
+    pub fn open_session(&mut self, name: &str) -> String {
+        self.result("session.open", json!({ "name": name }))["session_id"]
+            .as_str()
+            .expect("session id")
+            .to_string()
+    }
+
+    /// Waits (up to 20 s) until session `session`'s IRC connection has joined its channel.
+    pub fn wait_joined(&mut self, session: &str) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let st = self.exec(json!({"command": "irc status", "session_id": session}));
+            if st["result"]["state"] == "joined" {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{session} never joined: {st}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 }
 
 /// Puts `paw-client` and `paw-daemon` side by side in `<dir>/bin`, as an install would

@@ -378,13 +378,6 @@ fn exec(c: &mut Conn, tally: &Mutex<Tally>, session: &str, command: &str) -> Val
     o
 }
 
-fn open_session(c: &mut Conn, name: &str) -> String {
-    c.result("session.open", json!({"name": name}))["session_id"]
-        .as_str()
-        .expect("session id")
-        .to_string()
-}
-
 /// Files under `dir`.
 fn files_in(dir: &Path) -> usize {
     crate::files_under(dir).len()
@@ -449,7 +442,7 @@ pub fn run(plan: &Plan) -> Report {
     let mut c = d.conn();
     // IRC sessions stay all year; the others churn.
     let irc: Vec<String> = (0..plan.irc_sessions)
-        .map(|i| open_session(&mut c, &format!("irc{i}")))
+        .map(|i| c.open_session(&format!("irc{i}")))
         .collect();
     for s in &irc {
         exec(&mut c, &tally, s, "irc connect");
@@ -460,7 +453,7 @@ pub fn run(plan: &Plan) -> Report {
         std::thread::sleep(Duration::from_millis(20));
     }
     let mut others: Vec<String> = (0..plan.sessions - plan.irc_sessions)
-        .map(|i| open_session(&mut c, &format!("s{i}")))
+        .map(|i| c.open_session(&format!("s{i}")))
         .collect();
     let mut report = Report {
         caps: plan.caps(),
@@ -480,7 +473,7 @@ pub fn run(plan: &Plan) -> Report {
         for k in 0..plan.churn.min(others.len()) {
             let s = others.remove(0);
             c.result("session.close", json!({"session_id": s}));
-            others.push(open_session(&mut c, &format!("m{month}-{k}")));
+            others.push(c.open_session(&format!("m{month}-{k}")));
         }
         // Feeds: this month's added and fetched, last month's removed.
         let mut feeds = Vec::new();

@@ -162,18 +162,6 @@ fn exec_in(d: &Daemon, session: &str, command: &str) -> Value {
     c.exec(json!({"command": command, "session_id": session}))
 }
 
-fn wait_joined(d: &Daemon, session: &str) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let st = exec_in(d, session, "irc status");
-        if st["result"]["state"] == "joined" {
-            return;
-        }
-        assert!(Instant::now() < deadline, "{session} never joined: {st}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 #[test]
 fn sigkill_during_a_thousand_changes_loses_nothing_acknowledged() {
     let _feeds = FeedServer::start();
@@ -233,7 +221,7 @@ fn sigkill_during_a_thousand_changes_loses_nothing_acknowledged() {
             exec_in(&d, sess, "irc status"); // both start connecting at once
         }
         for sess in IRC_SESSIONS {
-            wait_joined(&d, sess);
+            d.conn().wait_joined(sess);
             let peek = exec_in(&d, sess, "irc pull --peek --limit 500");
             let below: Vec<u64> = peek["result"]["messages"]
                 .as_array()

@@ -586,15 +586,9 @@ fn a_slash_me_reaches_the_agent_as_an_action_and_other_ctcp_never_as_text() {
     let (ircd, d) = server_and_daemon();
     let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
     let mut c = d.conn();
-    let sid = c.result("session.open", json!({"name": "ctcp"}))["session_id"]
-        .as_str()
-        .expect("sid")
-        .to_string();
+    let sid = c.open_session("ctcp");
+    c.wait_joined(&sid);
     let deadline = Instant::now() + Duration::from_secs(15);
-    while ok(&exec_in(&d, &sid, "irc status", None))["state"] != "joined" {
-        assert!(Instant::now() < deadline, "never joined");
-        std::thread::sleep(Duration::from_millis(50));
-    }
     // What a real client sends for `/me waves`, a CTCP VERSION request and a CTCP PING
     // reply, then an ordinary line.
     alice.send("PRIVMSG #paw :\u{1}ACTION waves\u{1}");
@@ -650,18 +644,12 @@ fn notices_on_every_outcome_tell_the_session_what_waits_and_go_when_read() {
     let (ircd, d) = server_and_daemon();
     let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
     let mut c = d.conn();
-    let sid = c.result("session.open", json!({"name": "notices"}))["session_id"]
-        .as_str()
-        .expect("sid")
-        .to_string();
+    let sid = c.open_session("notices");
     // Nothing waits: no notices at all (not even an empty object).
     let o = exec_in(&d, &sid, "hello", None);
     assert_eq!(o.get("notices"), None, "{o}");
+    c.wait_joined(&sid);
     let deadline = Instant::now() + Duration::from_secs(15);
-    while ok(&exec_in(&d, &sid, "irc status", None))["state"] != "joined" {
-        assert!(Instant::now() < deadline, "never joined");
-        std::thread::sleep(Duration::from_millis(50));
-    }
     alice.send("PRIVMSG #paw :one");
     alice.send("PRIVMSG #paw :two");
     alice.send("PRIVMSG pawbot :psst");
@@ -681,10 +669,7 @@ fn notices_on_every_outcome_tell_the_session_what_waits_and_go_when_read() {
     );
     assert!(serde_json::to_string(&o["notices"]).expect("json").len() < 300);
     // Another session sees nothing of it.
-    let other = c.result("session.open", json!({"name": "elsewhere"}))["session_id"]
-        .as_str()
-        .expect("sid")
-        .to_string();
+    let other = c.open_session("elsewhere");
     assert_eq!(exec_in(&d, &other, "hello", None).get("notices"), None);
     // Pulling #paw leaves only the private message; pulling that, nothing.
     ok(&exec_in(&d, &sid, "irc pull", None));

@@ -64,15 +64,9 @@ fn the_python_sdk_lists_and_calls_terminal_exec() {
     );
     let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
     let mut c = d.conn();
-    c.result("session.open", json!({"name": "mcp-irc"}));
-    let status = |c: &mut paw_tests::Conn| {
-        c.exec(json!({"command": "irc status", "session_id": "mcp-irc"}))["result"]["state"].clone()
-    };
+    c.open_session("mcp-irc");
+    c.wait_joined("mcp-irc");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
-    while status(&mut c) != "joined" {
-        assert!(std::time::Instant::now() < deadline, "never joined");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
     alice.send("PRIVMSG #paw :are you there?");
     alice.send("PRIVMSG #paw :ping");
     while c.exec(json!({"command": "hello", "session_id": "mcp-irc"}))["notices"]["irc"]["unread"]["#paw"]

@@ -22,6 +22,14 @@ fn has_error(r: &Value, name: &str, code: &str) -> bool {
         .any(|e| e["name"] == name && e["error_code"] == code)
 }
 
+/// The entry of a JSON array whose `name` is `name`.
+fn named(list: &Value, name: &str) -> Value {
+    list.as_array()
+        .and_then(|l| l.iter().find(|x| x["name"] == name))
+        .cloned()
+        .unwrap_or_else(|| panic!("no {name} in {list}"))
+}
+
 /// A home that outlives its daemon (for restarts), and the options that reuse it.
 fn restartable(s: &FeedServer) -> (tempfile::TempDir, Opts) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -744,13 +752,7 @@ fn a_failing_feed_backs_off_in_news_shows_its_health_and_recovers() {
     // Backing off: news (even --refresh) does not contact it, and says why.
     let r = ok(&d.exec("rss news --refresh")).clone();
     assert_eq!(s.hits("/dyn/flaky"), 1, "news contacted a feed backing off");
-    let e = r["errors"]
-        .as_array()
-        .expect("errors")
-        .iter()
-        .find(|e| e["name"] == "flaky")
-        .cloned()
-        .expect("flaky's error");
+    let e = named(&r["errors"], "flaky");
     assert_eq!(e["error_code"], "HttpError");
     assert!(
         e["message"]
@@ -763,13 +765,7 @@ fn a_failing_feed_backs_off_in_news_shows_its_health_and_recovers() {
     failed(&d.exec("rss fetch --name flaky"), "HttpError");
     assert_eq!(s.hits("/dyn/flaky"), 2);
     let list = d.exec("rss list");
-    let flaky = ok(&list)["items"]
-        .as_array()
-        .expect("items")
-        .iter()
-        .find(|i| i["name"] == "flaky")
-        .cloned()
-        .expect("flaky");
+    let flaky = named(&ok(&list)["items"], "flaky");
     assert_eq!(flaky["health"], "backing_off", "{flaky}");
     assert_eq!(flaky["failures"], 2);
     assert_eq!(flaky["last_error"]["code"], "HttpError");
@@ -795,13 +791,7 @@ fn a_failing_feed_backs_off_in_news_shows_its_health_and_recovers() {
     let state = std::fs::read_to_string(dir.path().join(".agents/workspace/rss/fetch_state.json"))
         .expect("fetch_state.json");
     let v: Value = serde_json::from_str(&state).expect("json");
-    let fs = v
-        .as_array()
-        .expect("array")
-        .iter()
-        .find(|f| f["name"] == "flaky")
-        .cloned()
-        .expect("flaky state");
+    let fs = named(&v, "flaky");
     assert_eq!(fs["failures"], 2, "{fs}");
     let until = fs["backoff_until_ms"].as_u64().expect("until");
     let since = fs["failing_since_ms"].as_u64().expect("since");
@@ -813,13 +803,7 @@ fn a_failing_feed_backs_off_in_news_shows_its_health_and_recovers() {
     s.set("flaky", &rss_feed("Flaky", "flaky", 1, 11));
     ok(&d.exec("rss fetch --name flaky"));
     let list = d.exec("rss list");
-    let flaky = ok(&list)["items"]
-        .as_array()
-        .expect("items")
-        .iter()
-        .find(|i| i["name"] == "flaky")
-        .cloned()
-        .expect("flaky");
+    let flaky = named(&ok(&list)["items"], "flaky");
     assert_eq!(flaky["health"], "ok", "{flaky}");
     assert_eq!(flaky.get("failures"), None);
     let r = ok(&d.exec("rss news --refresh")).clone();
