@@ -167,6 +167,10 @@ pub struct Given {
     path: PathBuf,
     universe: Arc<Mutex<Universe>>,
     state: Mutex<GivenState>,
+    /// Serialises writes of the file and remembers the newest snapshot written, so the
+    /// file is written outside `state` (notices never wait on an fsync) and an older
+    /// snapshot never lands after a newer one.
+    file: Mutex<u64>,
 }
 
 #[derive(Default)]
@@ -175,6 +179,8 @@ struct GivenState {
     order: VecDeque<String>,
     /// (universe version, given count) → the count of new items then.
     counted: Option<((u64, usize), u64)>,
+    /// Bumped at every change (the snapshot's generation).
+    generation: u64,
 }
 
 impl Given {
@@ -195,6 +201,7 @@ impl Given {
             path,
             universe,
             state: Mutex::new(st),
+            file: Mutex::new(0),
         }
     }
 
@@ -208,9 +215,9 @@ impl Given {
         keys.iter().any(|k| st.set.contains(k))
     }
 
-    /// Marks items given and returns the file's new contents (write them with
-    /// [`Given::save`]).
-    pub fn mark(&self, items: impl IntoIterator<Item = Vec<String>>) -> Vec<u8> {
+    /// Marks items given and writes the set (atomically: a crash leaves the old or the new
+    /// one). Serialises up to [`MAX_GIVEN`] keys and fsyncs: call on the blocking pool.
+    pub fn give(&self, items: Vec<Vec<String>>) -> std::io::Result<()> {
         let mut st = self.lock();
         for ks in items {
             for k in ks {
@@ -224,12 +231,19 @@ impl Given {
                 st.set.remove(&old);
             }
         }
-        serde_json::to_vec(&st.order).unwrap_or_default()
-    }
-
-    /// Writes the set (atomically: a crash leaves the old or the new one).
-    pub fn save(&self, bytes: &[u8]) -> std::io::Result<()> {
-        write_atomic(&self.path, bytes, Durability::Sync)
+        st.generation += 1;
+        let (bytes, generation) = (
+            serde_json::to_vec(&st.order).map_err(std::io::Error::other)?,
+            st.generation,
+        );
+        drop(st);
+        let mut written = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        if *written >= generation {
+            return Ok(()); // a newer snapshot (which includes these) is on disk
+        }
+        write_atomic(&self.path, &bytes, Durability::Sync)?;
+        *written = generation;
+        Ok(())
     }
 
     /// Digest items not given yet (from memory; recounted only when the digest or the set
