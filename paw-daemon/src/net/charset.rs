@@ -8,6 +8,8 @@
 //! mislabelled UTF-8 (read as declared it becomes `CafÃ©`), as feedparser and miniflux
 //! treat it.
 
+use std::borrow::Cow;
+
 use encoding_rs::{Encoding, UTF_8};
 
 /// The `charset` parameter of a `Content-Type` value.
@@ -47,13 +49,22 @@ pub fn declared_charset(head: &[u8]) -> Option<String> {
 
 /// The encoding to decode `body` with.
 pub fn detect(body: &[u8], content_type: Option<&str>) -> &'static Encoding {
+    choose(body, content_type).0
+}
+
+/// The encoding to decode `body` with, and the text when checking that it fits already
+/// decoded it (so the body is decoded once).
+fn choose<'a>(
+    body: &'a [u8],
+    content_type: Option<&str>,
+) -> (&'static Encoding, Option<Cow<'a, str>>) {
     if let Some((enc, _)) = Encoding::for_bom(body) {
-        return enc;
+        return (enc, None);
     }
     // XML 1.0 Appendix F: a prolog in UTF-16 without a BOM still starts with `<?`.
     match body.get(..4) {
-        Some([0, b'<', 0, b'?']) => return encoding_rs::UTF_16BE,
-        Some([b'<', 0, b'?', 0]) => return encoding_rs::UTF_16LE,
+        Some([0, b'<', 0, b'?']) => return (encoding_rs::UTF_16BE, None),
+        Some([b'<', 0, b'?', 0]) => return (encoding_rs::UTF_16LE, None),
         _ => {}
     }
     let header = content_type
@@ -63,32 +74,30 @@ pub fn detect(body: &[u8], content_type: Option<&str>) -> &'static Encoding {
         .and_then(|l| Encoding::for_label(l.as_bytes()))
         // A prolog cannot truthfully claim UTF-16 for a body that reached here without a BOM.
         .filter(|e| *e != encoding_rs::UTF_16LE && *e != encoding_rs::UTF_16BE);
-    let utf8 = std::str::from_utf8(body).is_ok();
-    if let Some(enc) = [header, prolog]
-        .into_iter()
-        .flatten()
-        .find(|e| fits(e, body, utf8))
-    {
-        return enc;
+    let utf8 = std::str::from_utf8(body).ok();
+    for enc in [header, prolog].into_iter().flatten() {
+        if let Some(text) = fits(enc, body, utf8) {
+            return (enc, Some(text));
+        }
     }
-    if utf8 {
-        return UTF_8;
+    if let Some(text) = utf8 {
+        return (UTF_8, Some(Cow::Borrowed(text)));
     }
     // Nothing declared fits and the body is not UTF-8: what was declared (its malformed
     // bytes become U+FFFD), else the web's legacy default, as browsers and feedparser do.
-    header.or(prolog).unwrap_or(encoding_rs::WINDOWS_1252)
+    (header.or(prolog).unwrap_or(encoding_rs::WINDOWS_1252), None)
 }
 
-/// Whether `body` reads in `enc` (see the module's notes); `utf8`: whether it is UTF-8.
-fn fits(enc: &'static Encoding, body: &[u8], utf8: bool) -> bool {
+/// The text of `body` in `enc` when it reads in it (see the module's notes); `utf8`: the
+/// body as UTF-8, when it is.
+fn fits<'a>(enc: &'static Encoding, body: &'a [u8], utf8: Option<&'a str>) -> Option<Cow<'a, str>> {
     if enc == UTF_8 {
-        return utf8;
+        return utf8.map(Cow::Borrowed);
     }
-    if utf8 && !body.is_ascii() {
-        return false;
+    if utf8.is_some() && !body.is_ascii() {
+        return None;
     }
     enc.decode_without_bom_handling_and_without_replacement(body)
-        .is_some()
 }
 
 /// Decodes `body` to text (malformed sequences become U+FFFD; a BOM is removed).
@@ -97,10 +106,11 @@ pub fn decode(body: &[u8], content_type: Option<&str>) -> String {
 }
 
 /// [`decode`] without a copy when the body is already valid UTF-8.
-pub fn decode_cow<'a>(body: &'a [u8], content_type: Option<&str>) -> std::borrow::Cow<'a, str> {
-    let enc = detect(body, content_type);
-    let (text, _, _) = enc.decode(body);
-    text
+pub fn decode_cow<'a>(body: &'a [u8], content_type: Option<&str>) -> Cow<'a, str> {
+    match choose(body, content_type) {
+        (_, Some(text)) => text,
+        (enc, None) => enc.decode(body).0,
+    }
 }
 
 #[cfg(test)]
