@@ -36,7 +36,9 @@ pub async fn run(irc: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<()>, cancel: Ca
         if session.subscriber_count() == 0 {
             continue;
         }
-        for channel in irc.log.unread_channels() {
+        let mut unread = irc.log.unread_counts();
+        unread.sort();
+        for (channel, _) in unread {
             let unread = match irc.log.unread_async(&channel, BATCH_READ).await {
                 Ok(u) => u,
                 Err(e) => {

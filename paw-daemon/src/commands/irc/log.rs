@@ -590,19 +590,6 @@ impl Log {
             .map_or(0, |c| c.last_id)
     }
 
-    /// Channels (as last seen) with messages after their cursor.
-    pub fn unread_channels(&self) -> Vec<String> {
-        let g = self.lock();
-        let mut out: Vec<String> = g
-            .chans
-            .iter()
-            .filter(|(k, c)| g.cursors.get(*k).copied().unwrap_or(0) < c.last_id)
-            .map(|(_, c)| c.name.clone())
-            .collect();
-        out.sort();
-        out
-    }
-
     /// Per channel (as last seen) with messages after its cursor: how many (from memory).
     pub fn unread_counts(&self) -> Vec<(String, u64)> {
         let g = self.lock();
