@@ -246,7 +246,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     }
     digests.truncate(limit);
     if let Some(g) = given {
-        let given: Vec<Vec<String>> = digests.iter().map(|d| d.keys.get().to_vec()).collect();
+        let given: Vec<Vec<super::seen::Key>> =
+            digests.iter().map(|d| d.keys.get().to_vec()).collect();
         tokio::task::spawn_blocking(move || g.give(given))
             .await
             .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?

@@ -62,10 +62,22 @@ pub fn canonical_link(link: &str) -> Option<String> {
     Some(format!("{host}{port}{path}{query}"))
 }
 
+/// A key: the first 128 bits of the SHA-256 of its text. A feed's links and titles may be
+/// megabytes long; a key in a session's given set is 16 bytes whatever they are.
+pub type Key = u128;
+
+fn key(text: &str) -> Key {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(text.as_bytes());
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&d[..16]);
+    u128::from_be_bytes(b)
+}
+
 /// The keys that make two items the same article: the canonical link, a guid that names
 /// something (a URL or a long id, not a feed's counter like `42`), the normalised title
 /// with the date.
-pub fn keys(item: &Item) -> Vec<String> {
+pub fn keys(item: &Item) -> Vec<Key> {
     let mut k = Vec::with_capacity(3);
     if let Some(l) = item.link.as_deref().and_then(canonical_link) {
         k.push(format!("l:{l}"));
@@ -93,12 +105,12 @@ pub fn keys(item: &Item) -> Vec<String> {
     if k.is_empty() {
         k.push(format!("g:{g}"));
     }
-    k
+    k.iter().map(|t| key(t)).collect()
 }
 
 /// The keys of a feed's items, computed once per cached feed (a warm digest of 4,000 items
 /// must not parse 4,000 URLs on every call).
-pub type Keys = Arc<Vec<Vec<String>>>;
+pub type Keys = Arc<Vec<Vec<Key>>>;
 
 /// [`keys`] of each item.
 pub fn keys_of(items: &[Item]) -> Keys {
@@ -119,25 +131,22 @@ impl KeysRef {
     }
 
     /// The keys.
-    pub fn get(&self) -> &[String] {
+    pub fn get(&self) -> &[Key] {
         self.all.get(self.at).map_or(&[], Vec::as_slice)
     }
 }
 
 /// Drops every item that shares a key with an earlier one (the list is newest first, so
 /// the newest copy stays); returns how many went.
-pub fn merge_duplicates<T>(items: &mut Vec<T>, keys_of: impl Fn(&T) -> &[String]) -> usize {
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut keep = Vec::with_capacity(items.len());
-    for x in items.iter() {
-        let ks = keys_of(x);
-        let dup = ks.iter().any(|k| seen.contains(k.as_str()));
-        seen.extend(ks.iter().map(String::as_str));
-        keep.push(!dup);
-    }
+pub fn merge_duplicates<T>(items: &mut Vec<T>, keys_of: impl Fn(&T) -> &[Key]) -> usize {
+    let mut seen: HashSet<Key> = HashSet::new();
     let before = items.len();
-    let mut flags = keep.into_iter();
-    items.retain(|_| flags.next().unwrap_or(true));
+    items.retain(|x| {
+        let ks = keys_of(x);
+        let dup = ks.iter().any(|k| seen.contains(k));
+        seen.extend(ks.iter().copied());
+        !dup
+    });
     before - items.len()
 }
 
@@ -175,8 +184,8 @@ pub struct Given {
 
 #[derive(Default)]
 struct GivenState {
-    set: HashSet<String>,
-    order: VecDeque<String>,
+    set: HashSet<Key>,
+    order: VecDeque<Key>,
     /// (universe version, given count) → the count of new items then.
     counted: Option<((u64, usize), u64)>,
     /// Bumped at every change (the snapshot's generation).
@@ -192,8 +201,8 @@ impl Given {
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default();
         let mut st = GivenState::default();
-        for k in keys {
-            if st.set.insert(k.clone()) {
+        for k in keys.iter().filter_map(|h| u128::from_str_radix(h, 16).ok()) {
+            if st.set.insert(k) {
                 st.order.push_back(k);
             }
         }
@@ -210,20 +219,18 @@ impl Given {
     }
 
     /// Whether an item with these keys was given.
-    pub fn was_given(&self, keys: &[String]) -> bool {
+    pub fn was_given(&self, keys: &[Key]) -> bool {
         let st = self.lock();
         keys.iter().any(|k| st.set.contains(k))
     }
 
     /// Marks items given and writes the set (atomically: a crash leaves the old or the new
     /// one). Serialises up to [`MAX_GIVEN`] keys and fsyncs: call on the blocking pool.
-    pub fn give(&self, items: Vec<Vec<String>>) -> std::io::Result<()> {
+    pub fn give(&self, items: Vec<Vec<Key>>) -> std::io::Result<()> {
         let mut st = self.lock();
-        for ks in items {
-            for k in ks {
-                if st.set.insert(k.clone()) {
-                    st.order.push_back(k);
-                }
+        for k in items.into_iter().flatten() {
+            if st.set.insert(k) {
+                st.order.push_back(k);
             }
         }
         while st.order.len() > MAX_GIVEN {
@@ -233,7 +240,13 @@ impl Given {
         }
         st.generation += 1;
         let (bytes, generation) = (
-            serde_json::to_vec(&st.order).map_err(std::io::Error::other)?,
+            serde_json::to_vec(
+                &st.order
+                    .iter()
+                    .map(|k| format!("{k:032x}"))
+                    .collect::<Vec<_>>(),
+            )
+            .map_err(std::io::Error::other)?,
             st.generation,
         );
         drop(st);
@@ -341,5 +354,35 @@ mod tests {
         assert_eq!(merged, 3);
         let titles: Vec<&str> = pairs.iter().filter_map(|p| p.0.title.as_deref()).collect();
         assert_eq!(titles, ["Big News", "Other", "Counter"]);
+    }
+
+    #[test]
+    fn a_given_item_costs_its_keys_16_bytes_whatever_its_link_and_survives_a_reload() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("given.json");
+        let universe = Arc::new(Mutex::new(Universe::default()));
+        let huge = |n: usize| {
+            let mut i = item(
+                &"t".repeat(1 << 20),
+                &format!("https://a.example/{n}/{}", "x".repeat(1 << 20)),
+                "1",
+            );
+            i.published_ms = Some(1);
+            i
+        };
+        let items: Vec<Item> = (0..20).map(huge).collect();
+        let ks = keys_of(&items);
+        let g = Given::load(path.clone(), universe.clone());
+        g.give(ks.iter().cloned().collect()).expect("give");
+        // 20 items, two keys each (link; title and date): 40 hex keys, not 40 MiB.
+        let size = std::fs::metadata(&path).expect("file").len();
+        assert!(size < 40 * 40, "{size} bytes");
+        universe
+            .lock()
+            .expect("u")
+            .set((0..20).map(|n| KeysRef::new(ks.clone(), n)).collect());
+        let again = Given::load(path, universe);
+        assert!(ks.iter().all(|k| again.was_given(k)));
+        assert_eq!(again.new_count(), 0);
     }
 }
