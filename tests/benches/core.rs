@@ -2,7 +2,10 @@
 //! 1. the floor: a bare request/response echo over a Unix socket,
 //! 2. `terminal.exec hello` round trips over one persistent connection (p50, p99),
 //! 3. exec/s with 1, 8 and 64 concurrent connections,
-//! 4. whole-process `paw-client exec hello` (median of 200) next to `true`.
+//! 4. whole-process `paw-client exec hello` (median of 200) next to `true`;
+//! 5. `notices` under load (issue 19): with 200 sessions holding 20 IRC channels of unread
+//!    messages each, hello p50 in one of them (its answer carries `notices`) and in a
+//!    session with no state, interleaved with hello in the default session.
 //!
 //! Run: `cargo bench -p paw-tests --bench core` (quick mode: `PAW_BENCH_QUICK=1`).
 
@@ -268,6 +271,8 @@ fn main() {
         println!("  {conns:>3} connections: {rate:>9.0} exec/s{note}");
     }
     println!();
+    notices_under_load(&d, warm, n);
+    println!();
     let socket = d.socket.clone();
     let client = client_bin();
     let t_true = median_process(|| Command::new("true"), procs);
@@ -307,5 +312,92 @@ fn main() {
     println!(
         "  shutdown incl. draining the audit queue: {:.0} ms",
         drain.as_secs_f64() * 1e3
+    );
+}
+
+/// 200 named sessions, each with an IRC log of 20 channels holding unread messages (written
+/// before the session opens its log, as a previous run of the daemon would leave them); then
+/// hello round trips in one of those sessions, in an empty named session and in the default
+/// session, interleaved.
+fn notices_under_load(d: &Daemon, warm: usize, n: usize) {
+    use paw_daemon::commands::irc::log::Log;
+    const SESSIONS: usize = 200;
+    const CHANNELS: usize = 20;
+    const PER_CHANNEL: usize = 20;
+    let t = Instant::now();
+    let mut c = d.conn();
+    for s in 0..SESSIONS {
+        let name = format!("load-{s}");
+        let dir = d.agents().join("workspace/irc/sessions").join(&name);
+        let log = Log::open(&dir, 500, 64 << 20).expect("log");
+        for ch in 0..CHANNELS {
+            for m in 0..PER_CHANNEL {
+                log.append_inbound(&format!("#chan-{ch}"), "peer", &format!("message {m}"))
+                    .expect("append");
+            }
+        }
+        drop(log);
+        assert_eq!(c.open_session(&name), name);
+        // Opens the session's IRC log (no IRC settings: the call itself fails, the log stays).
+        let o = c.exec(serde_json::json!({"command": "irc status", "session_id": name}));
+        assert_ne!(o["exit_code"], 0, "{o}");
+    }
+    c.open_session("empty");
+    let setup = t.elapsed();
+    let req = |sid: Option<&str>| {
+        let mut v = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "terminal.exec",
+            "params": {"command": "hello"}});
+        if let Some(sid) = sid {
+            v["params"]["session_id"] = sid.into();
+        }
+        v.to_string()
+    };
+    // The answer in a loaded session carries its notices: 20 channels, the 5 busiest listed.
+    let o = c.exec(serde_json::json!({"command": "hello", "session_id": "load-0"}));
+    let irc = &o["notices"]["irc"];
+    assert_eq!(irc["unread"].as_object().map(|m| m.len()), Some(5), "{o}");
+    assert_eq!(irc["more_channels"], 15, "{o}");
+    let (plain_req, loaded_req, empty_req) = (req(None), req(Some("load-0")), req(Some("empty")));
+    let blocks = 20;
+    let per = n / blocks;
+    let mut conns: Vec<Option<UnixStream>> = (0..3)
+        .map(|_| Some(UnixStream::connect(&d.socket).expect("daemon")))
+        .collect();
+    let mut lat: Vec<Vec<Duration>> = vec![Vec::new(); 3];
+    for b in 0..blocks {
+        let w = if b == 0 { warm } else { 0 };
+        for (i, line) in [&plain_req, &loaded_req, &empty_req]
+            .into_iter()
+            .enumerate()
+        {
+            let s = conns[i].take().expect("conn");
+            let again = s.try_clone().expect("clone");
+            lat[i].extend(round_trips(s, line, w, per));
+            conns[i] = Some(again);
+        }
+    }
+    for v in &mut lat {
+        v.sort_unstable();
+    }
+    let p50 = |v: &Vec<Duration>| percentile(v, 0.5);
+    println!(
+        "notices under load: {SESSIONS} sessions x {CHANNELS} IRC channels x {PER_CHANNEL} unread (set up in {:.1} s)",
+        setup.as_secs_f64()
+    );
+    for (name, v) in [
+        ("hello, default session", &lat[0]),
+        ("hello, loaded session (notices)", &lat[1]),
+        ("hello, empty named session", &lat[2]),
+    ] {
+        println!(
+            "  {:<34} p50 {:>8.1} us   p99 {:>8.1} us",
+            name,
+            us(p50(v)),
+            us(percentile(v, 0.99))
+        );
+    }
+    println!(
+        "  loaded / default p50 = {:.2}x   (target <= 1.10x)",
+        p50(&lat[1]).as_secs_f64() / p50(&lat[0]).as_secs_f64()
     );
 }

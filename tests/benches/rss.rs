@@ -5,6 +5,9 @@
 //!    (all fresh) wall time, and the requests the warm runs made;
 //! 3. the daemon's peak RSS (VmHWM) after the cold run.
 //!
+//! 4. `rss news` and `rss news --new` warm over 5,000 subscriptions (only this part:
+//!    `PAW_BENCH_SCALE_ONLY=1`).
+//!
 //! Run: `cargo bench -p paw-tests --bench rss`. feedparser is taken from `target/py`
 //! (made by scripts/test) or the system python3; without it that line says so.
 
@@ -59,6 +62,10 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 fn main() {
+    if std::env::var_os("PAW_BENCH_SCALE_ONLY").is_some() {
+        news_at_scale(&FeedServer::start());
+        return;
+    }
     // 1. Parse throughput.
     let files = corpus();
     let bytes: usize = files.iter().map(Vec::len).sum();
@@ -212,5 +219,65 @@ fn main() {
     println!(
         "  daemon peak RSS after the cold run: {:.1} MiB",
         hwm as f64 / 1024.0
+    );
+    println!();
+    drop(c);
+    drop(d);
+    news_at_scale(&server);
+}
+
+/// `rss news` and `rss news --new` warm over 5,000 subscriptions (imported from an OPML
+/// file), 20 items each.
+fn news_at_scale(server: &FeedServer) {
+    const FEEDS: usize = 5_000;
+    let mut opml = String::from("<opml version=\"2.0\"><body>\n");
+    for i in 0..FEEDS {
+        let name = format!("s{i}");
+        server.set(
+            &name,
+            &rss_feed(&format!("Scale {i}"), &name, 20, 1 + (i % 28) as u32),
+        );
+        opml.push_str(&format!(
+            "<outline type=\"rss\" text=\"s{i}\" xmlUrl=\"{}\"/>\n",
+            server.url(&format!("/dyn/{name}"))
+        ));
+    }
+    opml.push_str("</body></opml>\n");
+    let d = Daemon::with_config(&server.config());
+    std::fs::create_dir_all(d.agents().join("workspace")).expect("workspace");
+    std::fs::write(d.agents().join("workspace/scale.opml"), opml).expect("opml");
+    let mut c = d.conn();
+    let o = c.exec(serde_json::json!({"command": "rss import --in workspace/scale.opml"}));
+    assert_eq!(o["result"]["added"], FEEDS, "{o}");
+    let t = Instant::now();
+    let o = c.exec(serde_json::json!({"command": "rss news --limit 10", "timeout_ms": 600000}));
+    let cold = t.elapsed();
+    assert_eq!(o["result"]["refreshed"], FEEDS, "{}", o["result"]["errors"]);
+    let mut warm = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        let o = c.exec(serde_json::json!({"command": "rss news --limit 10"}));
+        warm.push(t.elapsed());
+        assert_eq!(o["result"]["from_cache"], FEEDS);
+    }
+    c.result("session.open", serde_json::json!({"name": "scale-new"}));
+    let mut warm_new = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        let o = c.exec(
+            serde_json::json!({"command": "rss news --new --limit 10", "session_id": "scale-new"}),
+        );
+        warm_new.push(t.elapsed());
+        assert_eq!(o["result"]["count"], 10, "{o}");
+    }
+    println!("rss news over {FEEDS} subscriptions (20 items each, imported from OPML) on loopback");
+    println!("  cold (all stale): {:>8.1} ms", cold.as_secs_f64() * 1e3);
+    println!(
+        "  warm:             {:>8.2} ms median of 20",
+        median(warm).as_secs_f64() * 1e3
+    );
+    println!(
+        "  warm --new:       {:>8.2} ms median of 20   (target <= 50 ms)",
+        median(warm_new).as_secs_f64() * 1e3
     );
 }

@@ -383,6 +383,42 @@ impl Conn {
         notes
     }
 
+    /// Runs `params` as a `terminal.exec` in a session this connection subscribes to (a new
+    /// one called `progress` when `params` names none), and
+    /// returns the outcome with the `(done, total, note)` of each `run.progress` event the
+    /// call sent, in order (those that arrived by a round trip after the answer, then read
+    /// on until the last says done == total).
+    pub fn exec_progress(&mut self, mut params: Value) -> (Value, Vec<(u64, u64, String)>) {
+        if params.get("session_id").is_none() {
+            params["session_id"] = self.open_session("progress").into();
+        }
+        let session = params["session_id"].clone();
+        self.result("session.subscribe", json!({ "session_id": session }));
+        let id = self.send("terminal.exec", params);
+        let outcome = self.response(id)["result"].clone();
+        let run = outcome["run_id"].clone();
+        let step = |n: &Value| {
+            let ev = &n["params"]["result"];
+            (ev["kind"] == "run.progress" && ev["run_id"] == run).then(|| {
+                (
+                    ev["done"].as_u64().unwrap_or(0),
+                    ev["total"].as_u64().unwrap_or(0),
+                    ev["note"].as_str().unwrap_or("").to_string(),
+                )
+            })
+        };
+        let mut steps: Vec<_> = self
+            .notifications_so_far()
+            .iter()
+            .filter_map(step)
+            .collect();
+        while steps.last().is_some_and(|(d, t, _)| d < t) {
+            let n = self.notification();
+            steps.extend(step(&n));
+        }
+        (outcome, steps)
+    }
+
     /// Waits for the next notification (a message without an id).
     pub fn notification(&mut self) -> Value {
         if let Some(pos) = self.pending.iter().position(|m| m.get("id").is_none()) {

@@ -46,8 +46,26 @@ fn a_docx_becomes_markdown_in_the_out_file_listed_as_an_artifact() {
         "inbox/report.pdf",
         &docx(&["Report", "First paragraph.", "Second paragraph."]),
     );
-    let o = d.exec("doc extract --in inbox/report.pdf --out artifacts/report.md --mode md");
+    let (o, steps) = d.conn().exec_progress(serde_json::json!({
+        "command": "doc extract --in inbox/report.pdf --out artifacts/report.md --mode md"
+    }));
     assert_eq!(o["exit_code"], 0, "{o}");
+    // Its steps as progress: read, extracted (how much), written.
+    let notes: Vec<String> = steps
+        .iter()
+        .map(|(d, t, n)| format!("{d}/{t} {n}"))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "1/3 read; extracting in a worker",
+            &format!(
+                "2/3 {} characters extracted; writing",
+                o["result"]["extracted_chars"]
+            ),
+            "3/3 written"
+        ]
+    );
     let r = &o["result"];
     assert_eq!(r["format"], "docx");
     assert_eq!(r["truncated"], false);

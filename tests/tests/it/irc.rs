@@ -679,3 +679,38 @@ fn notices_on_every_outcome_tell_the_session_what_waits_and_go_when_read() {
     let o = exec_in(&d, &sid, "hello", None);
     assert_eq!(o.get("notices"), None, "{o}");
 }
+
+#[test]
+fn a_send_that_must_connect_first_reports_the_connection_as_progress() {
+    let (ircd, d) = server_and_daemon();
+    let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
+    let mut c = d.conn();
+    let sid = c.open_session("progress");
+    let (o, steps) = c.exec_progress(json!({"command": "irc send --text hi", "session_id": sid}));
+    assert_eq!(ok(&o)["lines_sent"], 1);
+    assert_eq!(
+        alice.privmsg(),
+        ("pawbot".into(), "#paw".into(), "hi".into())
+    );
+    // The states it went through, in order, ending joined (a fast server may pass one
+    // before it is seen).
+    assert_eq!(
+        steps.last(),
+        Some(&(3, 3, "joined".to_string())),
+        "{steps:?}"
+    );
+    for w in steps.windows(2) {
+        assert!(w[0].0 < w[1].0, "{steps:?}");
+    }
+    for (done, _, note) in &steps {
+        assert_eq!(
+            ["connecting", "connected", "joined"][*done as usize - 1],
+            note
+        );
+    }
+    // Connected already: a send reports nothing.
+    let (o, steps) =
+        c.exec_progress(json!({"command": "irc send --text again", "session_id": sid}));
+    assert_eq!(ok(&o)["lines_sent"], 1);
+    assert!(steps.is_empty(), "{steps:?}");
+}

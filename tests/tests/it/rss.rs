@@ -576,9 +576,22 @@ fn opml_export_and_import() {
         s.url("/dyn/one")
     );
     std::fs::write(d2.agents().join("in/feeds.opml"), nested).expect("write");
-    let r = ok(&d2.exec("rss import --in in/feeds.opml")).clone();
+    // Import reports its steps as progress: read, parsed (what was found), saved.
+    let (o, steps) = d2
+        .conn()
+        .exec_progress(json!({"command": "rss import --in in/feeds.opml"}));
+    let r = ok(&o).clone();
     assert_eq!(r["added"], 1);
     assert_eq!(r["skipped"], 2);
+    let seen: Vec<(u64, u64, &str)> = steps.iter().map(|(d, t, n)| (*d, *t, n.as_str())).collect();
+    assert_eq!(
+        seen,
+        [
+            (1, 3, "read; parsing in a worker"),
+            (2, 3, "3 feeds found; subscribing"),
+            (3, 3, "saved")
+        ]
+    );
     failed(
         &d2.exec("rss import --in ../outside.opml"),
         "PathEscapesAgentsRoot",

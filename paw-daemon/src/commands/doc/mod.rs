@@ -171,12 +171,19 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
     let bytes = super::read_capped(&in_path, MAX_INPUT_BYTES)
         .await
         .map_err(|(code, e)| CmdError::new(code, format!("cannot read --in: {e}")))?;
+    // Progress in three steps: read, extracted, written.
+    ctx.progress(1, 3, Some("read; extracting in a worker"));
     // The bytes are untrusted: they are parsed in a worker process (SPEC §10).
     let (x, text) = ctx
         .services
         .workers
         .doc(bytes, format, mode, max_chars, pages)
         .await?;
+    ctx.progress(
+        2,
+        3,
+        Some(&format!("{} characters extracted; writing", x.chars)),
+    );
     let (chars, truncated) = (x.chars, x.truncated);
     let mime = if mode == Mode::Md {
         "text/markdown"
@@ -191,6 +198,7 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
         &format!("text of {input}"),
     )
     .await?;
+    ctx.progress(3, 3, Some("written"));
     let reply = Extracted {
         ok: true,
         command: "doc extract",

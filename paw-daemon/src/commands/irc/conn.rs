@@ -309,6 +309,9 @@ pub struct Irc {
     services: Mutex<Services>,
     /// The daemon's task tracker.
     tasks: tokio_util::task::TaskTracker,
+    /// The last `notices.irc` and the log's change count it was computed at: most calls
+    /// find nothing changed and copy it.
+    notice_cache: Mutex<(Option<u64>, Option<paw_proto::IrcNotices>)>,
 }
 
 /// Network services learnt from the wire: the hosts the well-known services send from, and
@@ -338,17 +341,20 @@ impl SessionResource for Irc {
     }
 
     fn notices(&self, out: &mut paw_proto::Notices) {
-        let mut unread = self.log.unread_counts();
-        if unread.is_empty() {
-            return;
+        let mut cache = self.notice_cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((changes, mut unread)) = self.log.unread_counts_since(cache.0) {
+            // The busiest first; a few hundred bytes at most.
+            unread.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            let more = unread.len().saturating_sub(NOTICE_CHANNELS);
+            *cache = (
+                Some(changes),
+                (!unread.is_empty()).then(|| paw_proto::IrcNotices {
+                    unread: unread.into_iter().take(NOTICE_CHANNELS).collect(),
+                    more_channels: more,
+                }),
+            );
         }
-        // The busiest first; a few hundred bytes at most.
-        unread.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let more = unread.len().saturating_sub(NOTICE_CHANNELS);
-        out.irc = Some(paw_proto::IrcNotices {
-            unread: unread.into_iter().take(NOTICE_CHANNELS).collect(),
-            more_channels: more,
-        });
+        out.irc = cache.1.clone();
     }
 }
 
@@ -383,6 +389,7 @@ impl Irc {
             forward: Mutex::new(None),
             services: Mutex::new(Services::default()),
             tasks: settings.tasks.clone(),
+            notice_cache: Mutex::new((None, None)),
         });
         let tasks = settings.tasks.clone();
         let task = tasks.spawn(supervise(Arc::downgrade(&irc), rx, settings));

@@ -164,6 +164,8 @@ struct Inner {
     cursors: HashMap<String, u64>,
     /// Bumped at every cursor change (the snapshot's generation).
     cursor_gen: u64,
+    /// Bumped at every change of what is unread (a message in, a cursor moved).
+    changes: u64,
     warnings: Vec<String>,
 }
 
@@ -430,6 +432,7 @@ impl Log {
                 saved_at,
                 cursors,
                 cursor_gen: 0,
+                changes: 0,
                 warnings,
             }),
             rotation: RwLock::new(()),
@@ -530,6 +533,7 @@ impl Log {
             let offset = g.inbound.append(&self.dir, &line)?;
             let generation = g.generation;
             take(&mut g.chans, self.capacity, generation, offset, rec.clone());
+            g.changes += 1;
             if g.inbound.len.saturating_sub(g.saved_at) >= STATE_EVERY || g.saved_at > g.inbound.len
             {
                 self.save_state(&mut g);
@@ -592,7 +596,17 @@ impl Log {
 
     /// Per channel (as last seen) with messages after its cursor: how many (from memory).
     pub fn unread_counts(&self) -> Vec<(String, u64)> {
+        Self::counts(&self.lock())
+    }
+
+    /// [`unread_counts`](Self::unread_counts) with the change count they were taken at, or
+    /// `None` when nothing changed since `seen` (a message in or a cursor moved bumps it).
+    pub fn unread_counts_since(&self, seen: Option<u64>) -> Option<(u64, Vec<(String, u64)>)> {
         let g = self.lock();
+        (seen != Some(g.changes)).then(|| (g.changes, Self::counts(&g)))
+    }
+
+    fn counts(g: &Inner) -> Vec<(String, u64)> {
         g.chans
             .iter()
             .filter_map(|(k, c)| {
@@ -734,6 +748,7 @@ impl Log {
             }
             *cur = id;
             g.cursor_gen += 1;
+            g.changes += 1;
             let bytes = serde_json::to_vec_pretty(&g.cursors).map_err(io::Error::other)?;
             (bytes, g.cursor_gen)
         };
@@ -832,6 +847,27 @@ impl Drop for Log {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unread_counts_since_answers_again_only_after_a_change() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log = Log::open(dir.path(), 10, 0).expect("open");
+        let (c0, counts) = log.unread_counts_since(None).expect("first answer");
+        assert!(counts.is_empty());
+        assert!(log.unread_counts_since(Some(c0)).is_none());
+        log.append_inbound("#a", "n", "one").expect("append");
+        let (c1, counts) = log
+            .unread_counts_since(Some(c0))
+            .expect("a message came in");
+        assert_eq!(counts, vec![("#a".to_string(), 1)]);
+        assert!(log.unread_counts_since(Some(c1)).is_none());
+        log.advance("#a", 1).expect("advance");
+        let (c2, counts) = log.unread_counts_since(Some(c1)).expect("the cursor moved");
+        assert!(counts.is_empty());
+        // Moving a cursor to where it is changes nothing.
+        log.advance("#a", 1).expect("advance");
+        assert!(log.unread_counts_since(Some(c2)).is_none());
+    }
 
     #[test]
     fn ids_and_cursors_survive_reopening_and_slow_readers_lose_nothing() {

@@ -227,6 +227,39 @@ fn shown_creds(irc: &Irc, ctx: &Ctx) -> Result<Creds, CmdError> {
     }
 }
 
+/// Runs `work` while reporting each connection state it passes as progress: connecting
+/// (1 of 3), connected (2), joined (3).
+async fn reporting_connection<T>(
+    ctx: &Ctx,
+    irc: &Irc,
+    work: impl std::future::Future<Output = T>,
+) -> T {
+    let mut rx = irc.watch_status();
+    let report = async {
+        let mut last = None;
+        loop {
+            let state = rx.borrow_and_update().state;
+            let step = match state {
+                State::Connecting => 1,
+                State::Connected => 2,
+                State::Joined => 3,
+                _ => 0,
+            };
+            if step > 0 && last != Some(step) {
+                ctx.progress(step, 3, Some(state.as_str()));
+                last = Some(step);
+            }
+            if rx.changed().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    tokio::select! {
+        r = work => r,
+        () = report => unreachable!("the report loop never ends"),
+    }
+}
+
 /// Waits up to `limit` for the state to leave `from` (for a just-requested change).
 async fn settle(irc: &Irc, from: State, limit: Duration) {
     let mut rx = irc.watch_status();
@@ -332,7 +365,7 @@ async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
     let requested = throttled_for.is_none() && !active;
     if requested {
         irc.request_connect(force);
-        settle(&irc, before, Duration::from_millis(100)).await;
+        reporting_connection(ctx, &irc, settle(&irc, before, Duration::from_millis(100))).await;
     }
     let st = irc.status();
     let reply = ConnectReply {
@@ -453,7 +486,11 @@ async fn send(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
             ),
         ));
     }
-    let live = irc.ensure_joined().await?;
+    let live = if irc.status().state == State::Joined {
+        irc.ensure_joined().await?
+    } else {
+        reporting_connection(ctx, &irc, irc.ensure_joined()).await?
+    };
     let sent = irc.send_lines(&live, &to, &lines).await?;
     let reply = SendReply {
         ok: true,

@@ -146,15 +146,16 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         {
             Some(existing) => {
                 let old = std::mem::replace(&mut existing.url, feed_url.clone());
-                if old != feed_url {
-                    state.fetch.retain(|f| f.url != old);
-                    rss_store(&ctx.services).drop_cache(&old).await;
-                }
                 if title.is_some() {
                     existing.title = title.clone();
                 }
                 existing.updated_at_ms = now;
-                (existing.name.clone(), false)
+                let name = existing.name.clone();
+                if old != feed_url {
+                    state.forget_fetch_state(&old);
+                    rss_store(&ctx.services).drop_cache(&old).await;
+                }
+                (name, false)
             }
             None => {
                 state.subs.push(Subscription {
@@ -183,7 +184,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         }
     };
     // The verification fetch was recorded under the name it had then; align it.
-    if let Some(fs) = state.fetch.iter_mut().find(|f| f.url == feed_url) {
+    if let Some(fs) = state.fetch_state_get_mut(&feed_url) {
         fs.name = name.clone();
     }
     store

@@ -25,11 +25,18 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let a: Args = parse(args)?;
     let rel = a.input.as_str();
     let path = crate::commands::paths::resolve(ctx.home.agents(), rel, false)?;
+    // Progress in three steps: read, parsed, subscribed and saved.
     let bytes = crate::commands::read_capped(&path, MAX_OPML_BYTES)
         .await
         .map_err(|e| CmdError::new(e.0, format!("cannot read {rel}: {}", e.1)))?;
+    ctx.progress(1, 3, Some("read; parsing in a worker"));
     // Parsed in a worker (SPEC §10): the file is untrusted.
     let found = ctx.services.workers.opml(bytes).await?;
+    ctx.progress(
+        2,
+        3,
+        Some(&format!("{} feeds found; subscribing", found.len())),
+    );
 
     let mut store = rss_store(&ctx.services).lock().await;
     let state = store.state();
@@ -65,6 +72,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             .await
             .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     }
+    ctx.progress(3, 3, Some("saved"));
     let reply = Imported {
         ok: true,
         command: "rss import",

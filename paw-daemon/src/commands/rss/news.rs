@@ -15,11 +15,38 @@ use crate::worker::jobs::Form;
 pub const NO_SUBSCRIPTIONS: &str =
     "You have no RSS subscriptions yet; tell me a site or feed URL to subscribe to.";
 
-struct Digest {
-    source: String,
-    item: Item,
-    /// Its duplicate keys (computed once per cached feed).
-    keys: super::seen::KeysRef,
+/// A feed's items in the digest: its cached copy, or what was just fetched.
+struct FeedItems {
+    /// Its subscription (an index into the call's list).
+    sub: usize,
+    cached: Option<std::sync::Arc<super::store::CachedFeed>>,
+    fetched: Vec<Item>,
+    /// The items' duplicate keys (computed once per cached feed).
+    keys: super::seen::Keys,
+}
+
+impl FeedItems {
+    fn from_cache(sub: usize, c: std::sync::Arc<super::store::CachedFeed>) -> Self {
+        Self {
+            sub,
+            keys: c.keys(),
+            cached: Some(c),
+            fetched: Vec::new(),
+        }
+    }
+
+    fn items(&self) -> &[Item] {
+        self.cached.as_ref().map_or(&self.fetched, |c| &c.items)
+    }
+}
+
+/// One digest item: where it is, and its date. The items themselves are not copied (a
+/// warm digest over 5,000 feeds orders 100,000 of them); only those handed out are.
+#[derive(Clone, Copy)]
+struct Entry {
+    sort_key: Option<i64>,
+    feed: u32,
+    at: u32,
 }
 
 /// Whether a feed is rate-limited (until when) and whether its last fetch is younger than
@@ -172,7 +199,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let total = stale.len();
     let concurrency = ctx.config.tools.rss.fetch_concurrency.max(1);
     let mut refreshed = 0usize;
-    let mut digests: Vec<Digest> = Vec::new();
+    let mut feeds: Vec<FeedItems> = Vec::new();
     let targets: Vec<(String, String)> = stale
         .iter()
         .map(|&i| (subs[i].url.clone(), subs[i].name.clone()))
@@ -188,12 +215,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         match r {
             Ok(f) => {
                 refreshed += 1;
-                let ks = super::seen::keys_of(&f.items);
-                digests.extend(f.items.into_iter().enumerate().map(|(n, item)| Digest {
-                    source: sub.name.clone(),
-                    item,
-                    keys: super::seen::KeysRef::new(ks.clone(), n),
-                }));
+                feeds.push(FeedItems {
+                    sub: i,
+                    cached: None,
+                    keys: super::seen::keys_of(&f.items),
+                    fetched: f.items,
+                });
             }
             Err(e) => {
                 errors.push(FeedError {
@@ -202,52 +229,62 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
                     message: e.message,
                 });
                 if let Some(c) = rss_store(&ctx.services).cached(&sub.url).await {
-                    let ks = c.keys();
-                    digests.extend(c.items.iter().cloned().enumerate().map(|(n, item)| Digest {
-                        source: sub.name.clone(),
-                        item,
-                        keys: super::seen::KeysRef::new(ks.clone(), n),
-                    }));
+                    feeds.push(FeedItems::from_cache(i, c));
                 }
             }
         }
     }
-    for (i, c) in &fresh {
-        let ks = c.keys();
-        digests.extend(c.items.iter().enumerate().map(|(n, item)| Digest {
-            source: subs[*i].name.clone(),
-            item: item.clone(),
-            keys: super::seen::KeysRef::new(ks.clone(), n),
+    let from_cache = fresh.len();
+    feeds.extend(fresh.into_iter().map(|(i, c)| FeedItems::from_cache(i, c)));
+    let mut digest: Vec<Entry> = Vec::new();
+    for (f, feed) in feeds.iter().enumerate() {
+        digest.extend(feed.items().iter().enumerate().map(|(at, item)| Entry {
+            sort_key: item.sort_key(),
+            feed: f as u32,
+            at: at as u32,
         }));
     }
+    let feeds = &feeds;
+    let keys_of = |e: &Entry| -> &[super::seen::Key] {
+        feeds[e.feed as usize]
+            .keys
+            .get(e.at as usize)
+            .map_or(&[], Vec::as_slice)
+    };
+    let item_of = |e: &Entry| -> &Item { &feeds[e.feed as usize].items()[e.at as usize] };
     // Newest first (undated items after dated ones, in feed order), then one copy of each
     // article across feeds: the newest.
-    digests.sort_by_cached_key(|d| std::cmp::Reverse(d.item.sort_key()));
-    let duplicates_merged = super::seen::merge_duplicates(&mut digests, |d| d.keys.get());
+    digest.sort_unstable_by(|a, b| {
+        b.sort_key
+            .cmp(&a.sort_key)
+            .then(a.feed.cmp(&b.feed))
+            .then(a.at.cmp(&b.at))
+    });
+    let duplicates_merged = super::seen::merge_duplicates(&mut digest, keys_of);
     if a.source.is_none() && keyword.is_none() {
         // The whole digest: what every session's `notices.rss.new` counts against.
         rss_store(&ctx.services)
             .universe()
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .set(digests.iter().map(|d| d.keys.clone()).collect());
+            .set(
+                feeds.iter().map(|f| f.keys.clone()).collect(),
+                digest.iter().map(|e| (e.feed, e.at)).collect(),
+            );
     }
     if let Some(k) = &keyword {
-        digests.retain(|d| {
-            d.item
+        digest.retain(|e| {
+            item_of(e)
                 .title
                 .as_deref()
                 .is_some_and(|t| t.to_lowercase().contains(k.as_str()))
         });
     }
-    let given = if a.new { Some(given(ctx).await?) } else { None };
-    if let Some(g) = &given {
-        digests.retain(|d| !g.was_given(d.keys.get()));
-    }
-    digests.truncate(limit);
-    if let Some(g) = given {
+    if a.new {
+        let g = given(ctx).await?;
+        g.keep_new(&mut digest, limit, keys_of);
         let given: Vec<Vec<super::seen::Key>> =
-            digests.iter().map(|d| d.keys.get().to_vec()).collect();
+            digest.iter().map(|e| keys_of(e).to_vec()).collect();
         tokio::task::spawn_blocking(move || g.give(given))
             .await
             .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?
@@ -258,27 +295,25 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
                 )
             })?;
     }
+    digest.truncate(limit);
     // Only the items handed out are rendered, in one worker job (the raw HTML is untrusted).
     let (brief, _) = ctx
         .services
         .workers
         .render(
-            digests.iter().map(|d| d.item.clone()).collect(),
+            digest.iter().map(|e| item_of(e).clone()).collect(),
             Form::Brief,
         )
         .await?;
-    for (d, item) in digests.iter_mut().zip(brief) {
-        d.item = item;
-    }
-
-    let items: Vec<NewsItem> = digests
-        .into_iter()
-        .map(|d| NewsItem {
-            source: d.source,
-            title: d.item.title,
-            published_at: d.item.published_at,
-            link: d.item.link,
-            summary: d.item.summary,
+    let items: Vec<NewsItem> = digest
+        .iter()
+        .zip(brief)
+        .map(|(e, item)| NewsItem {
+            source: subs[feeds[e.feed as usize].sub].name.clone(),
+            title: item.title,
+            published_at: item.published_at,
+            link: item.link,
+            summary: item.summary,
         })
         .collect();
     let reply = News {
@@ -286,7 +321,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         items,
         errors,
         refreshed,
-        from_cache: fresh.len(),
+        from_cache,
         duplicates_merged,
         new_only: a.new,
         ..News::default()

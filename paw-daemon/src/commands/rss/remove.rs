@@ -23,7 +23,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let state = store.state();
     let sub = state.require(name)?.clone();
     state.subs.retain(|s| s.name != sub.name);
-    state.fetch.retain(|f| f.url != sub.url);
+    state.forget_fetch_state(&sub.url);
     store
         .save_subs()
         .await

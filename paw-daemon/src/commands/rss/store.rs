@@ -158,8 +158,10 @@ impl CachedFeed {
 pub struct State {
     /// Subscriptions in the order added.
     pub subs: Vec<Subscription>,
-    /// Fetch states.
-    pub fetch: Vec<FetchState>,
+    /// Fetch states, with the index of each URL's (every lookup is O(1): a digest over
+    /// thousands of subscriptions looks each one up).
+    fetch: Vec<FetchState>,
+    fetch_index: std::collections::HashMap<String, usize>,
 }
 
 impl State {
@@ -220,23 +222,67 @@ impl State {
         });
     }
 
+    /// A state of these subscriptions and fetch states (a URL's first fetch state wins).
+    pub fn new(subs: Vec<Subscription>, mut fetch: Vec<FetchState>) -> Self {
+        let mut seen = std::collections::HashSet::new();
+        fetch.retain(|f| seen.insert(f.url.clone()));
+        let mut s = Self {
+            subs,
+            fetch,
+            fetch_index: Default::default(),
+        };
+        s.reindex();
+        s
+    }
+
+    fn reindex(&mut self) {
+        self.fetch_index = self
+            .fetch
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.url.clone(), i))
+            .collect();
+    }
+
+    /// Every fetch state.
+    pub fn fetch_states(&self) -> &[FetchState] {
+        &self.fetch
+    }
+
     /// The fetch state of `url`.
     pub fn fetch_state(&self, url: &str) -> Option<&FetchState> {
-        self.fetch.iter().find(|f| f.url == url)
+        self.fetch_index.get(url).map(|&i| &self.fetch[i])
+    }
+
+    /// The fetch state of `url`, if it has one, to change.
+    pub fn fetch_state_get_mut(&mut self, url: &str) -> Option<&mut FetchState> {
+        self.fetch_index.get(url).map(|&i| &mut self.fetch[i])
     }
 
     /// The fetch state of `url`, created if missing.
     pub fn fetch_state_mut(&mut self, url: &str, name: &str) -> &mut FetchState {
-        if let Some(i) = self.fetch.iter().position(|f| f.url == url) {
-            return &mut self.fetch[i];
+        let i = match self.fetch_index.get(url) {
+            Some(&i) => i,
+            None => {
+                self.fetch.push(FetchState {
+                    name: name.to_string(),
+                    url: url.to_string(),
+                    ..FetchState::default()
+                });
+                self.fetch_index
+                    .insert(url.to_string(), self.fetch.len() - 1);
+                self.fetch.len() - 1
+            }
+        };
+        &mut self.fetch[i]
+    }
+
+    /// Forgets `url`'s fetch state.
+    pub fn forget_fetch_state(&mut self, url: &str) {
+        if self.fetch_index.contains_key(url) {
+            self.fetch.retain(|f| f.url != url);
+            self.reindex();
         }
-        self.fetch.push(FetchState {
-            name: name.to_string(),
-            url: url.to_string(),
-            ..FetchState::default()
-        });
-        let last = self.fetch.len() - 1;
-        &mut self.fetch[last]
     }
 }
 
@@ -406,7 +452,7 @@ impl RssStore {
                 let mut warnings = Vec::new();
                 let subs = load_json(&dir.join("subscriptions.json"), &mut warnings);
                 let fetch = load_json(&dir.join("fetch_state.json"), &mut warnings);
-                (State { subs, fetch }, warnings)
+                (State::new(subs, fetch), warnings)
             })
             .await
             .unwrap_or_else(|_| {
@@ -556,7 +602,7 @@ impl Locked<'_> {
 
     /// Writes `fetch_state.json`.
     pub async fn save_fetch(&mut self) -> Result<(), StoreError> {
-        let bytes = serde_json::to_vec_pretty(&self.state().fetch)
+        let bytes = serde_json::to_vec_pretty(self.state().fetch_states())
             .map_err(|e| StoreError(e.to_string()))?;
         write_blocking(self.dir.join("fetch_state.json"), bytes, Durability::Sync).await
     }
