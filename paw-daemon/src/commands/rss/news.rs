@@ -40,6 +40,81 @@ impl FeedItems {
     }
 }
 
+/// A feed's items as the call got them.
+enum Got {
+    Cached(std::sync::Arc<super::store::CachedFeed>),
+    Fetched(Vec<Item>),
+}
+
+/// The digest in order, duplicates merged, filtered by the keyword.
+struct Ordered {
+    feeds: Vec<FeedItems>,
+    digest: Vec<Entry>,
+    duplicates_merged: usize,
+}
+
+/// Orders the items of `got` newest first (undated items after dated ones, in feed order)
+/// and keeps one copy of each article across feeds, the newest; sets `universe` to the
+/// result, then keeps the items whose title contains `keyword`. CPU-bound: blocking pool.
+fn order(
+    got: Vec<(usize, Got)>,
+    universe: Option<&std::sync::Mutex<super::seen::Universe>>,
+    keyword: Option<&str>,
+) -> Ordered {
+    let feeds: Vec<FeedItems> = got
+        .into_iter()
+        .map(|(sub, g)| match g {
+            Got::Cached(c) => FeedItems::from_cache(sub, c),
+            Got::Fetched(items) => FeedItems {
+                sub,
+                cached: None,
+                keys: super::seen::keys_of(&items),
+                fetched: items,
+            },
+        })
+        .collect();
+    let mut digest: Vec<Entry> = Vec::new();
+    for (f, feed) in feeds.iter().enumerate() {
+        digest.extend(feed.items().iter().enumerate().map(|(at, item)| Entry {
+            sort_key: item.sort_key(),
+            feed: f as u32,
+            at: at as u32,
+        }));
+    }
+    digest.sort_unstable_by(|a, b| {
+        b.sort_key
+            .cmp(&a.sort_key)
+            .then(a.feed.cmp(&b.feed))
+            .then(a.at.cmp(&b.at))
+    });
+    let duplicates_merged = super::seen::merge_duplicates(&mut digest, |e| {
+        feeds[e.feed as usize]
+            .keys
+            .get(e.at as usize)
+            .map_or(&[], Vec::as_slice)
+    });
+    if let Some(u) = universe {
+        // The whole digest: what every session's `notices.rss.new` counts against.
+        u.lock().unwrap_or_else(|e| e.into_inner()).set(
+            feeds.iter().map(|f| f.keys.clone()).collect(),
+            digest.iter().map(|e| (e.feed, e.at)).collect(),
+        );
+    }
+    if let Some(k) = keyword {
+        digest.retain(|e| {
+            feeds[e.feed as usize].items()[e.at as usize]
+                .title
+                .as_deref()
+                .is_some_and(|t| t.to_lowercase().contains(k))
+        });
+    }
+    Ordered {
+        feeds,
+        digest,
+        duplicates_merged,
+    }
+}
+
 /// One digest item: where it is, and its date. The items themselves are not copied (a
 /// warm digest over 5,000 feeds orders 100,000 of them); only those handed out are.
 #[derive(Clone, Copy)]
@@ -199,7 +274,6 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let total = stale.len();
     let concurrency = ctx.config.tools.rss.fetch_concurrency.max(1);
     let mut refreshed = 0usize;
-    let mut feeds: Vec<FeedItems> = Vec::new();
     let targets: Vec<(String, String)> = stale
         .iter()
         .map(|&i| (subs[i].url.clone(), subs[i].name.clone()))
@@ -210,17 +284,13 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         ctx.progress(done, total, Some(name))
     })
     .await;
+    let mut got: Vec<(usize, Got)> = Vec::new();
     for (&i, r) in stale.iter().zip(results) {
         let sub = &subs[i];
         match r {
             Ok(f) => {
                 refreshed += 1;
-                feeds.push(FeedItems {
-                    sub: i,
-                    cached: None,
-                    keys: super::seen::keys_of(&f.items),
-                    fetched: f.items,
-                });
+                got.push((i, Got::Fetched(f.items)));
             }
             Err(e) => {
                 errors.push(FeedError {
@@ -229,21 +299,25 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
                     message: e.message,
                 });
                 if let Some(c) = rss_store(&ctx.services).cached(&sub.url).await {
-                    feeds.push(FeedItems::from_cache(i, c));
+                    got.push((i, Got::Cached(c)));
                 }
             }
         }
     }
     let from_cache = fresh.len();
-    feeds.extend(fresh.into_iter().map(|(i, c)| FeedItems::from_cache(i, c)));
-    let mut digest: Vec<Entry> = Vec::new();
-    for (f, feed) in feeds.iter().enumerate() {
-        digest.extend(feed.items().iter().enumerate().map(|(at, item)| Entry {
-            sort_key: item.sort_key(),
-            feed: f as u32,
-            at: at as u32,
-        }));
-    }
+    got.extend(fresh.into_iter().map(|(i, c)| (i, Got::Cached(c))));
+    // Keys, order and merging cost CPU in proportion to every item of every feed (100,000
+    // over 5,000 feeds): on the blocking pool, not an async thread.
+    let universe =
+        (a.source.is_none() && keyword.is_none()).then(|| rss_store(&ctx.services).universe());
+    let kw = keyword.clone();
+    let Ordered {
+        feeds,
+        mut digest,
+        duplicates_merged,
+    } = tokio::task::spawn_blocking(move || order(got, universe.as_deref(), kw.as_deref()))
+        .await
+        .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     let feeds = &feeds;
     let keys_of = |e: &Entry| -> &[super::seen::Key] {
         feeds[e.feed as usize]
@@ -252,48 +326,26 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             .map_or(&[], Vec::as_slice)
     };
     let item_of = |e: &Entry| -> &Item { &feeds[e.feed as usize].items()[e.at as usize] };
-    // Newest first (undated items after dated ones, in feed order), then one copy of each
-    // article across feeds: the newest.
-    digest.sort_unstable_by(|a, b| {
-        b.sort_key
-            .cmp(&a.sort_key)
-            .then(a.feed.cmp(&b.feed))
-            .then(a.at.cmp(&b.at))
-    });
-    let duplicates_merged = super::seen::merge_duplicates(&mut digest, keys_of);
-    if a.source.is_none() && keyword.is_none() {
-        // The whole digest: what every session's `notices.rss.new` counts against.
-        rss_store(&ctx.services)
-            .universe()
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .set(
-                feeds.iter().map(|f| f.keys.clone()).collect(),
-                digest.iter().map(|e| (e.feed, e.at)).collect(),
-            );
-    }
-    if let Some(k) = &keyword {
-        digest.retain(|e| {
-            item_of(e)
-                .title
-                .as_deref()
-                .is_some_and(|t| t.to_lowercase().contains(k.as_str()))
-        });
-    }
     if a.new {
         let g = given(ctx).await?;
         g.keep_new(&mut digest, limit, keys_of);
         let given: Vec<Vec<super::seen::Key>> =
             digest.iter().map(|e| keys_of(e).to_vec()).collect();
-        tokio::task::spawn_blocking(move || g.give(given))
-            .await
-            .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?
-            .map_err(|e| {
-                crate::commands::CmdError::new(
-                    ErrorCode::CommandFailed,
-                    format!("cannot save what this session was given: {e}"),
-                )
-            })?;
+        // The answer's notices count what is left: counted here, on the blocking pool
+        // (one pass over the digest), so the reply path finds the count made.
+        tokio::task::spawn_blocking(move || {
+            g.give(given)?;
+            g.new_count();
+            Ok::<_, std::io::Error>(())
+        })
+        .await
+        .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?
+        .map_err(|e| {
+            crate::commands::CmdError::new(
+                ErrorCode::CommandFailed,
+                format!("cannot save what this session was given: {e}"),
+            )
+        })?;
     }
     digest.truncate(limit);
     // Only the items handed out are rendered, in one worker job (the raw HTML is untrusted).
