@@ -229,6 +229,7 @@ impl Session {
             irc_state: SessionInfo::irc_state_of(&resources),
             bound: self.bound_conn.is_some(),
             resources,
+            notices: self.notices(),
         }
     }
 }

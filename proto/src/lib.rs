@@ -37,6 +37,8 @@ pub mod methods {
     pub const DAEMON_STATUS: &str = "daemon.status";
     /// One run's audit record, by `run_id` (while retention keeps it).
     pub const AUDIT_GET: &str = "audit.get";
+    /// A page of past calls from the audit journal, newest first.
+    pub const AUDIT_QUERY: &str = "audit.query";
 
     /// Every method a client may call.
     pub const ALL: &[&str] = &[
@@ -50,6 +52,7 @@ pub mod methods {
         SESSION_UNSUBSCRIBE,
         DAEMON_STATUS,
         AUDIT_GET,
+        AUDIT_QUERY,
     ];
 }
 

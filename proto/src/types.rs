@@ -162,6 +162,53 @@ pub struct AuditGetResult {
     pub record: Option<serde_json::Value>,
 }
 
+/// Params of `audit.query`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditQueryParams {
+    /// Only this session's calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// Calls per page (default 50, at most 500).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<usize>,
+    /// The `next_before` of the previous page (absent: from the newest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+}
+
+/// One past call, as `audit.query` lists it (`audit.get` has the whole record).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallSummary {
+    /// The run.
+    pub run_id: String,
+    /// Its session.
+    pub session_id: String,
+    /// When it started (Unix ms).
+    pub timestamp_ms: u64,
+    /// The command line (secrets masked).
+    pub command: String,
+    /// Its exit code.
+    pub exit_code: i32,
+    /// Its wall time.
+    pub duration_ms: u64,
+    /// The error code, on failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<String>,
+}
+
+/// Result of `audit.query`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditQueryResult {
+    /// Past calls, newest first.
+    pub calls: Vec<CallSummary>,
+    /// Pass as `before` for the next (older) page; absent when the journal has no more.
+    /// A page may hold fewer than `limit` calls and still have a next one: each call reads
+    /// a bounded part of the journal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_before: Option<String>,
+}
+
 /// Result of `terminal.cancel`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CancelResult {
@@ -231,6 +278,9 @@ pub struct SessionInfo {
     /// (`{"irc": "joined"}`).
     #[serde(default)]
     pub resources: std::collections::BTreeMap<String, String>,
+    /// What waits for it (as on its calls' outcomes, SPEC §4.6); absent when nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notices: Option<Notices>,
 }
 
 impl SessionInfo {

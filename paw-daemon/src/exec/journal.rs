@@ -87,6 +87,91 @@ pub fn save_cursor(path: &Path, c: Cursor, durability: Durability) {
     }
 }
 
+/// Reads whole lines backwards from `before` (absent: the end of the newest segment),
+/// newest first, across segments, handing each to `visit` until it returns `false` or
+/// about `budget` bytes were read. Returns where to go on from (the start of the last line
+/// handed over), or `None` when the oldest segment's first line was reached. A line not
+/// yet ended by its newline (being written) is skipped.
+pub fn read_back(
+    dir: &Path,
+    before: Option<Cursor>,
+    budget: u64,
+    mut visit: impl FnMut(&[u8]) -> bool,
+) -> io::Result<Option<Cursor>> {
+    const CHUNK: u64 = 64 << 10;
+    // The budget stops a call only once it has made progress (one line longer than the
+    // budget is still read whole, so paging never stalls).
+    let (mut spent, mut progressed) = (0u64, false);
+    for (seq, len) in list(dir).into_iter().rev() {
+        let limit = match before {
+            Some(c) if seq > c.seq => continue,
+            Some(c) if seq == c.seq => c.offset.min(len),
+            _ => len,
+        };
+        let file = match File::open(segment_path(dir, seq)) {
+            Ok(f) => f,
+            // Deleted by retention since it was listed.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
+        // `buf` holds the bytes [pos, pos + buf.len()); lines end at or before `end`.
+        let (mut pos, mut buf) = (limit, Vec::new());
+        let mut end: Option<u64> = None;
+        loop {
+            if spent >= budget && progressed {
+                return Ok(Some(Cursor {
+                    seq,
+                    offset: end.unwrap_or(limit),
+                }));
+            }
+            if pos > 0 {
+                let from = pos.saturating_sub(CHUNK);
+                let mut chunk = vec![0; (pos - from) as usize];
+                file.read_exact_at(&mut chunk, from)?;
+                spent += chunk.len() as u64;
+                chunk.extend_from_slice(&buf);
+                (pos, buf) = (from, chunk);
+            }
+            // The first complete line's end: the last newline before `limit`.
+            let stop = match end {
+                Some(e) => e,
+                None => match buf.iter().rposition(|&b| b == b'\n') {
+                    Some(i) => {
+                        end = Some(pos + i as u64 + 1);
+                        pos + i as u64 + 1
+                    }
+                    None if pos == 0 => break,
+                    None => continue,
+                },
+            };
+            let mut upto = (stop - pos) as usize;
+            // Hand over every line whose start is in the buffer.
+            while upto > 0 {
+                let body = &buf[..upto - 1];
+                let start = match body.iter().rposition(|&b| b == b'\n') {
+                    Some(i) => i + 1,
+                    None if pos == 0 => 0,
+                    None => break,
+                };
+                let line = &body[start..];
+                let at = pos + start as u64;
+                if !line.is_empty() && !visit(line) {
+                    return Ok(Some(Cursor { seq, offset: at }));
+                }
+                upto = start;
+                end = Some(at);
+                progressed = true;
+            }
+            buf.truncate(upto);
+            if pos == 0 {
+                break;
+            }
+        }
+        progressed = true;
+    }
+    Ok(None)
+}
+
 /// The size at which the journal moves on to a new segment: 1/32 of the audit cap (so the
 /// cap is kept to within a segment), between 64 KiB and 64 MiB.
 pub fn segment_bytes(max_mb: u64) -> u64 {
@@ -141,6 +226,54 @@ pub fn migrate_legacy(base: &Path, dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reading_back_pages_through_every_line_once_newest_first() {
+        let dir = tempfile::tempdir().expect("tmp");
+        // Three segments (one empty), lines of every size up to 300 KiB (longer than a
+        // read), and a last line still being written.
+        let mut all: Vec<String> = Vec::new();
+        let mut n = 0;
+        for seq in [3u64, 4, 7] {
+            let mut text = String::new();
+            let lines = if seq == 4 { 0 } else { 40 };
+            for _ in 0..lines {
+                let size = (n * 7919) % 3000 + if n % 13 == 0 { 300 << 10 } else { 0 };
+                let line = format!("{n}:{}", "x".repeat(size));
+                text.push_str(&line);
+                text.push('\n');
+                all.push(line);
+                n += 1;
+            }
+            if seq == 7 {
+                text.push_str("{\"torn");
+            }
+            std::fs::write(segment_path(dir.path(), seq), text).expect("segment");
+        }
+        all.reverse();
+        for (page, budget) in [(1, u64::MAX), (7, u64::MAX), (1000, u64::MAX), (5, 10_000)] {
+            let (mut got, mut before) = (Vec::new(), None);
+            loop {
+                let mut taken = 0;
+                let next = read_back(dir.path(), before, budget, |l| {
+                    got.push(String::from_utf8(l.to_vec()).expect("utf8"));
+                    taken += 1;
+                    taken < page
+                })
+                .expect("read");
+                match next {
+                    Some(c) => before = Some(c),
+                    None => break,
+                }
+                assert!(got.len() <= all.len(), "pages overlap");
+            }
+            assert!(
+                got == all,
+                "page {page} budget {budget}: {} lines",
+                got.len()
+            );
+        }
+    }
 
     #[test]
     fn names_cursors_and_sizes() {

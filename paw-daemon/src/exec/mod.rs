@@ -27,6 +27,10 @@ use crate::session::Session;
 use audit::{AuditPaths, AuditRecord, AuditWriter};
 
 /// Runs commands. Shared by every connection; holds no lock across an `.await`.
+/// The journal bytes one `audit.query` reads at most (a page for a quiet session may come
+/// back short, with a cursor to go on from).
+pub const QUERY_BUDGET: u64 = 16 << 20;
+
 pub struct ExecRuntime {
     registry: Registry,
     /// Cancel tokens of the calls running now, by run id. Entries are removed when the
@@ -108,6 +112,27 @@ impl ExecRuntime {
                 .queued(run_id)
                 .or(audit::find_run(&self.audit_paths, run_id)?)),
         }
+    }
+
+    /// A page of past calls from the journal, newest first (`audit.query`): at most
+    /// `limit`, only `session`'s when given, older than the cursor `before`; reads at most
+    /// about [`QUERY_BUDGET`] bytes of journal. Blocking: call on the blocking pool.
+    pub fn query_runs(
+        &self,
+        session: Option<&str>,
+        limit: usize,
+        before: Option<journal::Cursor>,
+    ) -> std::io::Result<(Vec<paw_proto::CallSummary>, Option<journal::Cursor>)> {
+        let mut calls = Vec::new();
+        let next = journal::read_back(&self.audit_paths.journal, before, QUERY_BUDGET, |line| {
+            if let Ok(c) = serde_json::from_slice::<paw_proto::CallSummary>(line)
+                && session.is_none_or(|s| s == c.session_id)
+            {
+                calls.push(c);
+            }
+            calls.len() < limit
+        })?;
+        Ok((calls, next))
     }
 
     /// Audit journal writes that failed since start (a full disk).

@@ -7,9 +7,9 @@ use jsonrpsee::core::server::{Extensions, PendingSubscriptionSink};
 use jsonrpsee::core::{SubscriptionResult, to_json_raw_value};
 use jsonrpsee_types::{ErrorObjectOwned, Params};
 use paw_proto::{
-    AuditGetParams, AuditGetResult, CancelParams, CancelResult, CommandsResult, DaemonStatus,
-    ExecOutcome, ExecParams, RPC_SHUTTING_DOWN, RPC_UNKNOWN_SESSION, SessionCloseResult,
-    SessionIdParams, SessionInfo, SessionOpenParams, SessionOpenResult,
+    AuditGetParams, AuditGetResult, AuditQueryParams, AuditQueryResult, CancelParams, CancelResult,
+    CommandsResult, DaemonStatus, ExecOutcome, ExecParams, RPC_SHUTTING_DOWN, RPC_UNKNOWN_SESSION,
+    SessionCloseResult, SessionIdParams, SessionInfo, SessionOpenParams, SessionOpenResult,
 };
 use tokio::sync::broadcast::error::RecvError;
 
@@ -124,6 +124,39 @@ pub async fn audit_get(
         .map_err(internal)?
         .map_err(internal)?;
     Ok(AuditGetResult { record })
+}
+
+/// `audit.query`: read backwards from the journal on the blocking pool.
+pub async fn audit_query(
+    params: Params<'static>,
+    d: Arc<Daemon>,
+    _: Extensions,
+) -> RpcResult<AuditQueryResult> {
+    let p: AuditQueryParams = optional_params(&params)?;
+    let limit = p.limit.unwrap_or(50).clamp(1, 500);
+    let before = match p.before.as_deref() {
+        None => None,
+        Some(b) => Some(
+            b.split_once(':')
+                .and_then(|(s, o)| {
+                    Some(crate::exec::journal::Cursor {
+                        seq: s.parse().ok()?,
+                        offset: o.parse().ok()?,
+                    })
+                })
+                .ok_or_else(|| invalid_params(format!("before {b:?} is not a next_before")))?,
+        ),
+    };
+    let (calls, next) = tokio::task::spawn_blocking(move || {
+        d.exec.query_runs(p.session_id.as_deref(), limit, before)
+    })
+    .await
+    .map_err(internal)?
+    .map_err(internal)?;
+    Ok(AuditQueryResult {
+        calls,
+        next_before: next.map(|c| format!("{}:{}", c.seq, c.offset)),
+    })
 }
 
 /// `terminal.commands`

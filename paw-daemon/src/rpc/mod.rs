@@ -21,6 +21,7 @@ pub fn module(daemon: Arc<Daemon>) -> RpcModule<Daemon> {
         m.register_async_method(methods::SESSION_LIST, handlers::session_list)?;
         m.register_async_method(methods::DAEMON_STATUS, handlers::status)?;
         m.register_async_method(methods::AUDIT_GET, handlers::audit_get)?;
+        m.register_async_method(methods::AUDIT_QUERY, handlers::audit_query)?;
         m.register_subscription(
             methods::SESSION_SUBSCRIBE,
             methods::SESSION_EVENT,

@@ -301,3 +301,66 @@ fn the_journal_rotates_and_retention_keeps_the_newest_under_the_cap() {
     drop(c);
     assert!(d.log.wait_for("audit retention deleted", paw_tests::WAIT));
 }
+
+#[test]
+fn audit_query_pages_through_past_calls_newest_first_per_session() {
+    // 64 KiB journal segments: 300 calls fill several.
+    let d = Daemon::start_with(Opts {
+        config: Some("[audit]\nmax_mb = 2\n".into()),
+        ..Opts::default()
+    });
+    let mut c = d.conn();
+    let (a, b) = (c.open_session("qa"), c.open_session("qb"));
+    let mut ids: Vec<(String, String)> = Vec::new();
+    for i in 0..300 {
+        let s = if i % 3 == 0 { &a } else { &b };
+        let o = c.exec(json!({"command": format!("hello x{i}"), "session_id": s}));
+        ids.push((s.clone(), o["run_id"].as_str().expect("id").to_string()));
+    }
+    let last = ids.last().expect("ids").1.clone();
+    let deadline = std::time::Instant::now() + paw_tests::WAIT;
+    while !d.journal_text().contains(&last) {
+        assert!(std::time::Instant::now() < deadline, "journal behind");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let segments = std::fs::read_dir(d.agents().join("artifacts/terminal_exec/journal"))
+        .expect("journal")
+        .count();
+    assert!(segments >= 2, "{segments} segments");
+    let pages = |c: &mut paw_tests::Conn, session: Option<&str>, limit: u64| {
+        let (mut got, mut before) = (Vec::new(), None::<String>);
+        loop {
+            let mut p = json!({"limit": limit});
+            if let Some(s) = session {
+                p["session_id"] = s.into();
+            }
+            if let Some(b) = &before {
+                p["before"] = b.clone().into();
+            }
+            let r = c.result("audit.query", p);
+            let calls = r["calls"].as_array().expect("calls");
+            assert!(calls.len() as u64 <= limit);
+            for call in calls {
+                got.push((
+                    call["session_id"].as_str().expect("s").to_string(),
+                    call["run_id"].as_str().expect("id").to_string(),
+                ));
+                assert_eq!(call["exit_code"], 0);
+            }
+            match r["next_before"].as_str() {
+                Some(n) => before = Some(n.to_string()),
+                None => return got,
+            }
+        }
+    };
+    let mut want: Vec<(String, String)> = ids.iter().rev().cloned().collect();
+    assert_eq!(pages(&mut c, None, 50), want);
+    want.retain(|(s, _)| *s == a);
+    assert_eq!(pages(&mut c, Some(&a), 7), want);
+    // The first page of a session: its newest calls, with their command lines.
+    let r = c.result("audit.query", json!({"session_id": a, "limit": 2}));
+    assert_eq!(r["calls"][0]["command"], "hello x297");
+    assert_eq!(r["calls"][1]["command"], "hello x294");
+    let bad = c.call("audit.query", json!({"before": "nonsense"}));
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+}
