@@ -89,6 +89,12 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// A full-screen view of the sessions, their calls and the feeds (q quits, ? helps).
+    Console {
+        /// Draw the first full frame, then exit (for the benchmark).
+        #[arg(long, hide = true)]
+        exit_after_first_frame: bool,
+    },
     /// Install, remove or inspect paw-daemon as a user service (systemd or launchd).
     Service {
         #[command(subcommand)]
@@ -320,6 +326,14 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             session_cmd(&mut client, action)
         }
         Cmd::Service { action } => crate::service::run(action).map_err(|m| Failure(1, m)),
+        Cmd::Console {
+            exit_after_first_frame,
+        } => {
+            // Starts the daemon when none answers, then talks to it on its own connection.
+            drop(connect(&cli, true)?);
+            crate::console::run(&Target::of(&cli).socket, *exit_after_first_frame)
+                .map_err(|m| Failure(1, m))
+        }
         Cmd::Watch { session, json } => {
             let mut client = connect(&cli, true)?;
             watch(&mut client, session, *json)

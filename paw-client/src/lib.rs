@@ -4,6 +4,7 @@
 
 pub mod autostart;
 pub mod cli;
+pub mod console;
 pub mod exec;
 pub mod mcp;
 pub mod progress;

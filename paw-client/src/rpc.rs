@@ -44,7 +44,7 @@ impl From<std::io::Error> for RpcError {
 }
 
 /// Refuses a socket whose owner is not this process's user.
-fn check_owner(path: &Path) -> std::io::Result<()> {
+pub fn check_owner(path: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::MetadataExt;
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => m,
