@@ -17,6 +17,7 @@ pub mod quality;
 pub mod services;
 pub mod soak;
 pub mod stats;
+pub mod tty;
 pub mod workers;
 
 use serde_json::{Value, json};

@@ -82,7 +82,12 @@ pub fn draw(f: &mut Frame<'_>, app: &App) {
     }
     if app.help {
         let w = body.width.min(96);
-        let h = (HELP.len() as u16 + 2).min(body.height);
+        let inner = usize::from(w.saturating_sub(2)).max(1);
+        let rows: usize = HELP
+            .iter()
+            .map(|l| l.chars().count().div_ceil(inner).max(1))
+            .sum();
+        let h = (rows as u16 + 2).min(body.height);
         let area = Rect::new(body.x + (body.width - w) / 2, body.y, w, h);
         f.render_widget(Clear, area);
         f.render_widget(

@@ -4,6 +4,7 @@
 mod audit;
 mod client;
 mod command_line;
+mod console;
 mod crash;
 mod disk_full;
 mod doc;
