@@ -227,37 +227,43 @@ fn shown_creds(irc: &Irc, ctx: &Ctx) -> Result<Creds, CmdError> {
     }
 }
 
-/// Runs `work` while reporting each connection state it passes as progress: connecting
-/// (1 of 3), connected (2), joined (3).
+/// The progress step of a connection state: connecting (1 of 3), connected (2), joined (3).
+fn connection_step(state: State) -> usize {
+    match state {
+        State::Connecting => 1,
+        State::Connected => 2,
+        State::Joined => 3,
+        _ => 0,
+    }
+}
+
+/// Runs `work` while reporting each connection state it passes as progress; returns its
+/// output and the last step reported.
 async fn reporting_connection<T>(
     ctx: &Ctx,
     irc: &Irc,
     work: impl std::future::Future<Output = T>,
-) -> T {
+) -> (T, usize) {
     let mut rx = irc.watch_status();
+    let last = std::sync::atomic::AtomicUsize::new(0);
     let report = async {
-        let mut last = None;
         loop {
             let state = rx.borrow_and_update().state;
-            let step = match state {
-                State::Connecting => 1,
-                State::Connected => 2,
-                State::Joined => 3,
-                _ => 0,
-            };
-            if step > 0 && last != Some(step) {
+            let step = connection_step(state);
+            if step > 0 && last.load(std::sync::atomic::Ordering::Relaxed) != step {
                 ctx.progress(step, 3, Some(state.as_str()));
-                last = Some(step);
+                last.store(step, std::sync::atomic::Ordering::Relaxed);
             }
             if rx.changed().await.is_err() {
                 std::future::pending::<()>().await;
             }
         }
     };
-    tokio::select! {
+    let out = tokio::select! {
         r = work => r,
         () = report => unreachable!("the report loop never ends"),
-    }
+    };
+    (out, last.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 /// Waits up to `limit` for the state to leave `from` (for a just-requested change).
@@ -489,7 +495,13 @@ async fn send(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
     let live = if irc.status().state == State::Joined {
         irc.ensure_joined().await?
     } else {
-        reporting_connection(ctx, &irc, irc.ensure_joined()).await?
+        let (live, last) = reporting_connection(ctx, &irc, irc.ensure_joined()).await;
+        let live = live?;
+        // Joined: the last step is reported even when the answer came before the state.
+        if last != 3 {
+            ctx.progress(3, 3, Some(State::Joined.as_str()));
+        }
+        live
     };
     let sent = irc.send_lines(&live, &to, &lines).await?;
     let reply = SendReply {
