@@ -140,7 +140,9 @@ fn main() {
         100,
         30,
     );
-    t.wait_for("the console", |s| s.contains("s-199"));
+    t.wait_for("the console", |s| {
+        s.contains("· 200 ·") && s.contains("calls of s-0")
+    });
     let pane: u32 = t.pane("#{pane_pid}").parse().expect("pid");
     std::thread::sleep(Duration::from_secs(1));
     let hz = 100.0; // USER_HZ

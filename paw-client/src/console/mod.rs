@@ -162,6 +162,7 @@ async fn main_loop(
     let mut subscribed = std::collections::HashSet::new();
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     let mut list_due = true;
+    let mut listed_at = Instant::now() - Duration::from_secs(1);
     let mut drawn_at = Instant::now() - Duration::from_secs(1);
     let mut dirty = true;
     let mut first_full = false;
@@ -191,10 +192,13 @@ async fn main_loop(
             }
             dirty = true;
         }
+        // Listed at most twice a second however many events ask for it.
         if let Some(rpc) = &conn
             && list_due
+            && listed_at.elapsed() >= Duration::from_millis(500)
         {
             list_due = false;
+            listed_at = Instant::now();
             let (rpc, tx) = (rpc.clone(), msg_tx.clone());
             tokio::spawn(async move {
                 if let Ok(v) = rpc.call("session.list", json!({})).await {
@@ -214,6 +218,8 @@ async fn main_loop(
         }
         let wait = if dirty {
             Duration::from_millis(33).saturating_sub(drawn_at.elapsed())
+        } else if list_due {
+            Duration::from_millis(500).saturating_sub(listed_at.elapsed())
         } else {
             Duration::from_secs(3600)
         };
