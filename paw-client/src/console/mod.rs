@@ -506,31 +506,9 @@ fn on_key(app: &mut App, k: KeyEvent, rpc: Option<&Rpc>, tx: &mpsc::UnboundedSen
     match k.code {
         KeyCode::Char('q') => return false,
         KeyCode::Char('?') => app.help = true,
-        KeyCode::Tab | KeyCode::Char('l') | KeyCode::Right => {
-            app.pane = match app.pane {
-                Pane::Sessions => Pane::Calls,
-                Pane::Calls => Pane::Feeds,
-                Pane::Feeds => Pane::Sessions,
-            };
-            if app.pane == Pane::Feeds
-                && app.feeds.is_empty()
-                && let Some(rpc) = rpc
-            {
-                load_feeds(rpc, tx);
-            }
-        }
+        KeyCode::Tab | KeyCode::Char('l') | KeyCode::Right => switch_pane(app, true, rpc, tx),
         KeyCode::BackTab | KeyCode::Char('h') | KeyCode::Left => {
-            app.pane = match app.pane {
-                Pane::Sessions => Pane::Feeds,
-                Pane::Calls => Pane::Sessions,
-                Pane::Feeds => Pane::Calls,
-            };
-            if app.pane == Pane::Feeds
-                && app.feeds.is_empty()
-                && let Some(rpc) = rpc
-            {
-                load_feeds(rpc, tx);
-            }
+            switch_pane(app, false, rpc, tx);
         }
         KeyCode::Down | KeyCode::Char('j') => move_sel(app, 1, rpc, tx),
         KeyCode::Up | KeyCode::Char('k') => move_sel(app, -1, rpc, tx),
@@ -596,6 +574,19 @@ fn on_key(app: &mut App, k: KeyEvent, rpc: Option<&Rpc>, tx: &mpsc::UnboundedSen
         _ => {}
     }
     true
+}
+
+/// The next (`forward`) or previous pane; the feeds are loaded the first time they show.
+fn switch_pane(app: &mut App, forward: bool, rpc: Option<&Rpc>, tx: &mpsc::UnboundedSender<Msg>) {
+    let order = [Pane::Sessions, Pane::Calls, Pane::Feeds];
+    let at = order.iter().position(|p| *p == app.pane).unwrap_or(0);
+    app.pane = order[(at + if forward { 1 } else { 2 }) % 3];
+    if app.pane == Pane::Feeds
+        && app.feeds.is_empty()
+        && let Some(rpc) = rpc
+    {
+        load_feeds(rpc, tx);
+    }
 }
 
 fn move_sel(app: &mut App, by: isize, rpc: Option<&Rpc>, tx: &mpsc::UnboundedSender<Msg>) {
