@@ -40,6 +40,14 @@ impl FeedItems {
     }
 }
 
+/// The duplicate keys of the digest item `e`.
+fn keys_at<'a>(feeds: &'a [FeedItems], e: &Entry) -> &'a [super::seen::Key] {
+    feeds[e.feed as usize]
+        .keys
+        .get(e.at as usize)
+        .map_or(&[], Vec::as_slice)
+}
+
 /// A feed's items as the call got them.
 enum Got {
     Cached(std::sync::Arc<super::store::CachedFeed>),
@@ -55,11 +63,13 @@ struct Ordered {
 
 /// Orders the items of `got` newest first (undated items after dated ones, in feed order)
 /// and keeps one copy of each article across feeds, the newest; sets `universe` to the
-/// result, then keeps the items whose title contains `keyword`. CPU-bound: blocking pool.
+/// result, then keeps the items whose title contains `keyword` and, for `--new`, the first
+/// `limit` not given to the session. CPU-bound: blocking pool.
 fn order(
     got: Vec<(usize, Got)>,
     universe: Option<&std::sync::Mutex<super::seen::Universe>>,
     keyword: Option<&str>,
+    new_only: Option<(&super::seen::Given, usize)>,
 ) -> Ordered {
     let feeds: Vec<FeedItems> = got
         .into_iter()
@@ -87,12 +97,7 @@ fn order(
             .then(a.feed.cmp(&b.feed))
             .then(a.at.cmp(&b.at))
     });
-    let duplicates_merged = super::seen::merge_duplicates(&mut digest, |e| {
-        feeds[e.feed as usize]
-            .keys
-            .get(e.at as usize)
-            .map_or(&[], Vec::as_slice)
-    });
+    let duplicates_merged = super::seen::merge_duplicates(&mut digest, |e| keys_at(&feeds, e));
     if let Some(u) = universe {
         // The whole digest: what every session's `notices.rss.new` counts against.
         u.lock().unwrap_or_else(|e| e.into_inner()).set(
@@ -107,6 +112,9 @@ fn order(
                 .as_deref()
                 .is_some_and(|t| t.to_lowercase().contains(k))
         });
+    }
+    if let Some((given, limit)) = new_only {
+        given.keep_new(&mut digest, limit, |e| keys_at(&feeds, e));
     }
     Ordered {
         feeds,
@@ -172,7 +180,6 @@ async fn given(ctx: &Ctx) -> Result<std::sync::Arc<super::seen::Given>, crate::c
     let loaded = tokio::task::spawn_blocking(move || super::seen::Given::load(path, universe))
         .await
         .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
-    let loaded = std::sync::Arc::new(loaded);
     ctx.session
         .attach("rss", move || loaded)
         .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))
@@ -311,26 +318,23 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let universe =
         (a.source.is_none() && keyword.is_none()).then(|| rss_store(&ctx.services).universe());
     let kw = keyword.clone();
+    let given = if a.new { Some(given(ctx).await?) } else { None };
+    let for_order = given.clone();
     let Ordered {
         feeds,
         mut digest,
         duplicates_merged,
-    } = tokio::task::spawn_blocking(move || order(got, universe.as_deref(), kw.as_deref()))
-        .await
-        .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
+    } = tokio::task::spawn_blocking(move || {
+        let new_only = for_order.as_deref().map(|g| (g, limit));
+        order(got, universe.as_deref(), kw.as_deref(), new_only)
+    })
+    .await
+    .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     let feeds = &feeds;
-    let keys_of = |e: &Entry| -> &[super::seen::Key] {
-        feeds[e.feed as usize]
-            .keys
-            .get(e.at as usize)
-            .map_or(&[], Vec::as_slice)
-    };
     let item_of = |e: &Entry| -> &Item { &feeds[e.feed as usize].items()[e.at as usize] };
-    if a.new {
-        let g = given(ctx).await?;
-        g.keep_new(&mut digest, limit, keys_of);
+    if let Some(g) = given {
         let given: Vec<Vec<super::seen::Key>> =
-            digest.iter().map(|e| keys_of(e).to_vec()).collect();
+            digest.iter().map(|e| keys_at(feeds, e).to_vec()).collect();
         // The answer's notices count what is left: counted here, on the blocking pool
         // (one pass over the digest), so the reply path finds the count made.
         tokio::task::spawn_blocking(move || {

@@ -180,6 +180,8 @@ const MAX_GIVEN: usize = 50_000;
 
 /// One session's given set: the keys of every item `rss news --new` has returned to it.
 pub struct Given {
+    /// Itself, for the recount it hands to the blocking pool.
+    me: std::sync::Weak<Given>,
     path: PathBuf,
     universe: Arc<Mutex<Universe>>,
     state: Mutex<GivenState>,
@@ -197,12 +199,14 @@ struct GivenState {
     counted: Option<((u64, usize), u64)>,
     /// Bumped at every change (the snapshot's generation).
     generation: u64,
+    /// A recount is on the blocking pool.
+    recounting: bool,
 }
 
 impl Given {
     /// Loads the session's set from `path` (missing or unreadable: empty). Reads a file:
     /// call on the blocking pool.
-    pub fn load(path: PathBuf, universe: Arc<Mutex<Universe>>) -> Self {
+    pub fn load(path: PathBuf, universe: Arc<Mutex<Universe>>) -> Arc<Self> {
         let keys: Vec<String> = std::fs::read(&path)
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
@@ -213,12 +217,13 @@ impl Given {
                 st.order.push_back(k);
             }
         }
-        Self {
+        Arc::new_cyclic(|me| Self {
+            me: me.clone(),
             path,
             universe,
             state: Mutex::new(st),
             file: Mutex::new(0),
-        }
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, GivenState> {
@@ -302,13 +307,60 @@ impl Given {
     }
 }
 
+impl Given {
+    /// The count of new items if it is still right, else the last one made (if any).
+    fn fresh_count(&self) -> Result<u64, Option<u64>> {
+        let version = self
+            .universe
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .version;
+        let st = self.lock();
+        match st.counted {
+            Some((k, n)) if k == (version, st.set.len()) => Ok(n),
+            other => Err(other.map(|(_, n)| n)),
+        }
+    }
+
+    /// Recounts on the blocking pool (a pass over the whole digest, which another session's
+    /// `rss news` may just have changed): never on the async thread answering a call. Off a
+    /// runtime (unit tests) it counts at once.
+    fn recount_later(&self) {
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            self.new_count();
+            return;
+        };
+        let Some(me) = self.me.upgrade() else { return };
+        {
+            let mut st = self.lock();
+            if st.recounting {
+                return;
+            }
+            st.recounting = true;
+        }
+        rt.spawn_blocking(move || {
+            me.new_count();
+            me.lock().recounting = false;
+        });
+    }
+}
+
 impl SessionResource for Given {
     fn close(self: Arc<Self>) -> futures::future::BoxFuture<'static, ()> {
         Box::pin(async {})
     }
 
     fn notices(&self, out: &mut paw_proto::Notices) {
-        let n = self.new_count();
+        let n = match self.fresh_count() {
+            Ok(n) => n,
+            Err(last) => {
+                self.recount_later();
+                match last {
+                    Some(n) => n,
+                    None => return,
+                }
+            }
+        };
         if n > 0 {
             out.rss = Some(paw_proto::RssNotices { new: n });
         }
@@ -419,5 +471,40 @@ mod tests {
         let keys = [ks.clone(), more];
         again.keep_new(&mut items, 1, |&(f, at)| &keys[f][at]);
         assert_eq!(items, [(1, 0)]);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn a_changed_digest_is_recounted_on_the_blocking_pool_not_in_the_answer() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let universe = Arc::new(Mutex::new(Universe::default()));
+        let one = keys_of(&[item("One", "https://a.example/1", "1")]);
+        universe
+            .lock()
+            .expect("u")
+            .set(vec![one.clone()], vec![(0, 0)]);
+        let g = Given::load(dir.path().join("given.json"), universe.clone());
+        assert_eq!(g.new_count(), 1);
+        let notice = |g: &Given| {
+            let mut n = paw_proto::Notices::default();
+            g.notices(&mut n);
+            n.rss.map(|r| r.new)
+        };
+        assert_eq!(notice(&g), Some(1));
+        // Another session's digest adds two items: this answer still says 1 (no pass over
+        // the digest on the async thread); the recount lands soon after.
+        let two = keys_of(&[
+            item("Two", "https://a.example/2", "2"),
+            item("Three", "https://a.example/3", "3"),
+        ]);
+        universe
+            .lock()
+            .expect("u")
+            .set(vec![one, two], vec![(0, 0), (1, 0), (1, 1)]);
+        assert_eq!(notice(&g), Some(1));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while notice(&g) != Some(3) {
+            assert!(std::time::Instant::now() < deadline, "never recounted");
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
     }
 }
