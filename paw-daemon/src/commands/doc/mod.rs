@@ -1,7 +1,7 @@
 //! `doc extract` (SPEC §9): documents → a small block model → plain text or Markdown.
 //!
 //! ```text
-//! doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md] [--pages A-B]
+//! doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md|json] [--pages A-B]
 //! ```
 //!
 //! The readers are pure and bounded: they take bytes, limit the work they do (zip entries
@@ -14,7 +14,7 @@ pub mod pdf;
 mod read;
 pub mod xlsx;
 
-pub use read::{DocText, detect, read_text};
+pub use read::{DocText, detect, read_doc, read_text};
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
@@ -31,7 +31,7 @@ pub const MAX_INPUT_BYTES: u64 = 100 << 20;
 static SPEC: CommandSpec = CommandSpec {
     name: "doc",
     summary: "turn PDF, DOCX, PPTX and XLSX files under .agents/ into text or Markdown",
-    usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md] [--pages A-B]",
+    usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md|json] [--pages A-B]",
     subcommands: &[SubcommandSpec::of::<ExtractArgs>("extract")],
     capabilities: Capabilities::WRITES_FILES,
     max_stdin_chars: 0,
@@ -87,8 +87,8 @@ pub struct ExtractArgs {
     /// cut the text at this many characters (default 0: no cut)
     #[arg(long, value_name = "N")]
     max_chars: Option<i64>,
-    /// plain text or Markdown (default text)
-    #[arg(long, value_name = "text|md")]
+    /// plain text, Markdown or the JSON document model (default text)
+    #[arg(long, value_name = "text|md|json")]
     mode: Option<String>,
     /// only these pages, slides or sheets, numbered from 1 (e.g. 3-5, or 4)
     #[arg(long, value_name = "A-B")]
@@ -129,9 +129,10 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
     let mode = match a.mode.as_deref().unwrap_or("text") {
         "text" => Mode::Text,
         "md" => Mode::Md,
+        "json" => Mode::Json,
         other => {
             return Err(CmdError::invalid_args(format!(
-                "--mode must be text or md, got {other:?}"
+                "--mode must be text, md or json, got {other:?}"
             )));
         }
     };
@@ -185,10 +186,10 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
         Some(&format!("{} characters extracted; writing", x.chars)),
     );
     let (chars, truncated) = (x.chars, x.truncated);
-    let mime = if mode == Mode::Md {
-        "text/markdown"
-    } else {
-        "text/plain"
+    let mime = match mode {
+        Mode::Md => "text/markdown",
+        Mode::Json => "application/json",
+        Mode::Text => "text/plain",
     };
     let artifact = super::out::write_bytes(
         ctx,
@@ -203,10 +204,13 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
         ok: true,
         command: "doc extract",
         format: x.format.as_str(),
+        mode,
+        pages: x.pages,
+        tables: x.tables,
+        ocr_pages: x.ocr_pages,
         extracted_chars: chars,
         truncated,
         warnings: x.warnings,
-        count: x.count.into_iter().collect(),
         out: artifact.path.clone(),
     };
     let source = format!("the document {}", a.input);
@@ -219,12 +223,14 @@ struct Extracted {
     ok: bool,
     command: &'static str,
     format: &'static str,
+    mode: Mode,
+    /// Pages, slides or sheets in the output.
+    pages: usize,
+    tables: usize,
+    ocr_pages: usize,
     extracted_chars: usize,
     truncated: bool,
     warnings: Vec<String>,
-    /// `pages`, `paragraphs`, `slides` or `sheets`, with its number.
-    #[serde(flatten)]
-    count: std::collections::BTreeMap<String, usize>,
     /// Where the text went (shown on stdout; the artifact lists it).
     #[serde(skip)]
     out: String,
@@ -232,9 +238,17 @@ struct Extracted {
 
 impl super::Reply for Extracted {
     fn stdout(&self) -> String {
-        let mut s = format!("{}: ", self.format);
-        for (what, n) in &self.count {
-            s.push_str(&format!("{n} {what}, "));
+        let unit = match self.format {
+            "pptx" => "slides",
+            "xlsx" => "sheets",
+            _ => "pages",
+        };
+        let mut s = format!(
+            "{}: {} {unit}, {} tables, ",
+            self.format, self.pages, self.tables
+        );
+        if self.ocr_pages > 0 {
+            s.push_str(&format!("{} read by OCR, ", self.ocr_pages));
         }
         s.push_str(&format!(
             "{} characters{} → {}\n",
@@ -242,6 +256,9 @@ impl super::Reply for Extracted {
             if self.truncated { " (truncated)" } else { "" },
             self.out
         ));
+        for w in &self.warnings {
+            s.push_str(&format!("warning: {w}\n"));
+        }
         s
     }
 }

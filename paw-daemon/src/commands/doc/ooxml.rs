@@ -7,8 +7,8 @@ use std::io::{Cursor, Read};
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
-use super::DocError;
-use super::model::Block;
+use super::model::{Block, Document, Page, Table};
+use super::{DocError, Format};
 
 /// The most one XML part may inflate to.
 pub const MAX_PART_BYTES: u64 = 64 << 20;
@@ -114,7 +114,7 @@ struct Para {
 
 /// Reads a DOCX: headings (`Heading1..6`, `Title`), list paragraphs, tables (one row per
 /// `w:tr`, cell text joined), paragraphs.
-pub fn docx(bytes: &[u8]) -> Result<Vec<Block>, DocError> {
+pub fn docx(bytes: &[u8]) -> Result<Document, DocError> {
     let mut zip = Zip::new(bytes)?;
     let xml = zip.read("word/document.xml")?;
     let ordered_lists = zip
@@ -216,7 +216,7 @@ pub fn docx(bytes: &[u8]) -> Result<Vec<Block>, DocError> {
                                 let flat: Vec<String> = rows.iter().map(|r| r.join(" ")).collect();
                                 parent.2.push_str(&flat.join(" "));
                             }
-                            None => blocks.push(Block::Table(rows)),
+                            None => blocks.push(Block::table(Table::from_rows(rows, 1))),
                         }
                     }
                 }
@@ -226,7 +226,12 @@ pub fn docx(bytes: &[u8]) -> Result<Vec<Block>, DocError> {
             _ => {}
         }
     }
-    Ok(blocks)
+    let mut doc = Document::new(Format::Docx);
+    let mut page = Page::new(1, None);
+    page.blocks = blocks;
+    doc.pages.push(page);
+    doc.tidy();
+    Ok(doc)
 }
 
 fn push_para(para: &mut Option<Para>, s: &str) {
@@ -238,18 +243,18 @@ fn push_para(para: &mut Option<Para>, s: &str) {
 fn para_block(style: Option<&str>, list: Option<u8>, ordered: bool, text: String) -> Block {
     let style = style.unwrap_or("").to_ascii_lowercase();
     if style == "title" {
-        return Block::Heading(1, text);
+        return Block::heading(1, text);
     }
     if let Some(n) = style
         .strip_prefix("heading")
         .and_then(|n| n.trim().parse::<u8>().ok())
     {
-        return Block::Heading(n.clamp(1, 6), text);
+        return Block::heading(n, text);
     }
     match list {
-        Some(level) => Block::Item(level.min(8), ordered, text),
-        None if style.contains("list") => Block::Item(0, false, text),
-        None => Block::Para(text),
+        Some(level) => Block::item(level, ordered, text),
+        None if style.contains("list") => Block::item(0, false, text),
+        None => Block::para(text),
     }
 }
 
@@ -303,7 +308,7 @@ fn ordered_lists(xml: &str) -> HashMap<String, bool> {
 
 /// Reads a PPTX: one section per slide (`Slide N: <title>`), the other text frames'
 /// paragraphs as list items at their indent level.
-pub fn pptx(bytes: &[u8]) -> Result<(Vec<Block>, usize), DocError> {
+pub fn pptx(bytes: &[u8]) -> Result<Document, DocError> {
     let mut zip = Zip::new(bytes)?;
     let mut slides: Vec<(u32, String)> = zip
         .names()
@@ -324,19 +329,24 @@ pub fn pptx(bytes: &[u8]) -> Result<(Vec<Block>, usize), DocError> {
             slides.len()
         )));
     }
-    let mut blocks = Vec::new();
+    let mut doc = Document::new(Format::Pptx);
     for (i, (_, name)) in slides.iter().enumerate() {
         let xml = zip.read(name)?;
         let (title, paras) = slide_text(&xml, name)?;
-        blocks.push(Block::Section(match title {
-            Some(t) => format!("Slide {}: {t}", i + 1),
-            None => format!("Slide {}", i + 1),
-        }));
+        let mut page = Page::new(
+            i + 1,
+            Some(match title {
+                Some(t) => format!("Slide {}: {t}", i + 1),
+                None => format!("Slide {}", i + 1),
+            }),
+        );
         for (level, text) in paras {
-            blocks.push(Block::Item(level, false, text));
+            page.blocks.push(Block::item(level, false, text));
         }
+        doc.pages.push(page);
     }
-    Ok((blocks, slides.len()))
+    doc.tidy();
+    Ok(doc)
 }
 
 /// A slide's title (the `title`/`ctrTitle` placeholder) and its other paragraphs with

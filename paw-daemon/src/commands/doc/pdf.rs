@@ -1,11 +1,11 @@
 //! PDF text over pdf-extract, one section per page. pdf-extract can panic on hostile
 //! input; the panic is caught here and becomes a `ParseError` with a reason.
 
-use super::DocError;
-use super::model::Block;
+use super::model::{Block, Document, Page};
+use super::{DocError, Format};
 
-/// Reads a PDF; returns the blocks, the page count and warnings.
-pub fn pdf(bytes: &[u8]) -> Result<(Vec<Block>, usize, Vec<String>), DocError> {
+/// Reads a PDF: one page of the model per page.
+pub fn pdf(bytes: &[u8]) -> Result<Document, DocError> {
     if is_encrypted(bytes) {
         return Err(DocError::Parse(
             "the PDF is encrypted; decrypt it first (no password is ever taken on the command line)".into(),
@@ -14,10 +14,10 @@ pub fn pdf(bytes: &[u8]) -> Result<(Vec<Block>, usize, Vec<String>), DocError> {
     let pages = std::panic::catch_unwind(|| pdf_extract::extract_text_from_mem_by_pages(bytes))
         .map_err(|_| DocError::Parse("the PDF is malformed (the parser gave up)".into()))?
         .map_err(|e| DocError::Parse(format!("cannot read the PDF: {e}")))?;
-    let mut blocks = Vec::new();
+    let mut doc = Document::new(Format::Pdf);
     let mut chars = 0;
     for (i, page) in pages.iter().enumerate() {
-        blocks.push(Block::Section(format!("Page {}", i + 1)));
+        let mut p = Page::new(i + 1, None);
         for para in page.split("\n\n") {
             let text: Vec<&str> = para
                 .lines()
@@ -29,17 +29,17 @@ pub fn pdf(bytes: &[u8]) -> Result<(Vec<Block>, usize, Vec<String>), DocError> {
             }
             let text = text.join("\n");
             chars += text.len();
-            blocks.push(Block::Para(text));
+            p.blocks.push(Block::para(text));
         }
+        doc.pages.push(p);
     }
-    let mut warnings = Vec::new();
     if chars == 0 {
-        warnings.push(format!(
+        doc.warnings.push(format!(
             "no text found in {} page(s): the PDF may be scanned images without a text layer (no OCR is done)",
             pages.len()
         ));
     }
-    Ok((blocks, pages.len(), warnings))
+    Ok(doc)
 }
 
 /// Whether the trailer names an `/Encrypt` dictionary.

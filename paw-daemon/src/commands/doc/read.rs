@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{Mode, render, truncate};
+use super::model::{Document, Mode, render, truncate};
 use super::{DocError, Format, ooxml, pdf, xlsx};
 
 /// What one extraction produced, besides its text.
@@ -11,14 +11,47 @@ use super::{DocError, Format, ooxml, pdf, xlsx};
 pub struct DocText {
     /// The format read.
     pub format: Format,
-    /// ("pages" | "slides" | "sheets", count)
-    pub count: Option<(String, usize)>,
+    /// Pages, slides or sheets in the output (DOCX: 1 unless Word's page breaks are
+    /// recorded).
+    pub pages: usize,
+    /// Tables in the output.
+    pub tables: usize,
+    /// Pages read by OCR.
+    pub ocr_pages: usize,
     /// What was skipped or could not be read.
     pub warnings: Vec<String>,
     /// Characters of text (after truncation).
     pub chars: usize,
     /// Whether `--max-chars` cut the text.
     pub truncated: bool,
+}
+
+/// Reads a document into the model (in a worker: the bytes are untrusted), keeping only
+/// `pages` when given.
+pub fn read_doc(
+    bytes: &[u8],
+    format: Option<Format>,
+    pages: Option<(usize, usize)>,
+) -> Result<Document, DocError> {
+    let format = match format {
+        Some(f) => f,
+        None => detect(bytes)?,
+    };
+    let mut doc = match format {
+        Format::Pdf => pdf::pdf(bytes)?,
+        Format::Docx => ooxml::docx(bytes)?,
+        Format::Pptx => ooxml::pptx(bytes)?,
+        Format::Xlsx => xlsx::xlsx(bytes)?,
+    };
+    if let Some((from, to)) = pages {
+        if format == Format::Docx && doc.pages.len() < 2 {
+            return Err(DocError::NotSupported(
+                "--pages: this DOCX records no page breaks (it flows as one page)".into(),
+            ));
+        }
+        doc.keep_pages(from, to);
+    }
+    Ok(doc)
 }
 
 /// Reads a document and renders its text (in a worker: the bytes are untrusted).
@@ -29,64 +62,30 @@ pub fn read_text(
     max_chars: usize,
     pages: Option<(usize, usize)>,
 ) -> Result<(DocText, String), DocError> {
-    let format = match format {
-        Some(f) => f,
-        None => detect(bytes)?,
-    };
-    let (blocks, count, warnings) = match format {
-        Format::Pdf => {
-            let (blocks, pages, warnings) = pdf::pdf(bytes)?;
-            (blocks, Some(("pages", pages)), warnings)
+    let mut doc = read_doc(bytes, format, pages)?;
+    let count = doc.pages.len();
+    let mut truncated = false;
+    if mode == Mode::Json && max_chars > 0 {
+        truncated = doc.cut_at(max_chars);
+        if truncated {
+            doc.warnings
+                .push(format!("--max-chars {max_chars}: later blocks left out"));
         }
-        Format::Docx => (ooxml::docx(bytes)?, None, Vec::new()),
-        Format::Pptx => {
-            let (blocks, n) = ooxml::pptx(bytes)?;
-            (blocks, Some(("slides", n)), Vec::new())
-        }
-        Format::Xlsx => {
-            let (blocks, n) = xlsx::xlsx(bytes)?;
-            (blocks, Some(("sheets", n)), Vec::new())
-        }
-    };
-    let blocks = match pages {
-        None => blocks,
-        Some(range) => only_pages(blocks, range)?,
-    };
-    let mut text = render(&blocks, mode);
-    drop(blocks);
-    let truncated = max_chars > 0 && truncate(&mut text, max_chars);
+    }
+    let mut text = render(&doc, mode);
+    if mode != Mode::Json && max_chars > 0 {
+        truncated = truncate(&mut text, max_chars);
+    }
     let info = DocText {
-        format,
-        count: count.map(|(what, n)| (what.to_string(), n)),
-        warnings,
+        format: doc.format,
+        pages: count,
+        tables: doc.tables(),
+        ocr_pages: doc.ocr_pages(),
+        warnings: std::mem::take(&mut doc.warnings),
         chars: text.chars().count(),
         truncated,
     };
     Ok((info, text))
-}
-
-/// The blocks of pages (slides, sheets) `from..=to`, each with its section heading: the
-/// document's sections are its units, numbered from 1.
-fn only_pages(
-    blocks: Vec<super::model::Block>,
-    (from, to): (usize, usize),
-) -> Result<Vec<super::model::Block>, DocError> {
-    use super::model::Block;
-    if !blocks.iter().any(|b| matches!(b, Block::Section(_))) {
-        return Err(DocError::NotSupported(
-            "--pages: this document has no pages, slides or sheets (a DOCX flows as one)".into(),
-        ));
-    }
-    let mut unit = 0usize;
-    Ok(blocks
-        .into_iter()
-        .filter(|b| {
-            if matches!(b, Block::Section(_)) {
-                unit += 1;
-            }
-            (from..=to).contains(&unit)
-        })
-        .collect())
 }
 
 /// The format of `bytes`, from their content, never the file name: `%PDF-`, or a zip whose

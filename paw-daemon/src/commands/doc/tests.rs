@@ -101,8 +101,8 @@ fn pptx_has_one_section_per_slide_in_order() {
         ("ppt/slides/slide2.xml", &s2),
     ]);
     assert_eq!(detect(&bytes), Ok(Format::Pptx));
-    let (blocks, n) = ooxml::pptx(&bytes).expect("pptx");
-    assert_eq!(n, 3);
+    let blocks = ooxml::pptx(&bytes).expect("pptx");
+    assert_eq!(blocks.pages.len(), 3);
     assert_eq!(
         render(&blocks, Mode::Md),
         "## Slide 1: Welcome\n\n- Agenda\n  - Numbers\n\n## Slide 2: Numbers & more\n\n- Up 10%\n\n## Slide 3: Close\n\n- Questions?\n"
@@ -154,8 +154,8 @@ fn xlsx_bytes() -> Vec<u8> {
 fn xlsx_has_a_table_per_sheet_with_cached_formula_values_and_dates() {
     let bytes = xlsx_bytes();
     assert_eq!(detect(&bytes), Ok(Format::Xlsx));
-    let (blocks, n) = xlsx::xlsx(&bytes).expect("xlsx");
-    assert_eq!(n, 2);
+    let blocks = xlsx::xlsx(&bytes).expect("xlsx");
+    assert_eq!(blocks.pages.len(), 2);
     assert_eq!(
         render(&blocks, Mode::Md),
         "## Sheet: Sales\n\n| Item | Price |\n| --- | --- |\n| Tea | 2.5 |\n| Total | 5 |\n\n## Sheet: Dates\n\n| 2025-12-09 | due |\n| --- | --- |\n"
@@ -272,29 +272,26 @@ fn pdf_pages_are_sections_with_their_text() {
         false,
     );
     assert_eq!(detect(&bytes), Ok(Format::Pdf));
-    let (blocks, pages, warnings) = super::pdf::pdf(&bytes).expect("pdf");
-    assert_eq!(pages, 3);
-    assert!(warnings.is_empty(), "{warnings:?}");
-    let md = render(&blocks, Mode::Md);
+    let doc = super::pdf::pdf(&bytes).expect("pdf");
+    assert_eq!(doc.pages.len(), 3);
+    assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+    let md = render(&doc, Mode::Md);
     let at = |s: &str| {
         md.find(s)
             .unwrap_or_else(|| panic!("{s:?} missing in {md}"))
     };
-    assert!(at("## Page 1") < at("First page text."));
-    assert!(at("First page text.") < at("## Page 2"));
-    assert!(at("## Page 2") < at("Second page, line one."));
-    assert!(at("## Page 3") < at("Third and last."));
+    assert!(at("<!-- page 1 -->") < at("First page text."));
+    assert!(at("First page text.") < at("<!-- page 2 -->"));
+    assert!(at("<!-- page 2 -->") < at("Second page, line one."));
+    assert!(at("<!-- page 3 -->") < at("Third and last."));
 }
 
 #[test]
 fn a_text_less_pdf_warns_and_an_encrypted_or_truncated_one_fails() {
-    let (blocks, pages, warnings) = super::pdf::pdf(&pdf_bytes(&[&[], &[]], false)).expect("pdf");
-    assert_eq!(pages, 2);
-    assert_eq!(
-        render(&blocks, Mode::Text),
-        "=== Page 1 ===\n\n=== Page 2 ===\n"
-    );
-    assert!(warnings[0].contains("no text"), "{warnings:?}");
+    let doc = super::pdf::pdf(&pdf_bytes(&[&[], &[]], false)).expect("pdf");
+    assert_eq!(doc.pages.len(), 2);
+    assert_eq!(render(&doc, Mode::Text), "");
+    assert!(doc.warnings[0].contains("no text"), "{:?}", doc.warnings);
     match super::pdf::pdf(&pdf_bytes(&[&["secret"]], true)) {
         Err(DocError::Parse(m)) => assert!(m.contains("encrypted"), "{m}"),
         other => panic!("{other:?}"),
@@ -318,14 +315,14 @@ fn pages_keeps_only_those_pages_with_their_anchors() {
     );
     let (_, md) = super::read_text(&bytes, None, Mode::Md, 0, Some((2, 3))).expect("pages");
     assert!(!md.contains("First page text."), "{md}");
-    assert!(md.starts_with("## Page 2"), "{md}");
+    assert!(md.starts_with("<!-- page 2 -->"), "{md}");
     assert!(
-        md.contains("Second page, line one.") && md.contains("## Page 3"),
+        md.contains("Second page, line one.") && md.contains("<!-- page 3 -->"),
         "{md}"
     );
     let (_, md) = super::read_text(&bytes, None, Mode::Md, 0, Some((3, 9))).expect("past the end");
     assert!(
-        md.starts_with("## Page 3") && !md.contains("Page 2"),
+        md.starts_with("<!-- page 3 -->") && !md.contains("page 2"),
         "{md}"
     );
     // A DOCX flows as one: no pages to keep.

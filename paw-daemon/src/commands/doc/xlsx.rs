@@ -5,8 +5,8 @@ use std::io::Cursor;
 
 use calamine::{Data, Reader, Xlsx};
 
-use super::DocError;
-use super::model::Block;
+use super::model::{Block, Document, Page, Table};
+use super::{DocError, Format};
 
 /// The most cells read over all sheets.
 pub const MAX_CELLS: usize = 5_000_000;
@@ -35,16 +35,16 @@ fn cell(d: &Data) -> String {
 }
 
 /// Reads an XLSX; returns the blocks and the number of sheets.
-pub fn xlsx(bytes: &[u8]) -> Result<(Vec<Block>, usize), DocError> {
+pub fn xlsx(bytes: &[u8]) -> Result<Document, DocError> {
     // The container is checked (and a zip bomb refused) by the same capped reader first.
     let mut probe = super::ooxml::Zip::new(bytes)?;
     probe.read("xl/workbook.xml")?;
     let mut wb: Xlsx<_> = Xlsx::new(Cursor::new(bytes))
         .map_err(|e| DocError::Parse(format!("cannot read the workbook: {e}")))?;
     let names = wb.sheet_names().to_vec();
-    let mut blocks = Vec::new();
+    let mut doc = Document::new(Format::Xlsx);
     let mut cells = 0usize;
-    for name in &names {
+    for (i, name) in names.iter().enumerate() {
         let range = wb
             .worksheet_range(name)
             .map_err(|e| DocError::Parse(format!("sheet {name:?}: {e}")))?;
@@ -55,15 +55,17 @@ pub fn xlsx(bytes: &[u8]) -> Result<(Vec<Block>, usize), DocError> {
                 "more than {MAX_CELLS} cells: over the limit"
             )));
         }
-        blocks.push(Block::Section(format!("Sheet: {name}")));
+        let mut page = Page::new(i + 1, Some(format!("Sheet: {name}")));
         let rows: Vec<Vec<String>> = range
             .rows()
             .map(|r| r.iter().map(cell).collect::<Vec<_>>())
             .filter(|r: &Vec<String>| r.iter().any(|c| !c.is_empty()))
             .collect();
         if !rows.is_empty() {
-            blocks.push(Block::Table(rows));
+            page.blocks.push(Block::table(Table::from_rows(rows, 1)));
         }
+        doc.pages.push(page);
     }
-    Ok((blocks, names.len()))
+    doc.tidy();
+    Ok(doc)
 }
