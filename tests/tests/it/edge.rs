@@ -257,3 +257,80 @@ fn a_slow_reader_does_not_hold_up_others() {
     r.read_line(&mut line).expect("read");
     assert!(line.contains("\"exit_code\":0"), "{line}");
 }
+
+/// An IRC server that floods `PING` and never reads its socket: without a cap on what the
+/// daemon queues for it, every `PONG` waits in memory (one such server drove the daemon
+/// from 25 MiB to 408 MiB). 32 of them at once, 16 MiB of pings each: the daemon's memory
+/// stays within +256 MiB, each connection is dropped as dead, and other calls are served.
+#[test]
+fn irc_servers_that_flood_ping_and_never_read_cost_a_bounded_queue_each() {
+    const CONNECTIONS: usize = 32;
+    const FLOOD: usize = 16 << 20;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let flooded = Arc::new(AtomicU64::new(0));
+    let done = Arc::new(AtomicBool::new(false));
+    let (f, held) = (flooded.clone(), done.clone());
+    std::thread::spawn(move || {
+        for s in listener.incoming() {
+            let Ok(mut s) = s else { return };
+            let (f, held) = (f.clone(), held.clone());
+            std::thread::spawn(move || {
+                let line = format!("PING :{}\r\n", "p".repeat(500));
+                let mut sent = 0;
+                // Never read: the daemon's replies pile up in its socket, then its queue.
+                while sent < FLOOD {
+                    if s.write_all(line.as_bytes()).is_err() {
+                        break;
+                    }
+                    sent += line.len();
+                }
+                f.fetch_add(1, Ordering::Relaxed);
+                // Held open and unread until the test is done.
+                while !held.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            });
+        }
+    });
+    let d = Daemon::with_config("[tools.irc]\nmax_connections = 64\n");
+    paw_tests::ircd::write_env(&d.agents(), &paw_tests::ircd::env_for(port, "pawbot", ""));
+    let before = rss_kib(d.pid());
+    let stop = Arc::new(AtomicBool::new(false));
+    let peak = watch_memory(d.pid(), stop.clone());
+    let served = keep_serving(&d, stop.clone());
+    let mut c = d.conn();
+    for i in 0..CONNECTIONS {
+        let sid = c.open_session(&format!("flood{i}"));
+        // Connects in the background; the server never registers, it only floods.
+        let o = c.exec(json!({"command": "irc connect", "session_id": sid}));
+        assert_eq!(o["exit_code"], 0, "{o}");
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while flooded.load(Ordering::Relaxed) < CONNECTIONS as u64 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Once every flood has been read: what the daemon still holds for the silent servers.
+    std::thread::sleep(Duration::from_millis(500));
+    stop.store(true, Ordering::Relaxed);
+    let peak = peak.join().expect("memory");
+    assert!(served.join().expect("served") > 0);
+    assert!(
+        flooded.load(Ordering::Relaxed) >= CONNECTIONS as u64,
+        "not every server finished its flood: the daemon stopped reading them"
+    );
+    let grew = peak.saturating_sub(before) >> 10;
+    assert!(
+        grew <= 256,
+        "the daemon grew {grew} MiB under {CONNECTIONS} flooding servers"
+    );
+    let sid = c.open_session("flood0");
+    let o = c.exec(json!({"command": "irc status", "session_id": sid}));
+    let status = o.to_string();
+    assert!(
+        status.contains("stopped reading") || status.contains("stopped answering"),
+        "the stalled connection was not reported: {status}"
+    );
+    assert_eq!(d.exec("hello")["exit_code"], 0);
+    done.store(true, Ordering::Relaxed);
+}

@@ -782,6 +782,7 @@ fn describe(e: &TransportError) -> LastError {
         TransportError::PingTimeout => {
             LastError::new(ErrorCode::Disconnected, "the server stopped answering PING")
         }
+        TransportError::Stalled => LastError::new(ErrorCode::Disconnected, e.to_string()),
         // A TLS error can quote the server's certificate: cleaned and capped like its lines.
         other => LastError::new(
             ErrorCode::NetworkError,

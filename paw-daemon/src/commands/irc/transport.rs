@@ -10,7 +10,7 @@
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -25,6 +25,11 @@ use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, Fram
 /// `@`) covers the 512-byte message too.
 pub const MAX_LINE: usize = 8_191;
 
+/// The most bytes queued for a server that is not reading its socket. A server that floods
+/// `PING` and never reads would otherwise make the daemon hold every `PONG` (one flooding
+/// server grew the daemon by 380 MiB); past this the connection is dropped as dead.
+pub const MAX_QUEUED_BYTES: usize = 256 << 10;
+
 /// Why a connection could not be made or ended.
 #[derive(Debug, thiserror::Error)]
 pub enum TransportError {
@@ -37,6 +42,9 @@ pub enum TransportError {
     /// The server answered no PING in time.
     #[error("the server stopped answering PING")]
     PingTimeout,
+    /// The server stopped reading what paw sends.
+    #[error("the server stopped reading (more than {} KiB queued for it)", MAX_QUEUED_BYTES >> 10)]
+    Stalled,
 }
 
 /// Where and how to connect.
@@ -60,10 +68,16 @@ trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
 impl<T: AsyncRead + AsyncWrite + Send + Unpin> Io for T {}
 
 /// The outbound side: queued lines are written in order by the connection's writer task.
+/// What is queued and not yet written is counted; past [`MAX_QUEUED_BYTES`] the sender
+/// refuses and marks the connection stalled (its reader then ends it).
 #[derive(Clone, Debug)]
-pub struct Sender(mpsc::UnboundedSender<Message>);
+pub struct Sender {
+    tx: mpsc::UnboundedSender<(Message, usize)>,
+    queued: Arc<AtomicUsize>,
+    stalled: Arc<AtomicBool>,
+}
 
-/// The connection is gone.
+/// The connection is gone (or stalled: the server does not read).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("the connection is closed")]
 pub struct Closed;
@@ -71,7 +85,23 @@ pub struct Closed;
 impl Sender {
     /// Queues `cmd` for the wire.
     pub fn send(&self, cmd: Command) -> Result<(), Closed> {
-        self.0.send(Message::from(cmd)).map_err(|_| Closed)
+        let m = Message::from(cmd);
+        if self.stalled.load(Ordering::Relaxed) {
+            return Err(Closed);
+        }
+        // A message prints as one line ending in CRLF; its length is what the queue holds.
+        let len = m.to_string().len();
+        if self.queued.fetch_add(len, Ordering::Relaxed) + len > MAX_QUEUED_BYTES {
+            self.queued.fetch_sub(len, Ordering::Relaxed);
+            self.stalled.store(true, Ordering::Relaxed);
+            return Err(Closed);
+        }
+        self.tx.send((m, len)).map_err(|_| Closed)
+    }
+
+    /// Whether the server stopped reading (the queue reached its cap).
+    pub fn stalled(&self) -> bool {
+        self.stalled.load(Ordering::Relaxed)
     }
 }
 
@@ -129,16 +159,23 @@ pub async fn connect(
         Box::new(stream)
     };
     let (read, mut write) = tokio::io::split(io);
-    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Message>();
+    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<(Message, usize)>();
+    let out = Sender {
+        tx: out_tx,
+        queued: Arc::new(AtomicUsize::new(0)),
+        stalled: Arc::new(AtomicBool::new(false)),
+    };
     let (in_tx, in_rx) = mpsc::channel(256);
     let dropped = Arc::new(AtomicU64::new(0));
 
+    let queued = out.queued.clone();
     tasks.spawn(async move {
         // A message prints as one line ending in CRLF.
-        while let Some(m) = out_rx.recv().await {
+        while let Some((m, len)) = out_rx.recv().await {
             // Fields are evaluated only when TRACE is on.
             tracing::trace!(line = %loggable(&m.command), "irc >");
             let sent = write.write_all(m.to_string().as_bytes()).await;
+            queued.fetch_sub(len, Ordering::Relaxed);
             if sent.is_err() || write.flush().await.is_err() {
                 break;
             }
@@ -147,7 +184,7 @@ pub async fn connect(
     });
 
     let mut lines = FramedRead::new(read, CappedLines::new(dropped.clone()));
-    let (pong, every, timeout) = (out_tx.clone(), target.ping_every, target.ping_timeout);
+    let (pong, every, timeout) = (out.clone(), target.ping_every, target.ping_timeout);
     tasks.spawn(async move {
         let mut waiting_since: Option<tokio::time::Instant> = None;
         loop {
@@ -165,7 +202,7 @@ pub async fn connect(
                         break;
                     }
                     waiting_since = Some(tokio::time::Instant::now());
-                    let _ = pong.send(Message::from(Command::PING("paw".into(), None)));
+                    let _ = pong.send(Command::PING("paw".into(), None));
                     continue;
                 }
             };
@@ -177,6 +214,11 @@ pub async fn connect(
                 }
                 Some(Ok(line)) => line,
             };
+            // A server that does not read what it is sent is dead whatever it writes.
+            if pong.stalled() {
+                let _ = in_tx.send(Err(TransportError::Stalled)).await;
+                break;
+            }
             // Any line from the server shows the link is alive.
             waiting_since = None;
             tracing::trace!(line = %paw_proto::untrusted::clean_line(&line), "irc <");
@@ -185,7 +227,7 @@ pub async fn connect(
             };
             match &msg.command {
                 Command::PING(a, b) => {
-                    let _ = pong.send(Message::from(Command::PONG(a.clone(), b.clone())));
+                    let _ = pong.send(Command::PONG(a.clone(), b.clone()));
                 }
                 Command::PONG(..) => {}
                 _ => {
@@ -196,7 +238,7 @@ pub async fn connect(
             }
         }
     });
-    Ok((Sender(out_tx), Incoming { rx: in_rx, dropped }))
+    Ok((out, Incoming { rx: in_rx, dropped }))
 }
 
 async fn tcp(target: &Target) -> Result<tokio::net::TcpStream, TransportError> {
