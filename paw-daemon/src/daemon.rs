@@ -116,7 +116,8 @@ impl Daemon {
     }
 
     /// Audit retention ([`crate::exec::retention`]): a pass at start, then every
-    /// [`crate::exec::retention::every`], on the blocking pool.
+    /// [`crate::exec::retention::every`], and whenever the audit has written a fortieth of
+    /// `max_mb` since the last pass (so the cap holds at every moment), on the blocking pool.
     fn start_retention(self: &Arc<Self>) {
         use crate::exec::retention;
         let cfg = self.config.audit.clone();
@@ -126,6 +127,7 @@ impl Daemon {
         let paths = self.exec.audit_paths().clone();
         let day_ms = retention::day_ms();
         let stop = self.shutdown.clone();
+        let meter = paths.meter.clone();
         self.tracker.spawn(async move {
             loop {
                 let (paths, cfg) = (paths.clone(), cfg.clone());
@@ -151,6 +153,7 @@ impl Daemon {
                 tokio::select! {
                     _ = stop.cancelled() => break,
                     _ = tokio::time::sleep(retention::every(day_ms)) => {}
+                    _ = meter.full() => {}
                 }
             }
         });

@@ -92,12 +92,14 @@ pub struct AuditPaths {
     pub runs: PathBuf,
     /// The size at which the journal moves on to a new segment.
     pub segment_bytes: u64,
+    /// What the audit wrote since retention last ran (wakes it past a share of the cap).
+    pub meter: Arc<super::retention::Meter>,
 }
 
 impl AuditPaths {
     /// The layout under `runs_dir` (`.agents/artifacts/terminal_exec/runs`), with segments
-    /// of `segment_bytes`.
-    pub fn new(runs_dir: PathBuf, segment_bytes: u64) -> Self {
+    /// of `segment_bytes`, for an audit capped at `max_bytes` (0: no cap).
+    pub fn new(runs_dir: PathBuf, segment_bytes: u64, max_bytes: u64) -> Self {
         let base = runs_dir.parent().map(Path::to_path_buf).unwrap_or_default();
         Self {
             journal: base.join(journal::DIR),
@@ -105,6 +107,7 @@ impl AuditPaths {
             runs: runs_dir,
             base,
             segment_bytes,
+            meter: Arc::new(super::retention::Meter::new(max_bytes)),
         }
     }
 }
@@ -330,6 +333,7 @@ fn journal_loop(
             push_line(&mut buf, &rec);
             // A segment ends at the first line that reaches its size.
             if seg.end + buf.len() as u64 >= paths.segment_bytes {
+                paths.meter.wrote(buf.len() as u64);
                 append(&mut seg, &mut buf, queue, &progress);
                 if seg.end >= paths.segment_bytes && seg.rotate(paths) {
                     let _ = progress.send(Progress::Appended {
@@ -339,6 +343,7 @@ fn journal_loop(
                 }
             }
         }
+        paths.meter.wrote(buf.len() as u64);
         append(&mut seg, &mut buf, queue, &progress);
         if closed {
             break;
@@ -526,6 +531,8 @@ fn materialise_loop(
         if r.at.offset < target {
             let before = r.at.offset;
             r.at.offset = materialise_range(&r.reader, before, target, &paths.runs, stop_by);
+            // Each line read became a run file of the same bytes.
+            paths.meter.wrote(r.at.offset - before);
             stalled = r.at.offset == before;
         } else if let Some(next) = targets.range(r.at.seq + 1..).next().map(|(s, _)| *s) {
             // This segment is sealed (a later one exists) and done: on to the next.
@@ -677,7 +684,11 @@ mod tests {
 
     fn layout(segment_bytes: u64) -> (tempfile::TempDir, AuditPaths) {
         let dir = tempfile::tempdir().expect("tempdir");
-        let paths = AuditPaths::new(dir.path().join("terminal_exec").join("runs"), segment_bytes);
+        let paths = AuditPaths::new(
+            dir.path().join("terminal_exec").join("runs"),
+            segment_bytes,
+            0,
+        );
         (dir, paths)
     }
 

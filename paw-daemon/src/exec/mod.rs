@@ -62,8 +62,11 @@ impl ExecRuntime {
         config: Arc<Config>,
         services: Arc<Services>,
     ) -> std::io::Result<Self> {
-        let audit_paths =
-            AuditPaths::new(home.runs_dir(), journal::segment_bytes(config.audit.max_mb));
+        let audit_paths = AuditPaths::new(
+            home.runs_dir(),
+            journal::segment_bytes(config.audit.max_mb),
+            config.audit.max_mb.saturating_mul(1 << 20),
+        );
         let audit = AuditWriter::start(audit_paths.clone())?;
         Ok(Self {
             registry,
@@ -379,6 +382,7 @@ impl ExecRuntime {
     async fn spill(&self, path: std::path::PathBuf, text: String) -> Option<Artifact> {
         let display = self.home.display_path(&path)?;
         let p = path.clone();
+        self.audit_paths.meter.wrote(text.len() as u64);
         let written = tokio::task::spawn_blocking(move || {
             crate::store::write_atomic(&p, text.as_bytes(), crate::store::Durability::NoSync)
         })

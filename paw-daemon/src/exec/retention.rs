@@ -18,6 +18,51 @@ use super::journal;
 /// A day, in ms.
 pub const DAY_MS: u64 = 86_400_000;
 
+/// Bytes the audit wrote since retention last ran, and the signal that asks for a pass
+/// early: `[audit] max_mb` holds at every moment (at most 5 % over), not only when the
+/// clock next runs retention. Every writer of the audit (the journal thread, the
+/// materialiser, spilled outputs) counts what it wrote; past a fortieth of the cap, the
+/// retention task is woken.
+#[derive(Debug, Default)]
+pub struct Meter {
+    written: std::sync::atomic::AtomicU64,
+    /// Bytes written that ask for a pass (0: no cap, never).
+    every: std::sync::atomic::AtomicU64,
+    wake: tokio::sync::Notify,
+}
+
+impl Meter {
+    /// A meter for a cap of `max_bytes` (0: none).
+    pub fn new(max_bytes: u64) -> Self {
+        let m = Meter::default();
+        let every = if max_bytes == 0 {
+            0
+        } else {
+            (max_bytes / 40).max(16 << 10)
+        };
+        m.every.store(every, std::sync::atomic::Ordering::Relaxed);
+        m
+    }
+
+    /// Counts `n` bytes written to the audit; wakes retention when enough have been.
+    pub fn wrote(&self, n: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let every = self.every.load(Relaxed);
+        if every == 0 {
+            return;
+        }
+        if self.written.fetch_add(n, Relaxed) + n >= every {
+            self.written.store(0, Relaxed);
+            self.wake.notify_one();
+        }
+    }
+
+    /// Waits until enough has been written to ask for a pass.
+    pub async fn full(&self) {
+        self.wake.notified().await
+    }
+}
+
 /// How often retention runs: every 10 minutes of a `day_ms` day.
 pub fn every(day_ms: u64) -> Duration {
     Duration::from_millis((day_ms / 144).max(1))
@@ -179,7 +224,7 @@ mod tests {
     #[test]
     fn old_runs_go_then_the_oldest_while_over_the_cap() {
         let dir = tempfile::tempdir().expect("tmp");
-        let paths = AuditPaths::new(dir.path().join("runs"), 1 << 20);
+        let paths = AuditPaths::new(dir.path().join("runs"), 1 << 20, 0);
         std::fs::create_dir_all(&paths.runs).expect("runs");
         let write = |name: &str, bytes: usize| {
             std::fs::write(paths.runs.join(name), vec![b'x'; bytes]).expect("write")
@@ -216,7 +261,7 @@ mod tests {
     #[test]
     fn segments_go_by_their_newest_record_and_only_once_materialised() {
         let dir = tempfile::tempdir().expect("tmp");
-        let paths = AuditPaths::new(dir.path().join("runs"), 1 << 20);
+        let paths = AuditPaths::new(dir.path().join("runs"), 1 << 20, 0);
         std::fs::create_dir_all(&paths.journal).expect("journal");
         let day = |d: u64| d * DAY_MS;
         let seg = |seq: u64, newest: u64| {
