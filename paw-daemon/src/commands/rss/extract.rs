@@ -41,6 +41,21 @@ pub struct Extracted {
 
 /// Extracts the article of `html`, a page fetched from `url` (after redirects).
 pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
+    // Before any tree is built: a tree of a page nested this deep costs quadratic time.
+    let shape = super::shape::measure(html);
+    if !shape.buildable() {
+        return Err(format!(
+            "the page nests elements {} deep (the limit is {}): not an article",
+            shape.depth,
+            super::shape::MAX_DEPTH
+        ));
+    }
+    if shape.elements > MAX_ELEMENTS {
+        return Err(format!(
+            "the page has {} elements (the limit is {MAX_ELEMENTS}): not an article",
+            shape.elements
+        ));
+    }
     let cfg = dom_smoothie::Config {
         max_elements_to_parse: MAX_ELEMENTS,
         // The classes name what a block is (`share-bar`, `byline`); sanitising drops them.

@@ -17,6 +17,7 @@ pub mod parse;
 mod read;
 mod remove;
 pub mod seen;
+pub mod shape;
 pub mod store;
 pub mod text;
 
@@ -53,6 +54,7 @@ static SPEC: CommandSpec = CommandSpec {
     max_stdin_chars: 0,
     default_timeout_ms: None,
     skill: include_str!("../../../../docs/skills/rss/SKILL.md"),
+    schemas: &[],
 };
 
 /// The `rss` command.

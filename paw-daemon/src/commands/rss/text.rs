@@ -10,6 +10,10 @@ pub fn html_to_text(html: &str) -> String {
     if !html.contains('<') && !has_entity(html) {
         return collapse(html);
     }
+    // Too deep to build a tree of in linear time: its text, flattened.
+    if !super::shape::measure(html).buildable() {
+        return collapse(&super::shape::text_only(html));
+    }
     let rendered = html2text::config::plain_no_decorate()
         .string_from_read(html.as_bytes(), 100_000)
         .unwrap_or_else(|_| html.to_string());
@@ -87,6 +91,11 @@ fn sanitizer() -> ammonia::Builder<'static> {
 
 /// Sanitises HTML with an allowlist; relative URLs become absolute against `base`.
 pub fn sanitize(html: &str, base: Option<&url::Url>) -> String {
+    // Too deep to build a tree of in linear time: its text, escaped, as one paragraph.
+    if html.contains('<') && !super::shape::measure(html).buildable() {
+        let text = collapse(&super::shape::text_only(html));
+        return format!("<p>{}</p>", ammonia::clean_text(&text));
+    }
     let mut b = sanitizer();
     if let Some(base) = base {
         b.url_relative(ammonia::UrlRelative::RewriteWithBase(base.clone()));
