@@ -434,6 +434,10 @@ pub struct CommandInfo {
     pub limits: Limits,
     /// Its skill text (Markdown) for agents.
     pub skill: String,
+    /// JSON Schemas of what it writes, by the command line that writes it (e.g.
+    /// `doc extract --mode json`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub schemas: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 /// Result of `terminal.commands`.

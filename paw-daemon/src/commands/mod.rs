@@ -50,6 +50,9 @@ pub struct CommandSpec {
     pub default_timeout_ms: Option<u64>,
     /// The agent-facing skill text (`docs/skills/<dir>/SKILL.md`).
     pub skill: &'static str,
+    /// JSON Schemas of what it writes: (the command line that writes it, the schema's
+    /// JSON text), served in `terminal.commands`.
+    pub schemas: &'static [(&'static str, &'static str)],
 }
 
 /// One subcommand: its name and its flags' declaration ([`args`]), from which its summary
@@ -399,6 +402,13 @@ impl Registry {
                         max_stderr_chars: config.terminal.max_stderr_chars,
                     },
                     skill: s.skill.to_string(),
+                    schemas: s
+                        .schemas
+                        .iter()
+                        .filter_map(|(what, text)| {
+                            Some((what.to_string(), serde_json::from_str(text).ok()?))
+                        })
+                        .collect(),
                 }
             })
             .collect()

@@ -37,6 +37,7 @@ static SPEC: CommandSpec = CommandSpec {
     max_stdin_chars: 0,
     default_timeout_ms: None,
     skill: include_str!("../../../../docs/skills/doc/SKILL.md"),
+    schemas: &[],
 };
 
 /// The `doc` command.

@@ -38,6 +38,7 @@ static SPEC: CommandSpec = CommandSpec {
     max_stdin_chars: 1_000_000,
     default_timeout_ms: None,
     skill: include_str!("../../../../docs/skills/hello-world/SKILL.md"),
+    schemas: &[],
 };
 
 /// The `hello` command.

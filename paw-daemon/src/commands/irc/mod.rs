@@ -58,6 +58,7 @@ static SPEC: CommandSpec = CommandSpec {
     max_stdin_chars: 64_000,
     default_timeout_ms: None,
     skill: include_str!("../../../../docs/skills/irc/SKILL.md"),
+    schemas: &[],
 };
 
 /// connection state with a green/yellow/red indicator (starts connecting; never blocks)

@@ -29,6 +29,7 @@ static SPEC: CommandSpec = CommandSpec {
     max_stdin_chars: 0,
     default_timeout_ms: None,
     skill: "---\nname: test-tally\ndescription: test-only; test-tally [--add N]\n---\n",
+    schemas: &[],
 };
 
 /// count, per session and across the daemon

@@ -41,6 +41,7 @@ static WORKER: CommandSpec = CommandSpec {
     max_stdin_chars: 0,
     default_timeout_ms: None,
     skill: SKILL,
+    schemas: &[],
 };
 
 struct Worker;
@@ -106,6 +107,7 @@ static SLEEP: CommandSpec = CommandSpec {
     max_stdin_chars: 0,
     default_timeout_ms: None,
     skill: SKILL,
+    schemas: &[],
 };
 
 struct Sleep;
@@ -138,6 +140,7 @@ static PANIC: CommandSpec = CommandSpec {
     max_stdin_chars: 1_000_000,
     default_timeout_ms: None,
     skill: SKILL,
+    schemas: &[],
 };
 
 struct Panic;
@@ -170,6 +173,7 @@ static ECHO: CommandSpec = CommandSpec {
     max_stdin_chars: 10_000_000,
     default_timeout_ms: None,
     skill: SKILL,
+    schemas: &[],
 };
 
 struct Echo;
@@ -207,6 +211,7 @@ static ATTACH: CommandSpec = CommandSpec {
     max_stdin_chars: 1_000_000,
     default_timeout_ms: None,
     skill: SKILL,
+    schemas: &[],
 };
 
 struct Attach;
