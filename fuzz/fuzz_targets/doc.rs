@@ -1,5 +1,7 @@
-//! `doc extract` as the worker runs it (`worker::jobs::handle`, Job::Doc): the first byte
-//! picks PDF, DOCX, PPTX or XLSX (or detection), the rest is the file. Run by `scripts/fuzz`
+//! `doc extract` and `doc tables` as the worker runs them (`worker::jobs::handle`,
+//! Job::Doc / Job::DocTables): the first byte picks PDF, DOCX, PPTX or XLSX (or detection),
+//! the mode (text, Markdown, the JSON model, CSV tables) and a page range; the rest is the
+//! file. Run by `scripts/fuzz`
 //! under the worker's memory cap (-rss_limit_mb) and a per-input timeout, seeded with the
 //! generated hostile corpus; what stays inside the worker's caps is a finding to record,
 //! a wrong answer (a cut text over its cap) is a failure.
@@ -8,6 +10,7 @@
 use libfuzzer_sys::fuzz_target;
 use paw_daemon::commands::doc::Format;
 use paw_daemon::commands::doc::model::Mode;
+use paw_daemon::commands::doc::tables::TableFormat;
 use paw_daemon::worker::jobs::{Job, Reply, handle};
 
 fuzz_target!(|data: &[u8]| {
@@ -25,25 +28,50 @@ fuzz_target!(|data: &[u8]| {
         3 => Some(Format::Xlsx),
         _ => None,
     };
-    let mode = if which & 0x80 == 0 {
-        Mode::Text
-    } else {
-        Mode::Md
+    // Two bits of the first byte pick the mode: text, Markdown, the JSON model, or `doc
+    // tables` (CSV files).
+    let how = (which >> 4) & 0x3;
+    let mode = match how {
+        0 => Mode::Text,
+        1 => Mode::Md,
+        _ => Mode::Json,
     };
     // Some inputs also keep only a page range (a second byte chooses it).
     let pages = (which & 0x40 != 0).then(|| {
         let a = usize::from(bytes.get(1).copied().unwrap_or(1) % 4) + 1;
         (a, a + usize::from(which & 0x3))
     });
+    if how == 3 {
+        let job = Job::DocTables {
+            format,
+            to: TableFormat::Csv,
+            pages,
+        };
+        if let (Reply::DocTables { tables, .. }, payload) = handle(job, bytes.to_vec()) {
+            // Every file's bytes are in the payload, in order, and nothing else.
+            assert_eq!(tables.iter().map(|t| t.len).sum::<usize>(), payload.len());
+            assert!(tables.len() <= paw_daemon::commands::doc::tables::MAX_TABLE_FILES);
+        }
+        return;
+    }
     let job = Job::Doc {
         format,
         mode,
         max_chars: 100,
         pages,
+        // No language data: a scan or a picture is answered without running Tesseract
+        // (fuzz_targets/doc_image.rs fuzzes picture decoding).
+        ocr: Default::default(),
     };
     if let (Reply::Doc(info), text) = handle(job, bytes.to_vec()) {
         let text = String::from_utf8(text).expect("utf-8 text");
         assert_eq!(info.chars, text.chars().count());
-        assert!(info.chars <= 100 + 20, "{}", info.chars);
+        if mode == Mode::Json {
+            // Whole blocks are cut, so the output stays one JSON document of the model.
+            let _: paw_daemon::commands::doc::model::Document =
+                serde_json::from_str(&text).expect("the JSON model");
+        } else {
+            assert!(info.chars <= 100 + 20, "{}", info.chars);
+        }
     }
 });

@@ -263,11 +263,19 @@ impl Default for IrcConfig {
 pub struct DocConfig {
     /// false: the doc command is not registered.
     pub enabled: bool,
+    /// `doc extract`'s OCR when `--ocr` is not given: `auto`, `always` or `never`.
+    pub ocr: String,
+    /// The Tesseract languages `--lang` may name (each needs its installed data).
+    pub ocr_languages: Vec<String>,
 }
 
 impl Default for DocConfig {
     fn default() -> Self {
-        Self { enabled: true }
+        Self {
+            enabled: true,
+            ocr: "auto".into(),
+            ocr_languages: vec!["eng".into()],
+        }
     }
 }
 
@@ -319,6 +327,25 @@ impl Config {
         }
         if self.tools.irc.ring_capacity == 0 {
             return Err("tools.irc.ring_capacity must be greater than 0".into());
+        }
+        let doc = &self.tools.doc;
+        if !matches!(doc.ocr.as_str(), "auto" | "always" | "never") {
+            return Err(format!(
+                "tools.doc.ocr must be auto, always or never, got {:?}",
+                doc.ocr
+            ));
+        }
+        // Language names become file names (<lang>.traineddata) the daemon reads.
+        let name = |l: &String| {
+            !l.is_empty()
+                && l.len() <= 32
+                && l.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        };
+        if let Some(bad) = doc.ocr_languages.iter().find(|l| !name(l) || *l == "osd") {
+            return Err(format!(
+                "tools.doc.ocr_languages: {bad:?} is not a Tesseract language name (e.g. eng, chi_sim)"
+            ));
         }
         Ok(())
     }

@@ -153,7 +153,7 @@ impl Daemon {
                 tokio::select! {
                     _ = stop.cancelled() => break,
                     _ = tokio::time::sleep(retention::every(day_ms)) => {}
-                    _ = meter.full() => {}
+                    _ = meter.asked() => {}
                 }
             }
         });

@@ -5,14 +5,33 @@
 //! Each is also run through a worker process (`doc extract`'s real path: bytes over a pipe
 //! to the sandboxed worker, text back), median of 5, on the same file in the same run.
 //!
-//! Run: `cargo bench -p paw-tests --bench doc`.
+//! Then fidelity beside markitdown: every document of the corpus in `tests/fixtures/docs`
+//! (and under `PAW_DOC_CORPUS_EXTRA`, when set: real documents kept out of the repository)
+//! through a worker (Markdown mode, as `doc extract --mode md` runs it) and through Python
+//! markitdown on the same files in the same run, both scored against the reviewed
+//! references with `paw_tests::docscore` (definitions there): per format text F1,
+//! table-cell recall and median milliseconds per document; then the checks (ligatures,
+//! RTL order, hyphen splits) and OCR character accuracy on the scanned pages.
+//!
+//! markitdown runs in a venv under `target/py-markitdown`, installed on first use (check,
+//! then install); one Python process converts every file, timing each conversion inside
+//! Python, so start-up and imports are not counted. Without Python or the venv the paw
+//! column is still printed.
+//!
+//! Run: `cargo bench -p paw-tests --bench doc`; `PAW_BENCH_DOC_ONLY=fidelity` skips the
+//! throughput part (`=throughput` the fidelity part); `PAW_BENCH_DOC_RUNS=N` times each
+//! document N times (median; default 3); `PAW_BENCH_DOC_VERBOSE=1` prints every document.
 
+use std::collections::HashMap;
 use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Instant;
 
 use paw_daemon::commands::doc::model::{Mode, render};
 use paw_daemon::commands::doc::{pdf, xlsx};
 use paw_tests::alloc::{Counting, live, peak, reset_peak};
+use paw_tests::docscore::{self, CorpusDoc, Score};
 use paw_tests::workers::Workers;
 
 #[global_allocator]
@@ -144,8 +163,16 @@ fn through_worker(w: &Workers, bytes: &[u8]) -> f64 {
         .map(|_| {
             let t = Instant::now();
             let (info, _) =
-                w.rt.block_on(w.pool.doc(bytes.to_vec(), None, Mode::Md, 0, None))
-                    .expect("doc in a worker");
+                w.rt.block_on(w.pool.doc(
+                    bytes.to_vec(),
+                    None,
+                    Mode::Md,
+                    0,
+                    None,
+                    Default::default(),
+                    "eng".into(),
+                ))
+                .expect("doc in a worker");
             assert!(info.chars > 0);
             t.elapsed().as_secs_f64()
         })
@@ -155,6 +182,16 @@ fn through_worker(w: &Workers, bytes: &[u8]) -> f64 {
 }
 
 fn main() {
+    let only = std::env::var("PAW_BENCH_DOC_ONLY").unwrap_or_default();
+    if only != "fidelity" {
+        throughput();
+    }
+    if only != "throughput" {
+        fidelity();
+    }
+}
+
+fn throughput() {
     let w = Workers::start(1);
     let pdf_bytes = pdf_doc();
     let (s, heap, chars) = measure(|| {
@@ -206,4 +243,413 @@ fn main() {
         cells as f64 / sw,
         (sw / s - 1.0) * 100.0
     );
+}
+
+/// markitdown's side: one Python process over every file; each conversion timed with
+/// `perf_counter` (after one untimed warm-up per file type, which loads its converter's
+/// modules), printed as one JSON line: path, median ms, Markdown, error.
+const MARKITDOWN: &str = r#"
+import json, statistics, sys, time
+from markitdown import MarkItDown
+runs = int(sys.argv[1])
+paths = sys.argv[2:]
+md = MarkItDown()
+warm = set()
+def convert(p):
+    try:
+        return md.convert(p).text_content or "", None
+    except Exception as e:
+        return "", type(e).__name__ + ": " + str(e)[:200]
+for p in paths:
+    ext = p.rsplit(".", 1)[-1]
+    if ext not in warm:
+        warm.add(ext)
+        convert(p)
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        text, err = convert(p)
+        times.append((time.perf_counter() - t) * 1e3)
+    print(json.dumps({"path": p, "ms": statistics.median(times), "md": text, "error": err}), flush=True)
+"#;
+
+/// One tool's result on one document.
+#[derive(Clone, Default)]
+struct Run {
+    md: String,
+    ms: f64,
+    error: Option<String>,
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
+/// The venv's Python with markitdown, installing it when missing; None (and why) when it
+/// cannot be had.
+fn markitdown_python() -> Result<PathBuf, String> {
+    let venv = repo_root().join("target/py-markitdown");
+    let py = venv.join("bin/python");
+    let has = |py: &Path| {
+        Command::new(py)
+            .args(["-c", "import markitdown"])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if has(&py) {
+        return Ok(py);
+    }
+    eprintln!("installing markitdown into {}", venv.display());
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .status()
+        .map_err(|e| format!("python3: {e}"))?;
+    if !made.success() {
+        return Err("python3 -m venv failed".into());
+    }
+    let pip = Command::new(venv.join("bin/pip"))
+        .args([
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "markitdown[pdf,docx,pptx,xlsx]",
+        ])
+        .status()
+        .map_err(|e| format!("pip: {e}"))?;
+    if pip.success() && has(&py) {
+        Ok(py)
+    } else {
+        Err("pip install markitdown failed".into())
+    }
+}
+
+fn markitdown(docs: &[CorpusDoc], runs: usize) -> Result<HashMap<PathBuf, Run>, String> {
+    let py = markitdown_python()?;
+    let out = Command::new(py)
+        .arg("-c")
+        .arg(MARKITDOWN)
+        .arg(runs.to_string())
+        .args(docs.iter().map(|d| &d.path))
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("markitdown: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("markitdown exited {}", out.status));
+    }
+    let mut m = HashMap::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        m.insert(
+            PathBuf::from(v["path"].as_str().unwrap_or("")),
+            Run {
+                md: v["md"].as_str().unwrap_or("").to_string(),
+                ms: v["ms"].as_f64().unwrap_or(0.0),
+                error: v["error"].as_str().map(str::to_string),
+            },
+        );
+    }
+    Ok(m)
+}
+
+/// One `doc` job through a worker as `doc extract` runs it (default OCR settings): the
+/// text, or the error. The fidelity part's one place that knows the pool's call.
+fn worker_doc(w: &Workers, bytes: &[u8], mode: Mode) -> Result<String, String> {
+    w.rt.block_on(w.pool.doc(
+        bytes.to_vec(),
+        None,
+        mode,
+        0,
+        None,
+        Default::default(),
+        "eng".into(),
+    ))
+    .map(|(_, text)| text)
+    .map_err(|e| format!("{e:?}"))
+}
+
+/// paw's side: the document through a worker in Markdown mode, median of `runs`, and its
+/// JSON model once (for the tables as the model has them).
+fn paw(w: &Workers, bytes: &[u8], runs: usize) -> (Run, Option<Vec<docscore::Table>>) {
+    let mut times = Vec::new();
+    let mut run = Run::default();
+    for _ in 0..runs {
+        let t = Instant::now();
+        let r = worker_doc(w, bytes, Mode::Md);
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        match r {
+            Ok(text) => run.md = text,
+            Err(e) => run.error = Some(e),
+        }
+    }
+    run.ms = docscore::median(&times);
+    let tables = worker_doc(w, bytes, Mode::Json)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .map(|v| docscore::json_tables(&v));
+    (run, tables)
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or("–".into(), |v| format!("{v:.3}"))
+}
+
+fn fidelity() {
+    let runs: usize = std::env::var("PAW_BENCH_DOC_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    let verbose = std::env::var("PAW_BENCH_DOC_VERBOSE").is_ok_and(|v| v == "1");
+    let docs = docscore::all_corpus();
+    println!(
+        "\nDocuments: fidelity beside markitdown ({} documents of tests/fixtures/docs, median of {runs} runs each)",
+        docs.len()
+    );
+    let w = Workers::start(1);
+    let mut ours = Vec::new();
+    for d in &docs {
+        let bytes = std::fs::read(&d.path).expect("corpus document");
+        ours.push(paw(&w, &bytes, runs));
+    }
+    let theirs = markitdown(&docs, runs).unwrap_or_else(|e| {
+        println!("markitdown: not run ({e})");
+        HashMap::new()
+    });
+    let have_md = !theirs.is_empty();
+
+    struct Row<'a> {
+        doc: &'a CorpusDoc,
+        paw: Score,
+        paw_json_cells: Option<(usize, usize)>,
+        paw_run: &'a Run,
+        mid: Option<(Score, &'a Run)>,
+    }
+    let rows: Vec<Row<'_>> = docs
+        .iter()
+        .zip(&ours)
+        .map(|(d, (run, tables))| {
+            let mid = theirs
+                .get(&d.path)
+                .map(|r| (docscore::score(&d.reference, &r.md, None), r));
+            Row {
+                doc: d,
+                paw: docscore::score(&d.reference, &run.md, None),
+                paw_json_cells: tables
+                    .as_ref()
+                    .map(|t| docscore::table_cells(&docscore::md_tables(&d.reference), t)),
+                paw_run: run,
+                mid,
+            }
+        })
+        .collect();
+
+    if verbose {
+        println!(
+            "{:<40} {:>7} {:>7} {:>11} {:>11} {:>8} {:>8}",
+            "document", "F1 paw", "F1 mid", "cells paw", "cells mid", "ms paw", "ms mid"
+        );
+        for r in &rows {
+            let cells = |c: (usize, usize)| {
+                if c.1 == 0 {
+                    "–".to_string()
+                } else {
+                    format!("{}/{}", c.0, c.1)
+                }
+            };
+            println!(
+                "{:<40} {:>7.3} {:>7} {:>11} {:>11} {:>8.1} {:>8}{}",
+                r.doc.name(),
+                r.paw.f1,
+                r.mid
+                    .as_ref()
+                    .map_or("–".into(), |m| format!("{:.3}", m.0.f1)),
+                cells(r.paw.cells),
+                r.mid.as_ref().map_or("–".into(), |m| cells(m.0.cells)),
+                r.paw_run.ms,
+                r.mid
+                    .as_ref()
+                    .map_or("–".into(), |m| format!("{:.1}", m.1.ms)),
+                r.paw_run.error.as_ref().map_or(String::new(), |e| format!(
+                    "  paw: {}",
+                    e.chars().take(60).collect::<String>()
+                )),
+            );
+        }
+    }
+
+    println!(
+        "\n| format | docs | text F1 paw | text F1 markitdown | table cells paw (JSON model) | table cells markitdown | median ms paw | median ms markitdown | markitdown / paw |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let mut f1_means = (Vec::new(), Vec::new());
+    for kind in ["pdf", "docx", "pptx", "xlsx", "scan"] {
+        let of: Vec<&Row<'_>> = rows.iter().filter(|r| r.doc.kind == kind).collect();
+        if of.is_empty() {
+            continue;
+        }
+        let f1p = docscore::mean(&of.iter().map(|r| r.paw.f1).collect::<Vec<_>>());
+        let mids: Vec<&(Score, &Run)> = of.iter().filter_map(|r| r.mid.as_ref()).collect();
+        let f1m = docscore::mean(&mids.iter().map(|m| m.0.f1).collect::<Vec<_>>());
+        f1_means.0.push(f1p);
+        f1_means.1.push(f1m);
+        let json = of
+            .iter()
+            .filter_map(|r| r.paw_json_cells)
+            .fold((0, 0), |a, c| (a.0 + c.0, a.1 + c.1));
+        let msp = docscore::median(&of.iter().map(|r| r.paw_run.ms).collect::<Vec<_>>());
+        let msm = docscore::median(&mids.iter().map(|m| m.1.ms).collect::<Vec<_>>());
+        // A speed ratio only where markitdown read something: giving up fast is no speed.
+        let mid_read = mids.iter().any(|m| !m.1.md.trim().is_empty());
+        println!(
+            "| {kind} | {} | {f1p:.3} | {} | {} ({}) | {} | {msp:.1} | {} | {} |",
+            of.len(),
+            if have_md {
+                format!("{f1m:.3}")
+            } else {
+                "–".into()
+            },
+            pct(docscore::pooled_cell_recall(of.iter().map(|r| &r.paw))),
+            pct((json.1 > 0).then(|| json.0 as f64 / json.1 as f64)),
+            pct(docscore::pooled_cell_recall(mids.iter().map(|m| &m.0))),
+            if have_md {
+                format!("{msm:.1}")
+            } else {
+                "–".into()
+            },
+            if mid_read && msp > 0.0 {
+                format!("{:.1}×", msm / msp)
+            } else {
+                "–".into()
+            },
+        );
+    }
+    println!(
+        "| all (mean of formats) | {} | {:.3} | {} | | | | | |",
+        rows.len(),
+        docscore::mean(&f1_means.0),
+        if have_md {
+            format!("{:.3}", docscore::mean(&f1_means.1))
+        } else {
+            "–".into()
+        },
+    );
+
+    // Checks, on the text documents (scans have their own line).
+    let text_rows: Vec<&Row<'_>> = rows.iter().filter(|r| r.doc.kind != "scan").collect();
+    let sum = |f: &dyn Fn(&Score) -> usize, mid: bool| -> usize {
+        text_rows
+            .iter()
+            .filter_map(|r| {
+                if mid {
+                    r.mid.as_ref().map(|m| &m.0)
+                } else {
+                    Some(&r.paw)
+                }
+            })
+            .map(f)
+            .sum()
+    };
+    let worst = |f: &dyn Fn(&Score) -> usize| -> String {
+        let mut v: Vec<(usize, String)> = text_rows
+            .iter()
+            .map(|r| (f(&r.paw), r.doc.name()))
+            .filter(|(n, _)| *n > 0)
+            .collect();
+        v.sort_by_key(|b| std::cmp::Reverse(b.0));
+        v.iter()
+            .take(3)
+            .map(|(n, d)| format!("{d} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!(
+        "\nLigature characters left: paw {} ({}), markitdown {}",
+        sum(&|s| s.ligatures, false),
+        worst(&|s| s.ligatures),
+        sum(&|s| s.ligatures, true)
+    );
+    println!(
+        "Arabic presentation forms left: paw {} ({}), markitdown {}",
+        sum(&|s| s.presentation_forms, false),
+        worst(&|s| s.presentation_forms),
+        sum(&|s| s.presentation_forms, true)
+    );
+    println!(
+        "Hyphen splits of reference words: paw {} ({}), markitdown {}",
+        sum(&|s| s.hyphen_splits, false),
+        worst(&|s| s.hyphen_splits),
+        sum(&|s| s.hyphen_splits, true)
+    );
+    let rtl: Vec<&&Row<'_>> = text_rows.iter().filter(|r| r.paw.rtl).collect();
+    println!(
+        "RTL order (text F1 of the {} Arabic/Hebrew documents): paw {:.3}, markitdown {}  [{}]",
+        rtl.len(),
+        docscore::mean(&rtl.iter().map(|r| r.paw.f1).collect::<Vec<_>>()),
+        if have_md {
+            format!(
+                "{:.3}",
+                docscore::mean(
+                    &rtl.iter()
+                        .filter_map(|r| r.mid.as_ref())
+                        .map(|m| m.0.f1)
+                        .collect::<Vec<_>>()
+                )
+            )
+        } else {
+            "–".into()
+        },
+        rtl.iter()
+            .map(|r| format!("{} {:.2}", r.doc.name(), r.paw.f1))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+
+    // OCR: character accuracy on the scanned pages.
+    let scans: Vec<&Row<'_>> = rows.iter().filter(|r| r.doc.kind == "scan").collect();
+    if !scans.is_empty() {
+        let acc = |md: &str, d: &CorpusDoc| docscore::char_accuracy(&d.reference, md);
+        let paw_text = scans
+            .iter()
+            .any(|r| r.paw_run.error.is_none() && !docscore::md_tokens(&r.paw_run.md).is_empty());
+        let mid_acc = docscore::mean(
+            &scans
+                .iter()
+                .filter_map(|r| r.mid.as_ref().map(|m| acc(&m.1.md, r.doc)))
+                .collect::<Vec<_>>(),
+        );
+        let mid_s = if have_md {
+            format!("{mid_acc:.3}")
+        } else {
+            "–".into()
+        };
+        if paw_text {
+            let pa = docscore::mean(
+                &scans
+                    .iter()
+                    .map(|r| acc(&r.paw_run.md, r.doc))
+                    .collect::<Vec<_>>(),
+            );
+            println!(
+                "OCR character accuracy ({} scanned pages and PDFs): paw {pa:.3}, markitdown {mid_s}  [{}]",
+                scans.len(),
+                scans
+                    .iter()
+                    .map(|r| format!("{} {:.2}", r.doc.name(), acc(&r.paw_run.md, r.doc)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        } else {
+            println!(
+                "OCR: not supported by this build (paw gave no text for the {} scans); markitdown {mid_s}",
+                scans.len()
+            );
+        }
+    }
 }

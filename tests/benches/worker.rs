@@ -64,14 +64,23 @@ fn main() {
             mode: Mode::Text,
             max_chars: 0,
             pages: None,
+            ocr: Default::default(),
         };
         let (r, _) = handle(job, docx.clone());
         assert!(matches!(r, Reply::Doc(_)));
     });
     let worker = time(|| {
         let (info, text) =
-            w.rt.block_on(w.pool.doc(docx.clone(), None, Mode::Text, 0, None))
-                .expect("doc");
+            w.rt.block_on(w.pool.doc(
+                docx.clone(),
+                None,
+                Mode::Text,
+                0,
+                None,
+                Default::default(),
+                "eng".into(),
+            ))
+            .expect("doc");
         assert_eq!((info.chars, text.len()), (28, 28));
     });
     row("tiny DOCX (700 B)", inproc, worker);

@@ -58,7 +58,7 @@ impl Meter {
     }
 
     /// Waits until enough has been written to ask for a pass.
-    pub async fn full(&self) {
+    pub async fn asked(&self) {
         self.wake.notified().await
     }
 }

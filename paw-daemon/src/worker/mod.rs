@@ -30,6 +30,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::commands::CmdError;
 use crate::commands::doc::model::Mode;
+use crate::commands::doc::ocr::{self as ocr_doc, OcrMode};
 use crate::commands::doc::{DocText, Format};
 use crate::commands::rss::parse::{Item, ParsedFeed};
 use crate::config::WorkerConfig;
@@ -56,6 +57,17 @@ pub struct FeedBody {
     pub content_type: Option<String>,
     /// The final URL (relative links resolve against it).
     pub base: Option<String>,
+}
+
+/// `doc tables`' answer: each table file with its contents.
+#[derive(Debug, Clone)]
+pub struct DocTables {
+    /// The format read.
+    pub format: Format,
+    /// Each file's description and bytes, in document order.
+    pub files: Vec<(crate::commands::doc::tables::TableFile, Vec<u8>)>,
+    /// What was skipped or could not be read.
+    pub warnings: Vec<String>,
 }
 
 /// A reply up to this size is decoded on the async thread; a larger one on the blocking pool.
@@ -319,6 +331,9 @@ impl Pool {
             // made a 1 MB page's extraction take 50 ms instead of 23 ms; 64 MiB is the
             // smallest arena it takes.
             .env("MIMALLOC_ARENA_RESERVE", "64M")
+            // Tesseract is built with OpenMP, whose threads the sandbox refuses (no clone):
+            // one thread, the job's own.
+            .env("OMP_THREAD_LIMIT", "1")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -456,22 +471,79 @@ impl Pool {
     }
 
     /// `doc extract`: the document's text and what was found.
+    #[allow(clippy::too_many_arguments)]
     pub async fn doc(
         &self,
-        bytes: Vec<u8>,
+        mut bytes: Vec<u8>,
         format: Option<Format>,
         mode: Mode,
         max_chars: usize,
         pages: Option<(usize, usize)>,
+        ocr: OcrMode,
+        lang: String,
     ) -> Result<(DocText, String), CmdError> {
-        let job = Job::Doc {
+        // OCR's language data (read here: the daemon is trusted, the worker opens no file)
+        // travel after the document: at once for a picture (or `--ocr always`), never for
+        // what cannot need OCR, and for a PDF only when the worker answers that a page
+        // needs it — 14 MB of data would cost a text PDF more than its extraction.
+        let plan = ocr_doc::plan(&bytes, format, ocr);
+        let mut job = ocr_doc::OcrJob {
+            mode: ocr,
+            lang,
+            data: Vec::new(),
+            deferred: plan == ocr_doc::Plan::Deferred,
+        };
+        if plan == ocr_doc::Plan::Now {
+            ocr_doc::attach(&mut job, &mut bytes).await;
+        }
+        let read = |reply, text| match reply {
+            Reply::Doc(info) => Some((info, jobs::utf8(text))),
+            _ => None,
+        };
+        let doc_job = |ocr| Job::Doc {
             format,
             mode,
             max_chars,
             pages,
+            ocr,
         };
-        let read = |reply, text| match reply {
-            Reply::Doc(info) => Some((info, jobs::utf8(text))),
+        match self.run(doc_job(job.clone()), &bytes, read).await {
+            Err(WorkerError::Job(f)) if job.deferred && f.message == ocr_doc::NEEDS_DATA => {
+                job.deferred = false;
+                ocr_doc::attach(&mut job, &mut bytes).await;
+                Ok(self.run(doc_job(job), &bytes, read).await?)
+            }
+            answer => Ok(answer?),
+        }
+    }
+
+    /// `doc tables`: each table file's description and contents, and the warnings.
+    pub async fn doc_tables(
+        &self,
+        bytes: Vec<u8>,
+        format: Option<Format>,
+        to: crate::commands::doc::tables::TableFormat,
+        pages: Option<(usize, usize)>,
+    ) -> Result<DocTables, CmdError> {
+        let job = Job::DocTables { format, to, pages };
+        let read = |reply, mut payload: Vec<u8>| match reply {
+            Reply::DocTables {
+                format,
+                tables,
+                warnings,
+            } => {
+                let mut files = Vec::with_capacity(tables.len());
+                for t in tables.into_iter().rev() {
+                    let at = payload.len().checked_sub(t.len)?;
+                    files.push((t, payload.split_off(at)));
+                }
+                files.reverse();
+                Some(DocTables {
+                    format,
+                    files,
+                    warnings,
+                })
+            }
             _ => None,
         };
         Ok(self.run(job, &bytes, read).await?)
@@ -693,7 +765,8 @@ fn classify(status: Option<std::process::ExitStatus>, stderr_tail: &[u8]) -> Wor
     use std::os::unix::process::ExitStatusExt as _;
     let tail = String::from_utf8_lossy(stderr_tail);
     // Rust's allocation-failure message: the address-space cap was reached.
-    if tail.contains("memory allocation of") {
+    // ... and C++'s (Tesseract at the cap, when an allocation escaped its shim).
+    if tail.contains("memory allocation of") || tail.contains("std::bad_alloc") {
         return WorkerError::Memory;
     }
     match status.and_then(|s| s.signal()) {

@@ -182,3 +182,229 @@ fn the_switch_unregisters_the_command() {
     let o = d.exec("doc extract --in a --out b");
     assert_eq!(code(&o), "UnknownCommand", "{o}");
 }
+
+/// A DOCX with a heading, a list, a table with a merged header cell and a link.
+fn structured_docx() -> Vec<u8> {
+    let w = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"";
+    let p = |style: &str, t: &str| {
+        format!("<w:p><w:pPr><w:pStyle w:val=\"{style}\"/></w:pPr><w:r><w:t>{t}</w:t></w:r></w:p>")
+    };
+    let cell = |t: &str| format!("<w:tc><w:p><w:r><w:t>{t}</w:t></w:r></w:p></w:tc>");
+    let xml = format!(
+        "<w:document {w}><w:body>{}{}<w:tbl><w:tr>{}{}</w:tr><w:tr>{}{}</w:tr><w:tr>{}{}</w:tr></w:tbl>{}</w:body></w:document>",
+        p("Heading1", "Prices"),
+        p("Normal", "What things cost, with \"quotes\", commas."),
+        cell("Item"),
+        cell("Price"),
+        cell("Tea, green"),
+        cell("2.50"),
+        cell("Said \"fine\""),
+        cell("3"),
+        p("Normal", "After the table."),
+    );
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    z.start_file("word/document.xml", opts).expect("start");
+    z.write_all(xml.as_bytes()).expect("write");
+    z.finish().expect("finish").into_inner()
+}
+
+#[test]
+fn json_mode_writes_the_document_model_its_schema_in_terminal_commands_accepts() {
+    let d = Daemon::start();
+    put(&d, "inbox/prices.docx", &structured_docx());
+    let o = d.exec("doc extract --in inbox/prices.docx --out artifacts/prices.json --mode json");
+    assert_eq!(o["exit_code"], 0, "{o}");
+    assert_eq!(o["result"]["mode"], "json");
+    assert_eq!(o["result"]["tables"], 1);
+    assert_eq!(o["artifacts"][0]["mime"], "application/json");
+    let text = std::fs::read_to_string(d.agents().join("artifacts/prices.json")).expect("out");
+    let doc: Value = serde_json::from_str(&text).expect("the output is JSON");
+    // The schema the daemon serves for it.
+    let cmds = d.conn().result("terminal.commands", serde_json::json!({}));
+    let schema = cmds["commands"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["name"] == "doc"))
+        .map(|c| c["schemas"]["doc extract --mode json"].clone())
+        .expect("doc serves a schema for --mode json");
+    assert!(jsonschema::meta::is_valid(&schema), "{schema}");
+    let v = jsonschema::validator_for(&schema).expect("compile");
+    let errors: Vec<String> = v.iter_errors(&doc).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}\n{doc}");
+    // And the schema is not vacuous: a block of an unknown kind is refused.
+    let mut bad = doc.clone();
+    bad["pages"][0]["blocks"][0]["kind"] = "banner".into();
+    assert!(!v.is_valid(&bad));
+    // What an agent reads in it.
+    let blocks = &doc["pages"][0]["blocks"];
+    assert_eq!(blocks[0]["kind"], "heading");
+    assert_eq!(blocks[0]["level"], 1);
+    assert_eq!(blocks[0]["text"], "Prices");
+    let table = blocks
+        .as_array()
+        .and_then(|b| b.iter().find(|b| b["kind"] == "table"))
+        .expect("a table block");
+    assert_eq!(table["table"]["rows"], 3);
+    assert_eq!(table["table"]["cols"], 2);
+    let cell = |r: u64, c: u64| {
+        table["table"]["cells"]
+            .as_array()
+            .and_then(|cs| cs.iter().find(|x| x["r"] == r && x["c"] == c))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    assert_eq!(cell(0, 1)["text"], "Price");
+    assert_eq!(cell(0, 1)["header"], true);
+    assert_eq!(cell(1, 0)["text"], "Tea, green");
+    assert_eq!(cell(1, 0)["header"], false);
+}
+
+#[test]
+fn doc_tables_writes_each_table_as_rfc_4180_csv_listed_as_artifacts() {
+    let d = Daemon::start();
+    put(&d, "inbox/prices.docx", &structured_docx());
+    let o = d.exec("doc tables --in inbox/prices.docx --out-dir artifacts/prices");
+    assert_eq!(o["exit_code"], 0, "{o}");
+    let tables = o["result"]["tables"].as_array().expect("tables");
+    assert_eq!(tables.len(), 1, "{o}");
+    assert_eq!(tables[0]["path"], ".agents/artifacts/prices/1-page-1.csv");
+    assert_eq!(
+        (tables[0]["rows"].as_u64(), tables[0]["cols"].as_u64()),
+        (Some(3), Some(2))
+    );
+    assert_eq!(o["artifacts"][0]["path"], tables[0]["path"]);
+    assert_eq!(o["artifacts"][0]["mime"], "text/csv");
+    let csv =
+        std::fs::read_to_string(d.agents().join("artifacts/prices/1-page-1.csv")).expect("csv");
+    assert_eq!(
+        csv,
+        "Item,Price\r\n\"Tea, green\",2.50\r\n\"Said \"\"fine\"\"\",3\r\n"
+    );
+    let stdout = o["stdout"].as_str().unwrap_or("");
+    assert!(
+        stdout.contains("1 tables") && stdout.contains("3 rows × 2 cols"),
+        "{stdout}"
+    );
+
+    // TSV and JSON too; a document without tables writes nothing and says so.
+    let o = d.exec("doc tables --in inbox/prices.docx --out-dir artifacts/t --format json");
+    assert_eq!(o["exit_code"], 0, "{o}");
+    let j: Value = serde_json::from_str(
+        &std::fs::read_to_string(d.agents().join("artifacts/t/1-page-1.json")).expect("json"),
+    )
+    .expect("parses");
+    assert_eq!(j["grid"][1][0], "Tea, green");
+    put(&d, "inbox/plain.docx", &docx(&["Title", "Only prose."]));
+    let o = d.exec("doc tables --in inbox/plain.docx --out-dir artifacts/none");
+    assert_eq!(o["exit_code"], 0, "{o}");
+    assert_eq!(o["result"]["tables"], serde_json::json!([]));
+    assert!(!d.agents().join("artifacts/none").exists());
+
+    // Bad flags and paths are refused before anything is read.
+    let o = d.exec("doc tables --in inbox/prices.docx --out-dir artifacts/x --format xml");
+    assert_eq!(code(&o), "InvalidArgs", "{o}");
+    let o = d.exec("doc tables --in inbox/prices.docx --out-dir ../outside");
+    assert_eq!(code(&o), "PathEscapesAgentsRoot", "{o}");
+    let o = d.exec("doc tables --in inbox/prices.docx --out-dir skills/irc-cli/secrets");
+    assert_eq!(code(&o), "Forbidden", "{o}");
+}
+
+/// A PDF of `pages` pages, each with a running header, two columns of text and a ruled
+/// table of 6 × 4 cells (lopdf; Helvetica).
+fn long_pdf(pages: usize) -> Vec<u8> {
+    use lopdf::content::{Content, Operation};
+    use lopdf::{Document, Object, Stream, dictionary};
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font = doc.add_object(
+        dictionary! {"Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica"},
+    );
+    let resources = doc.add_object(dictionary! {"Font" => dictionary! {"F1" => font}});
+    let text = |ops: &mut Vec<Operation>, x: i64, y: i64, size: i64, s: String| {
+        ops.push(Operation::new("BT", vec![]));
+        ops.push(Operation::new("Tf", vec!["F1".into(), size.into()]));
+        ops.push(Operation::new("Td", vec![x.into(), y.into()]));
+        ops.push(Operation::new("Tj", vec![Object::string_literal(s)]));
+        ops.push(Operation::new("ET", vec![]));
+    };
+    let mut kids: Vec<Object> = Vec::new();
+    for p in 0..pages {
+        let mut ops = Vec::new();
+        text(
+            &mut ops,
+            50,
+            770,
+            8,
+            "Quarterly report of the widget works".into(),
+        );
+        for col in 0..2 {
+            for l in 0..30 {
+                let y = 740 - 12 * l;
+                text(
+                    &mut ops,
+                    50 + 270 * col,
+                    y,
+                    10,
+                    format!("Page {p} column {col} line {l}: the quick brown fox"),
+                );
+            }
+        }
+        // A ruled grid under the columns.
+        for r in 0..=6 {
+            let y = 360 - 20 * r;
+            ops.push(Operation::new("m", vec![50.into(), y.into()]));
+            ops.push(Operation::new("l", vec![450.into(), y.into()]));
+        }
+        for c in 0..=4 {
+            let x = 50 + 100 * c;
+            ops.push(Operation::new("m", vec![x.into(), 360.into()]));
+            ops.push(Operation::new("l", vec![x.into(), 240.into()]));
+        }
+        ops.push(Operation::new("S", vec![]));
+        for r in 0..6 {
+            for c in 0..4 {
+                text(&mut ops, 55 + 100 * c, 345 - 20 * r, 9, format!("r{r}c{c}"));
+            }
+        }
+        let content = Content { operations: ops }.encode().expect("encode");
+        let id = doc.add_object(Stream::new(dictionary! {}, content));
+        kids.push(
+            doc.add_object(dictionary! {"Type" => "Page", "Parent" => pages_id, "Contents" => id})
+                .into(),
+        );
+    }
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => kids, "Count" => pages as i64, "Resources" => resources,
+            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+        }),
+    );
+    let catalog = doc.add_object(dictionary! {"Type" => "Catalog", "Pages" => pages_id});
+    doc.trailer.set("Root", catalog);
+    let mut buf = Vec::new();
+    doc.save_to(&mut buf).expect("save");
+    buf
+}
+
+/// SPEC §10 / issue 26: a 300-page PDF (text in two columns, a ruled table per page) is
+/// read whole within one worker's memory cap (512 MiB, the default), in every mode.
+#[test]
+fn a_300_page_pdf_is_read_within_the_worker_memory_cap() {
+    let d = Daemon::with_config("[worker]\nmemory_mb = 512\n");
+    put(&d, "inbox/long.pdf", &long_pdf(300));
+    for mode in ["md", "json"] {
+        let o = d.exec(&format!(
+            "doc extract --in inbox/long.pdf --out artifacts/long.{mode} --mode {mode}"
+        ));
+        assert_eq!(o["exit_code"], 0, "{mode}: {o}");
+        assert_eq!(o["result"]["pages"], 300, "{o}");
+    }
+    let md = std::fs::read_to_string(d.agents().join("artifacts/long.md")).expect("md");
+    assert!(
+        md.contains("Page 299 column 1 line 29"),
+        "the last page is there"
+    );
+    let o = d.exec("doc tables --in inbox/long.pdf --out-dir artifacts/long-tables");
+    assert_eq!(o["exit_code"], 0, "{o}");
+}

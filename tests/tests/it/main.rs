@@ -8,6 +8,8 @@ mod console;
 mod crash;
 mod disk_full;
 mod doc;
+mod doc_fidelity;
+mod doc_ocr;
 mod edge;
 mod extract_quality;
 mod hello;

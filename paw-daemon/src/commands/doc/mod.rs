@@ -1,20 +1,24 @@
 //! `doc extract` (SPEC §9): documents → a small block model → plain text or Markdown.
 //!
 //! ```text
-//! doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md|json] [--pages A-B]
+//! doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L]
 //! ```
 //!
 //! The readers are pure and bounded: they take bytes, limit the work they do (zip entries
 //! read through a size cap, caps on slides and cells, a cap on the input file) and answer
 //! a reason instead of panicking; they run off the async threads.
 
+mod docx;
 pub mod model;
+pub mod ocr;
 pub mod ooxml;
 pub mod pdf;
+mod pptx;
 mod read;
+pub mod tables;
 pub mod xlsx;
 
-pub use read::{DocText, detect, read_doc, read_text};
+pub use read::{DocText, detect, read_doc, read_doc_ocr, read_text, read_text_ocr};
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
@@ -30,14 +34,21 @@ pub const MAX_INPUT_BYTES: u64 = 100 << 20;
 
 static SPEC: CommandSpec = CommandSpec {
     name: "doc",
-    summary: "turn PDF, DOCX, PPTX and XLSX files under .agents/ into text or Markdown",
-    usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx] [--max-chars N] [--mode text|md|json] [--pages A-B]",
-    subcommands: &[SubcommandSpec::of::<ExtractArgs>("extract")],
+    summary: "turn PDF, DOCX, PPTX, XLSX and image (OCR) files under .agents/ into text, Markdown, a JSON document model or table files",
+    usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L]\n\
+            doc tables --in P --out-dir D [--format csv|tsv|json] [--pages A-B]",
+    subcommands: &[
+        SubcommandSpec::of::<ExtractArgs>("extract"),
+        SubcommandSpec::of::<tables::TablesArgs>("tables"),
+    ],
     capabilities: Capabilities::WRITES_FILES,
     max_stdin_chars: 0,
     default_timeout_ms: None,
     skill: include_str!("../../../../docs/skills/doc/SKILL.md"),
-    schemas: &[],
+    schemas: &[(
+        "doc extract --mode json",
+        include_str!("../../../../docs/doc-model.schema.json"),
+    )],
 };
 
 /// The `doc` command.
@@ -53,7 +64,10 @@ impl Command for Doc {
             let (sub, args) = inv.subcommand();
             match sub.as_str() {
                 "extract" => extract(&ctx, args).await,
-                "" => Err(CmdError::invalid_args("missing subcommand: extract")),
+                "tables" => tables::run(&ctx, args).await,
+                "" => Err(CmdError::invalid_args(
+                    "missing subcommand: extract or tables",
+                )),
                 other => Err(CmdError::invalid_args(format!(
                     "unknown subcommand: doc {other}"
                 ))),
@@ -83,7 +97,7 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "P")]
     out: String,
     /// the document's format (default auto: from its bytes)
-    #[arg(long, value_name = "auto|pdf|docx|pptx|xlsx")]
+    #[arg(long, value_name = "auto|pdf|docx|pptx|xlsx|png|jpeg|tiff")]
     format: Option<String>,
     /// cut the text at this many characters (default 0: no cut)
     #[arg(long, value_name = "N")]
@@ -94,10 +108,16 @@ pub struct ExtractArgs {
     /// only these pages, slides or sheets, numbered from 1 (e.g. 3-5, or 4)
     #[arg(long, value_name = "A-B")]
     pages: Option<String>,
+    /// OCR: auto (pages with no text, and images), always or never (default: tools.doc.ocr)
+    #[arg(long, value_name = "auto|always|never")]
+    ocr: Option<String>,
+    /// OCR languages, e.g. eng or eng+chi_sim, each one of tools.doc.ocr_languages
+    #[arg(long, value_name = "L")]
+    lang: Option<String>,
 }
 
 /// `--pages A-B` (or `A`) as an inclusive range from 1.
-fn page_range(s: &str) -> Result<(usize, usize), CmdError> {
+pub(crate) fn page_range(s: &str) -> Result<(usize, usize), CmdError> {
     let bad = || {
         CmdError::invalid_args(format!(
             "--pages must be A-B or A, counted from 1, got {s:?}"
@@ -121,9 +141,12 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
         "docx" => Some(Format::Docx),
         "pptx" => Some(Format::Pptx),
         "xlsx" => Some(Format::Xlsx),
+        "png" => Some(Format::Png),
+        "jpeg" | "jpg" => Some(Format::Jpeg),
+        "tiff" | "tif" => Some(Format::Tiff),
         other => {
             return Err(CmdError::invalid_args(format!(
-                "--format must be auto, pdf, docx, pptx or xlsx, got {other:?}"
+                "--format must be auto, pdf, docx, pptx, xlsx, png, jpeg or tiff, got {other:?}"
             )));
         }
     };
@@ -139,47 +162,18 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
     };
     let max_chars = clamp(a.max_chars, 0, 0, i64::MAX) as usize;
     let pages = a.pages.as_deref().map(page_range).transpose()?;
-    let in_path = super::paths::resolve(ctx.home.agents(), input, false)?;
+    let ocr_mode = ocr::settings(&ctx.config.tools.doc, a.ocr.as_deref())?;
+    let ocr_lang = ocr::language(&ctx.config.tools.doc, a.lang.as_deref())?;
     // Checked before reading anything: a bad --out must not cost a parse.
     super::paths::resolve(ctx.home.agents(), out, true)?;
-    let meta = tokio::fs::metadata(&in_path).await.map_err(|e| {
-        CmdError::new(
-            ErrorCode::NotFound,
-            format!("cannot open --in {input}: {e}"),
-        )
-    })?;
-    if !meta.is_file() {
-        return Err(CmdError::invalid_args(format!(
-            "--in {input} is not a file"
-        )));
-    }
-    if meta.len() > MAX_INPUT_BYTES {
-        return Err(CmdError::new(
-            ErrorCode::ParseError,
-            format!(
-                "{input} is {} MiB; the limit is {} MiB",
-                meta.len() >> 20,
-                MAX_INPUT_BYTES >> 20
-            ),
-        ));
-    }
-    if meta.len() == 0 {
-        return Err(CmdError::new(
-            ErrorCode::ParseError,
-            format!("{input} is empty"),
-        ));
-    }
-    // Capped again while reading: the file may have grown since it was looked at.
-    let bytes = super::read_capped(&in_path, MAX_INPUT_BYTES)
-        .await
-        .map_err(|(code, e)| CmdError::new(code, format!("cannot read --in: {e}")))?;
+    let bytes = read_input(ctx, input).await?;
     // Progress in three steps: read, extracted, written.
     ctx.progress(1, 3, Some("read; extracting in a worker"));
     // The bytes are untrusted: they are parsed in a worker process (SPEC §10).
     let (x, text) = ctx
         .services
         .workers
-        .doc(bytes, format, mode, max_chars, pages)
+        .doc(bytes, format, mode, max_chars, pages, ocr_mode, ocr_lang)
         .await?;
     ctx.progress(
         2,
@@ -216,6 +210,42 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
     };
     let source = format!("the document {}", a.input);
     Ok(Output::reply(&reply, vec![artifact]).untrusted(source))
+}
+
+/// Reads `--in` (a file under .agents/, at most [`MAX_INPUT_BYTES`], not empty).
+pub(crate) async fn read_input(ctx: &Ctx, input: &str) -> Result<Vec<u8>, CmdError> {
+    let in_path = super::paths::resolve(ctx.home.agents(), input, false)?;
+    let meta = tokio::fs::metadata(&in_path).await.map_err(|e| {
+        CmdError::new(
+            ErrorCode::NotFound,
+            format!("cannot open --in {input}: {e}"),
+        )
+    })?;
+    if !meta.is_file() {
+        return Err(CmdError::invalid_args(format!(
+            "--in {input} is not a file"
+        )));
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(CmdError::new(
+            ErrorCode::ParseError,
+            format!(
+                "{input} is {} MiB; the limit is {} MiB",
+                meta.len() >> 20,
+                MAX_INPUT_BYTES >> 20
+            ),
+        ));
+    }
+    if meta.len() == 0 {
+        return Err(CmdError::new(
+            ErrorCode::ParseError,
+            format!("{input} is empty"),
+        ));
+    }
+    // Capped again while reading: the file may have grown since it was looked at.
+    super::read_capped(&in_path, MAX_INPUT_BYTES)
+        .await
+        .map_err(|(code, e)| CmdError::new(code, format!("cannot read --in: {e}")))
 }
 
 /// `doc extract`'s result.
@@ -287,6 +317,12 @@ pub enum Format {
     Pptx,
     /// Excel (Office Open XML).
     Xlsx,
+    /// A PNG image (read by OCR).
+    Png,
+    /// A JPEG image (read by OCR).
+    Jpeg,
+    /// A TIFF image (read by OCR; the first page).
+    Tiff,
 }
 
 impl Format {
@@ -297,9 +333,14 @@ impl Format {
             Format::Docx => "docx",
             Format::Pptx => "pptx",
             Format::Xlsx => "xlsx",
+            Format::Png => "png",
+            Format::Jpeg => "jpeg",
+            Format::Tiff => "tiff",
         }
     }
 }
 
+#[cfg(test)]
+mod ooxml_tests;
 #[cfg(test)]
 mod tests;

@@ -42,7 +42,7 @@ pub struct Metadata {
 pub struct Page {
     /// Its number, from 1.
     pub n: usize,
-    /// Its heading in text and Markdown: `Slide 2: Title`, `Sheet: Sales`; none for PDF
+    /// Its name in text and Markdown: `Slide 2`, `Sheet: Sales`; none for PDF
     /// pages and DOCX (their pages are marked, not titled).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -306,13 +306,20 @@ impl Table {
         }
     }
 
-    /// The table as a grid of `rows` × `cols` strings: a spanning cell's text sits in its
-    /// top-left position, the positions it covers are empty.
+    /// The table as a grid of `rows` × `cols` strings: a spanning cell's text fills every
+    /// position it covers (as careful converters write merged cells in Markdown, and as a
+    /// CSV reader wants each row whole). Spans are clipped to the table.
     pub fn grid(&self) -> Vec<Vec<String>> {
         let mut g = vec![vec![String::new(); self.cols]; self.rows];
         for cell in &self.cells {
-            if let Some(slot) = g.get_mut(cell.r).and_then(|row| row.get_mut(cell.c)) {
-                slot.clone_from(&cell.text);
+            let rows =
+                cell.r.min(self.rows)..cell.r.saturating_add(cell.rowspan.max(1)).min(self.rows);
+            for row in &mut g[rows] {
+                let cols = cell.c.min(self.cols)
+                    ..cell.c.saturating_add(cell.colspan.max(1)).min(self.cols);
+                for slot in &mut row[cols] {
+                    slot.clone_from(&cell.text);
+                }
             }
         }
         g
@@ -367,8 +374,8 @@ impl Document {
         }
     }
 
-    /// Merges each run of consecutive list blocks into one list and drops blocks with no
-    /// content; readers call it once at the end.
+    /// Merges each run of consecutive list blocks into one list (their boxes joined) and
+    /// drops blocks with no content; readers call it once at the end.
     pub fn tidy(&mut self) {
         for page in &mut self.pages {
             let blocks = std::mem::take(&mut page.blocks);
@@ -385,9 +392,16 @@ impl Document {
                 if b.kind == Kind::List
                     && let Some(last) = page.blocks.last_mut()
                     && last.kind == Kind::List
-                    && last.bbox.is_none()
-                    && b.bbox.is_none()
                 {
+                    last.bbox = match (last.bbox, b.bbox) {
+                        (Some(a), Some(c)) => Some([
+                            a[0].min(c[0]),
+                            a[1].min(c[1]),
+                            a[2].max(c[2]),
+                            a[3].max(c[3]),
+                        ]),
+                        (a, c) => a.or(c),
+                    };
                     last.items
                         .get_or_insert_with(Vec::new)
                         .extend(b.items.into_iter().flatten());
@@ -577,9 +591,10 @@ fn render_block(b: &Block, mode: Mode) -> Option<String> {
 }
 
 /// Renders a document. Text and Markdown: blocks separated by a blank line, furniture
-/// left out; a labelled page (slide, sheet) starts with its label as a heading; PDF pages
-/// are marked `<!-- page N -->` in Markdown; unlabelled pages are separated by a form feed
-/// in text. JSON: the document model, one JSON document.
+/// left out; a sheet starts with its label as a heading (`## Sheet: name`), a slide is
+/// marked `<!-- Slide N -->` in Markdown (its title is its first block, a heading) and PDF
+/// pages `<!-- page N -->`; in text a labelled page starts `=== label ===` and unlabelled
+/// pages are separated by a form feed. JSON: the document model, one JSON document.
 pub fn render(doc: &Document, mode: Mode) -> String {
     if mode == Mode::Json {
         return serde_json::to_string(doc).unwrap_or_else(|_| "{}".into());
@@ -588,6 +603,9 @@ pub fn render(doc: &Document, mode: Mode) -> String {
     for (i, page) in doc.pages.iter().enumerate() {
         let mut parts: Vec<String> = Vec::new();
         match (&page.label, mode) {
+            (Some(l), Mode::Md) if doc.format == Format::Pptx => {
+                parts.push(format!("<!-- {l} -->"))
+            }
             (Some(l), Mode::Md) => parts.push(format!("## {l}")),
             (Some(l), _) => parts.push(format!("=== {l} ===")),
             (None, Mode::Md) if doc.format == Format::Pdf => {
@@ -634,7 +652,7 @@ mod tests {
 
     fn doc() -> Document {
         let mut d = Document::new(Format::Pptx);
-        let mut p = Page::new(1, Some("Slide 1: Title".into()));
+        let mut p = Page::new(1, Some("Slide 1".into()));
         p.blocks = vec![
             Block::heading(1, "Title"),
             Block::para("Intro, see the site.").with_links(vec![Link {
@@ -663,11 +681,11 @@ mod tests {
         let d = doc();
         assert_eq!(
             render(&d, Mode::Md),
-            "## Slide 1: Title\n\n# Title\n\nIntro, see [the site](https://example.org/).\n\n- one\n  - one.a\n1. two\n\n| a | b\\|c |\n| --- | --- |\n| 1 |  |\n\n```\nlet x = 1;\n```\n\n[^1]: A note.\n\n## Slide 2\n"
+            "<!-- Slide 1 -->\n\n# Title\n\nIntro, see [the site](https://example.org/).\n\n- one\n  - one.a\n1. two\n\n| a | b\\|c |\n| --- | --- |\n| 1 |  |\n\n```\nlet x = 1;\n```\n\n[^1]: A note.\n\n<!-- Slide 2 -->\n"
         );
         assert_eq!(
             render(&d, Mode::Text),
-            "=== Slide 1: Title ===\n\nTitle\n\nIntro, see the site.\n\n- one\n  - one.a\n- two\n\na\tb|c\n1\n\nlet x = 1;\n\n[1] A note.\n\n=== Slide 2 ===\n"
+            "=== Slide 1 ===\n\nTitle\n\nIntro, see the site.\n\n- one\n  - one.a\n- two\n\na\tb|c\n1\n\nlet x = 1;\n\n[1] A note.\n\n=== Slide 2 ===\n"
         );
     }
 
@@ -712,7 +730,7 @@ mod tests {
     }
 
     #[test]
-    fn a_spanning_cell_sits_at_its_corner() {
+    fn a_spanning_cell_fills_what_it_covers() {
         let mut t = Table::from_rows(vec![vec!["h1".into(), "h2".into()]], 1);
         t.rows = 2;
         t.cells.push(Cell {
@@ -723,7 +741,17 @@ mod tests {
             text: "wide".into(),
             header: false,
         });
-        assert_eq!(t.grid(), vec![vec!["h1", "h2"], vec!["wide", ""]]);
+        assert_eq!(t.grid(), vec![vec!["h1", "h2"], vec!["wide", "wide"]]);
+        // A cell placed or spanning past the table is clipped, never a panic.
+        t.cells.push(Cell {
+            r: 9,
+            c: 9,
+            rowspan: usize::MAX,
+            colspan: usize::MAX,
+            text: "out".into(),
+            header: false,
+        });
+        assert_eq!(t.grid().len(), 2);
         assert_eq!(t.header_rows(), 1);
     }
 

@@ -1,5 +1,6 @@
-//! DOCX and PPTX over `zip` + `quick-xml`, with every entry read through a size cap so a
-//! zip bomb stops at a limit instead of filling memory.
+//! What DOCX, PPTX and XLSX share: the zip container read through size caps (so a zip bomb
+//! stops at a limit instead of filling memory), relationship parts, core properties, table
+//! grids with spans under a size budget, and charts' cached data as tables.
 
 use std::collections::HashMap;
 use std::io::{Cursor, Read};
@@ -7,8 +8,8 @@ use std::io::{Cursor, Read};
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
-use super::model::{Block, Document, Page, Table};
-use super::{DocError, Format};
+use super::model::{Cell, Document, Metadata, Table};
+use super::{DocError, docx as docx_reader, pptx as pptx_reader};
 
 /// The most one XML part may inflate to.
 pub const MAX_PART_BYTES: u64 = 64 << 20;
@@ -16,11 +17,29 @@ pub const MAX_PART_BYTES: u64 = 64 << 20;
 pub const MAX_TOTAL_BYTES: u64 = 256 << 20;
 /// The most slides read.
 pub const MAX_SLIDES: usize = 2_000;
+/// The most columns one table may have: Word allows 63 and PowerPoint 75, so a wider grid
+/// comes from a hostile span, not a real table.
+pub const MAX_TABLE_COLS: usize = 1_000;
+/// The most grid positions (rows × columns) all tables of one document may have together:
+/// rendering writes every position, so a tiny span-heavy input must not become gigabytes.
+pub const MAX_TABLE_POSITIONS: usize = 2_000_000;
+
+/// Reads a DOCX (see `docx.rs`).
+pub fn docx(bytes: &[u8]) -> Result<Document, DocError> {
+    docx_reader::read(bytes)
+}
+
+/// Reads a PPTX (see `pptx.rs`).
+pub fn pptx(bytes: &[u8]) -> Result<Document, DocError> {
+    pptx_reader::read(bytes)
+}
 
 /// A zip archive in memory with an inflation budget.
 pub struct Zip<'a> {
     archive: zip::ZipArchive<Cursor<&'a [u8]>>,
     inflated: u64,
+    /// Set when a part went over the budget: from then on nothing is optional.
+    refused: bool,
 }
 
 impl<'a> Zip<'a> {
@@ -31,6 +50,7 @@ impl<'a> Zip<'a> {
         Ok(Self {
             archive,
             inflated: 0,
+            refused: false,
         })
     }
 
@@ -65,6 +85,7 @@ impl<'a> Zip<'a> {
             .read_to_end(&mut bytes)
             .map_err(|e| DocError::Parse(format!("{name}: corrupt or truncated ({e})")))?;
         if bytes.len() as u64 > budget {
+            self.refused = true;
             return Err(DocError::Parse(format!(
                 "{name} inflates past the limit ({} MiB per part, {} MiB in all): refusing a possible zip bomb",
                 MAX_PART_BYTES >> 20,
@@ -74,21 +95,61 @@ impl<'a> Zip<'a> {
         self.inflated += bytes.len() as u64;
         String::from_utf8(bytes).map_err(|_| DocError::Parse(format!("{name} is not UTF-8 XML")))
     }
+
+    /// A part the document can do without: `None` when absent; a part that is there but
+    /// unreadable is a warning, except one over the size caps, which fails the document
+    /// (a zip bomb is refused wherever it sits).
+    pub(super) fn read_optional(
+        &mut self,
+        name: &str,
+        warnings: &mut Vec<String>,
+    ) -> Result<Option<String>, DocError> {
+        if !self.has(name) {
+            return Ok(None);
+        }
+        match self.read(name) {
+            Ok(s) => Ok(Some(s)),
+            Err(e) if self.refused => Err(e),
+            Err(e) => {
+                warnings.push(format!("{e}: left out"));
+                Ok(None)
+            }
+        }
+    }
 }
 
-fn xml_err(part: &str, e: impl std::fmt::Display) -> DocError {
+pub(super) fn xml_err(part: &str, e: impl std::fmt::Display) -> DocError {
     DocError::Parse(format!("{part}: malformed XML ({e})"))
 }
 
-fn attr(e: &BytesStart<'_>, key: &str) -> Option<String> {
+/// An attribute's value, entities resolved.
+pub(super) fn attr(e: &BytesStart<'_>, key: &str) -> Option<String> {
     e.attributes()
         .flatten()
         .find(|a| a.key.as_ref() == key)
-        .map(|a| a.value.to_string())
+        .map(
+            |a| match a.normalized_value(quick_xml::XmlVersion::Implicit1_0) {
+                Ok(v) => v.into_owned(),
+                Err(_) => a.value.to_string(),
+            },
+        )
+}
+
+/// An attribute's value as a number.
+pub(super) fn num_attr<T: std::str::FromStr>(e: &BytesStart<'_>, key: &str) -> Option<T> {
+    attr(e, key).and_then(|v| v.trim().parse().ok())
+}
+
+/// Whether an OOXML on/off property is on: present with no value, or `1`/`true`/`on`.
+pub(super) fn on(e: &BytesStart<'_>, key: &str) -> bool {
+    match attr(e, key) {
+        None => true,
+        Some(v) => matches!(v.as_str(), "1" | "true" | "on"),
+    }
 }
 
 /// Appends an entity reference's text.
-fn push_ref(out: &mut String, r: &quick_xml::events::BytesRef<'_>) {
+pub(super) fn push_ref(out: &mut String, r: &quick_xml::events::BytesRef<'_>) {
     if let Ok(Some(c)) = r.resolve_char_ref() {
         out.push(c);
         return;
@@ -103,314 +164,310 @@ fn push_ref(out: &mut String, r: &quick_xml::events::BytesRef<'_>) {
     }
 }
 
-/// A paragraph being read from `w:p` / `a:p`.
-#[derive(Default)]
-struct Para {
-    text: String,
-    style: Option<String>,
-    list_level: Option<u8>,
-    ordered: bool,
+/// One relationship of a part.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Rel {
+    /// The target: a part name inside the zip, or a URL when `external`.
+    pub target: String,
+    /// The relationship type's last path segment (`hyperlink`, `chart`, `notesSlide`).
+    pub kind: String,
+    /// Points outside the package (hyperlinks).
+    pub external: bool,
 }
 
-/// Reads a DOCX: headings (`Heading1..6`, `Title`), list paragraphs, tables (one row per
-/// `w:tr`, cell text joined), paragraphs.
-pub fn docx(bytes: &[u8]) -> Result<Document, DocError> {
-    let mut zip = Zip::new(bytes)?;
-    let xml = zip.read("word/document.xml")?;
-    let ordered_lists = zip
-        .read("word/numbering.xml")
-        .map(|x| ordered_lists(&x))
-        .unwrap_or_default();
+/// The relationships of `part` (`dir/_rels/name.rels`), targets resolved to part names.
+/// Missing or unreadable: none.
+pub(super) fn rels(
+    zip: &mut Zip<'_>,
+    part: &str,
+    warnings: &mut Vec<String>,
+) -> Result<HashMap<String, Rel>, DocError> {
+    let (dir, file) = part.rsplit_once('/').unwrap_or(("", part));
+    let name = if dir.is_empty() {
+        format!("_rels/{file}.rels")
+    } else {
+        format!("{dir}/_rels/{file}.rels")
+    };
+    let Some(xml) = zip.read_optional(&name, warnings)? else {
+        return Ok(HashMap::new());
+    };
+    let mut out = HashMap::new();
     let mut r = Reader::from_str(&xml);
-    let mut blocks = Vec::new();
-    let mut para: Option<Para> = None;
-    // Open tables: rows, the current row's cells, the current cell's text.
-    let mut tables: Vec<(Vec<Vec<String>>, Vec<String>, String)> = Vec::new();
-    let mut in_text = false;
-    loop {
-        let ev = r
-            .read_event()
-            .map_err(|e| xml_err("word/document.xml", e))?;
-        match ev {
-            // Only an open `<w:t>` starts text; an empty `<w:t/>` has none.
-            Event::Start(e) if e.name().as_ref() == "w:t" => in_text = true,
-            Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
-                "w:p" => para = Some(Para::default()),
-                "w:pStyle" => {
-                    if let Some(p) = para.as_mut() {
-                        p.style = attr(&e, "w:val");
-                    }
-                }
-                "w:ilvl" => {
-                    if let Some(p) = para.as_mut() {
-                        p.list_level = attr(&e, "w:val").and_then(|v| v.parse().ok());
-                    }
-                }
-                "w:numId" => {
-                    if let Some(p) = para.as_mut() {
-                        let id = attr(&e, "w:val").unwrap_or_default();
-                        p.list_level.get_or_insert(0);
-                        p.ordered = ordered_lists.get(&id).copied().unwrap_or(false);
-                    }
-                }
-                "w:tab" => push_para(&mut para, "\t"),
-                "w:br" | "w:cr" => push_para(&mut para, "\n"),
-                "w:tbl" => tables.push(Default::default()),
-                "w:tr" => {
-                    if let Some(t) = tables.last_mut() {
-                        t.1.clear();
-                    }
-                }
-                "w:tc" => {
-                    if let Some(t) = tables.last_mut() {
-                        t.2.clear();
-                    }
-                }
-                _ => {}
-            },
-            Event::Text(t) if in_text => push_para(&mut para, &t),
-            Event::GeneralRef(g) if in_text => {
-                if let Some(p) = para.as_mut() {
-                    push_ref(&mut p.text, &g);
-                }
-            }
-            Event::End(e) => match e.name().as_ref() {
-                "w:t" => in_text = false,
-                "w:p" => {
-                    if let Some(p) = para.take() {
-                        let text = p.text.trim().to_string();
-                        if let Some(t) = tables.last_mut() {
-                            if !text.is_empty() {
-                                if !t.2.is_empty() {
-                                    t.2.push(' ');
-                                }
-                                t.2.push_str(&text);
-                            }
-                        } else if !text.is_empty() {
-                            blocks.push(para_block(
-                                p.style.as_deref(),
-                                p.list_level,
-                                p.ordered,
-                                text,
-                            ));
-                        }
-                    }
-                }
-                "w:tc" => {
-                    if let Some(t) = tables.last_mut() {
-                        let cell = std::mem::take(&mut t.2);
-                        t.1.push(cell);
-                    }
-                }
-                "w:tr" => {
-                    if let Some(t) = tables.last_mut() {
-                        let row = std::mem::take(&mut t.1);
-                        t.0.push(row);
-                    }
-                }
-                "w:tbl" => {
-                    if let Some((rows, _, _)) = tables.pop() {
-                        match tables.last_mut() {
-                            // A nested table becomes text in its parent's cell.
-                            Some(parent) => {
-                                let flat: Vec<String> = rows.iter().map(|r| r.join(" ")).collect();
-                                parent.2.push_str(&flat.join(" "));
-                            }
-                            None => blocks.push(Block::table(Table::from_rows(rows, 1))),
-                        }
-                    }
-                }
-                _ => {}
-            },
-            Event::Eof => break,
-            _ => {}
-        }
-    }
-    let mut doc = Document::new(Format::Docx);
-    let mut page = Page::new(1, None);
-    page.blocks = blocks;
-    doc.pages.push(page);
-    doc.tidy();
-    Ok(doc)
-}
-
-fn push_para(para: &mut Option<Para>, s: &str) {
-    if let Some(p) = para.as_mut() {
-        p.text.push_str(s);
-    }
-}
-
-fn para_block(style: Option<&str>, list: Option<u8>, ordered: bool, text: String) -> Block {
-    let style = style.unwrap_or("").to_ascii_lowercase();
-    if style == "title" {
-        return Block::heading(1, text);
-    }
-    if let Some(n) = style
-        .strip_prefix("heading")
-        .and_then(|n| n.trim().parse::<u8>().ok())
-    {
-        return Block::heading(n, text);
-    }
-    match list {
-        Some(level) => Block::item(level, ordered, text),
-        None if style.contains("list") => Block::item(0, false, text),
-        None => Block::para(text),
-    }
-}
-
-/// For each list (`w:num`) of numbering.xml, whether it counts: the format of its
-/// abstract definition's first level is neither `bullet` nor `none`. Unreadable XML gives
-/// no entries (every list then renders as bullets).
-fn ordered_lists(xml: &str) -> HashMap<String, bool> {
-    let mut r = Reader::from_str(xml);
-    let mut level0_format: HashMap<String, String> = HashMap::new();
-    let mut abstract_of: HashMap<String, String> = HashMap::new();
-    let (mut abs, mut level, mut num) = (None::<String>, None::<String>, None::<String>);
     while let Ok(ev) = r.read_event() {
         match ev {
-            Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
-                "w:abstractNum" => abs = attr(&e, "w:abstractNumId"),
-                "w:lvl" => level = attr(&e, "w:ilvl"),
-                "w:numFmt" if level.as_deref() == Some("0") => {
-                    if let (Some(a), Some(fmt)) = (&abs, attr(&e, "w:val")) {
-                        level0_format.entry(a.clone()).or_insert(fmt);
-                    }
-                }
-                "w:num" => num = attr(&e, "w:numId"),
-                "w:abstractNumId" => {
-                    if let (Some(n), Some(a)) = (&num, attr(&e, "w:val")) {
-                        abstract_of.insert(n.clone(), a);
-                    }
-                }
-                _ => {}
-            },
-            Event::End(e) => match e.name().as_ref() {
-                "w:abstractNum" => abs = None,
-                "w:lvl" => level = None,
-                "w:num" => num = None,
-                _ => {}
-            },
+            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "Relationship" => {
+                let (Some(id), Some(target)) = (attr(&e, "Id"), attr(&e, "Target")) else {
+                    continue;
+                };
+                let external = attr(&e, "TargetMode").as_deref() == Some("External");
+                let kind = attr(&e, "Type")
+                    .and_then(|t| t.rsplit('/').next().map(str::to_string))
+                    .unwrap_or_default();
+                let target = if external {
+                    target
+                } else {
+                    resolve(dir, &target)
+                };
+                out.insert(
+                    id,
+                    Rel {
+                        target,
+                        kind,
+                        external,
+                    },
+                );
+            }
             Event::Eof => break,
             _ => {}
         }
     }
-    abstract_of
-        .into_iter()
-        .map(|(n, a)| {
-            let fmt = level0_format
-                .get(&a)
-                .map(String::as_str)
-                .unwrap_or("bullet");
-            (n, fmt != "bullet" && fmt != "none")
-        })
-        .collect()
+    Ok(out)
 }
 
-/// Reads a PPTX: one section per slide (`Slide N: <title>`), the other text frames'
-/// paragraphs as list items at their indent level.
-pub fn pptx(bytes: &[u8]) -> Result<Document, DocError> {
-    let mut zip = Zip::new(bytes)?;
-    let mut slides: Vec<(u32, String)> = zip
-        .names()
-        .into_iter()
-        .filter_map(|n| {
-            let num = n
-                .strip_prefix("ppt/slides/slide")?
-                .strip_suffix(".xml")?
-                .parse()
-                .ok()?;
-            Some((num, n))
-        })
-        .collect();
-    slides.sort();
-    if slides.len() > MAX_SLIDES {
-        return Err(DocError::Parse(format!(
-            "{} slides: more than the limit of {MAX_SLIDES}",
-            slides.len()
-        )));
-    }
-    let mut doc = Document::new(Format::Pptx);
-    for (i, (_, name)) in slides.iter().enumerate() {
-        let xml = zip.read(name)?;
-        let (title, paras) = slide_text(&xml, name)?;
-        let mut page = Page::new(
-            i + 1,
-            Some(match title {
-                Some(t) => format!("Slide {}: {t}", i + 1),
-                None => format!("Slide {}", i + 1),
-            }),
-        );
-        for (level, text) in paras {
-            page.blocks.push(Block::item(level, false, text));
+/// A relationship target relative to the directory `dir` as a part name: `../charts/c.xml`
+/// from `ppt/slides` is `ppt/charts/c.xml`; a leading `/` starts at the package root.
+pub(super) fn resolve(dir: &str, target: &str) -> String {
+    let mut parts: Vec<&str> = if target.starts_with('/') {
+        Vec::new()
+    } else {
+        dir.split('/').filter(|s| !s.is_empty()).collect()
+    };
+    for seg in target.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
         }
-        doc.pages.push(page);
     }
-    doc.tidy();
-    Ok(doc)
+    parts.join("/")
 }
 
-/// A slide's title (the `title`/`ctrTitle` placeholder) and its other paragraphs with
-/// their indent levels.
-type SlideText = (Option<String>, Vec<(u8, String)>);
+/// Title, author and creation date from `docProps/core.xml`.
+pub(super) fn core_metadata(
+    zip: &mut Zip<'_>,
+    warnings: &mut Vec<String>,
+) -> Result<Metadata, DocError> {
+    let mut m = Metadata::default();
+    let Some(xml) = zip.read_optional("docProps/core.xml", warnings)? else {
+        return Ok(m);
+    };
+    let mut r = Reader::from_str(&xml);
+    let mut field: Option<u8> = None;
+    let mut text = String::new();
+    while let Ok(ev) = r.read_event() {
+        match ev {
+            Event::Start(e) => {
+                field = match e.name().as_ref() {
+                    "dc:title" => Some(0),
+                    "dc:creator" => Some(1),
+                    "dcterms:created" => Some(2),
+                    _ => None,
+                };
+                text.clear();
+            }
+            Event::Text(t) if field.is_some() => text.push_str(&t),
+            Event::GeneralRef(g) if field.is_some() => push_ref(&mut text, &g),
+            Event::End(_) => {
+                let v = text.trim().to_string();
+                if !v.is_empty() {
+                    match field {
+                        Some(0) => m.title = Some(v),
+                        Some(1) => m.author = Some(v),
+                        Some(2) => m.created = Some(v),
+                        _ => {}
+                    }
+                }
+                field = None;
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    Ok(m)
+}
 
-fn slide_text(xml: &str, part: &str) -> Result<SlideText, DocError> {
+/// What is left of [`MAX_TABLE_POSITIONS`] for one document's tables.
+pub(super) struct TableBudget {
+    left: usize,
+}
+
+impl TableBudget {
+    pub(super) fn new() -> Self {
+        TableBudget {
+            left: MAX_TABLE_POSITIONS,
+        }
+    }
+
+    /// [`TableBudget::finish`] for a table already built.
+    pub(super) fn admit(&mut self, t: Table, warnings: &mut Vec<String>) -> Option<Table> {
+        self.finish(t.cells, t.rows, t.note, warnings)
+    }
+
+    /// A table from cells placed on a grid (`rows` rows): spans clamped to the grid, at
+    /// most [`MAX_TABLE_COLS`] columns, and only as many rows as the budget allows (the
+    /// cut is said in the table's note and a warning). `None` when nothing is left.
+    pub(super) fn finish(
+        &mut self,
+        mut cells: Vec<Cell>,
+        rows: usize,
+        note: Option<String>,
+        warnings: &mut Vec<String>,
+    ) -> Option<Table> {
+        let cols = cells
+            .iter()
+            .map(|c| c.c.saturating_add(c.colspan.max(1)))
+            .max()
+            .unwrap_or(0)
+            .min(MAX_TABLE_COLS);
+        if cols == 0 || rows == 0 {
+            return None;
+        }
+        let mut note = note;
+        let mut keep = rows;
+        if rows.saturating_mul(cols) > self.left {
+            keep = self.left / cols;
+            let what = format!(
+                "table cut at {keep} of {rows} rows: over the limit of {MAX_TABLE_POSITIONS} table cells per document"
+            );
+            warnings.push(what.clone());
+            note = Some(match note {
+                Some(n) => format!("{n}; {what}"),
+                None => what,
+            });
+        }
+        if keep == 0 {
+            return None;
+        }
+        self.left -= keep * cols;
+        cells.retain(|c| c.r < keep && c.c < cols);
+        for c in &mut cells {
+            c.colspan = c.colspan.clamp(1, cols - c.c);
+            c.rowspan = c.rowspan.clamp(1, keep - c.r);
+        }
+        cells.sort_by_key(|c| (c.r, c.c));
+        Some(Table {
+            rows: keep,
+            cols,
+            cells,
+            note,
+        })
+    }
+}
+
+/// A chart's title, kind and cached data.
+#[derive(Debug, Default)]
+pub(super) struct Chart {
+    pub title: Option<String>,
+    /// `Bar chart`, `Line chart`, … from the first plot's element.
+    pub kind: Option<String>,
+    /// Categories in the first column, one column per series, series names as the header.
+    pub table: Option<Table>,
+}
+
+/// The most series and points per series read from one chart.
+const MAX_SERIES: usize = 64;
+const MAX_POINTS: usize = 10_000;
+
+#[derive(Default)]
+struct Series {
+    name: String,
+    cats: Vec<(usize, String)>,
+    vals: Vec<(usize, String)>,
+}
+
+/// Reads a chart part (`c:chartSpace`): the values Office cached when it last drew the
+/// chart, which is what a reader of the document saw.
+pub(super) fn chart(xml: &str, part: &str) -> Result<Chart, DocError> {
     let mut r = Reader::from_str(xml);
-    let mut title: Option<String> = None;
-    let mut paras = Vec::new();
-    let mut shape_is_title = false;
-    let mut para: Option<(u8, String)> = None;
-    let mut in_text = false;
+    let mut out = Chart::default();
+    let mut series: Vec<Series> = Vec::new();
+    // Where we are: in the chart's own title, in a series' name/categories/values, the
+    // current point index, and which level of a multi-level category cache.
+    let (mut in_title, mut title_done, mut in_plot) = (false, false, false);
+    let mut section: Option<u8> = None; // 0 name, 1 categories, 2 values
+    let mut in_ser = false;
+    let mut idx = 0usize;
+    let mut lvl = 0usize;
+    let mut in_v = false;
+    let mut in_t = false;
+    let mut title = String::new();
+    let mut value = String::new();
     loop {
-        match r.read_event().map_err(|e| xml_err(part, e))? {
-            // Only an open `<a:t>` starts text; an empty `<a:t/>` has none.
-            Event::Start(e) if e.name().as_ref() == "a:t" => in_text = true,
-            Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
-                "p:sp" => shape_is_title = false,
-                "p:ph" => {
-                    let t = attr(&e, "type").unwrap_or_default();
-                    shape_is_title = t == "title" || t == "ctrTitle";
-                }
-                "a:p" => para = Some((0, String::new())),
-                "a:pPr" => {
-                    if let Some(p) = para.as_mut() {
-                        p.0 = attr(&e, "lvl").and_then(|v| v.parse().ok()).unwrap_or(0);
+        let ev = r.read_event().map_err(|e| xml_err(part, e))?;
+        match ev {
+            Event::Start(e) => match e.name().as_ref() {
+                "c:title" if !in_plot && !title_done && !in_ser => in_title = true,
+                "c:plotArea" => in_plot = true,
+                "c:ser" if in_plot => {
+                    in_ser = series.len() < MAX_SERIES;
+                    if in_ser {
+                        series.push(Series::default());
                     }
                 }
-                "a:br" => {
-                    if let Some(p) = para.as_mut() {
-                        p.1.push(' ');
+                "c:tx" if in_ser => section = Some(0),
+                "c:cat" | "c:xVal" if in_ser => {
+                    section = Some(1);
+                    lvl = 0;
+                }
+                "c:val" | "c:yVal" if in_ser => section = Some(2),
+                "c:lvl" => lvl += 1,
+                "c:pt" => idx = num_attr(&e, "idx").unwrap_or(0),
+                "c:v" => {
+                    in_v = true;
+                    value.clear();
+                }
+                "a:t" if in_title => in_t = true,
+                name => {
+                    if in_plot
+                        && out.kind.is_none()
+                        && let Some(k) = name
+                            .strip_prefix("c:")
+                            .and_then(|n| n.strip_suffix("Chart"))
+                    {
+                        out.kind = Some(chart_kind(k));
                     }
                 }
-                _ => {}
             },
-            Event::Text(t) if in_text => {
-                if let Some(p) = para.as_mut() {
-                    p.1.push_str(&t);
+            Event::Empty(e) => {
+                if in_plot
+                    && out.kind.is_none()
+                    && let Some(k) = e
+                        .name()
+                        .as_ref()
+                        .strip_prefix("c:")
+                        .and_then(|n| n.strip_suffix("Chart"))
+                {
+                    out.kind = Some(chart_kind(k));
                 }
             }
-            Event::GeneralRef(g) if in_text => {
-                if let Some(p) = para.as_mut() {
-                    push_ref(&mut p.1, &g);
-                }
-            }
+            Event::Text(t) if in_v => value.push_str(&t),
+            Event::Text(t) if in_t => title.push_str(&t),
+            Event::GeneralRef(g) if in_v => push_ref(&mut value, &g),
+            Event::GeneralRef(g) if in_t => push_ref(&mut title, &g),
             Event::End(e) => match e.name().as_ref() {
-                "a:t" => in_text = false,
-                "a:p" => {
-                    if let Some((level, text)) = para.take() {
-                        let text = text.trim().to_string();
-                        if text.is_empty() {
-                            continue;
-                        }
-                        if shape_is_title {
-                            match title.as_mut() {
-                                Some(t) => {
-                                    t.push(' ');
-                                    t.push_str(&text);
-                                }
-                                None => title = Some(text),
-                            }
-                        } else {
-                            paras.push((level.min(8), text));
+                "c:title" if in_title => {
+                    in_title = false;
+                    title_done = true;
+                }
+                "a:t" => in_t = false,
+                "a:p" if in_title && !title.is_empty() => title.push(' '),
+                "c:plotArea" => in_plot = false,
+                "c:ser" => in_ser = false,
+                "c:tx" | "c:cat" | "c:xVal" | "c:val" | "c:yVal" => section = None,
+                "c:v" => {
+                    in_v = false;
+                    let v = value.trim().to_string();
+                    if in_title {
+                        title.push_str(&v);
+                    } else if let (true, Some(s), Some(ser)) = (in_ser, section, series.last_mut())
+                    {
+                        match s {
+                            0 => ser.name = v,
+                            1 if lvl <= 1 && idx < MAX_POINTS => ser.cats.push((idx, v)),
+                            2 if idx < MAX_POINTS => ser.vals.push((idx, v)),
+                            _ => {}
                         }
                     }
                 }
@@ -420,5 +477,58 @@ fn slide_text(xml: &str, part: &str) -> Result<SlideText, DocError> {
             _ => {}
         }
     }
-    Ok((title, paras))
+    let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+    out.title = (!title.is_empty()).then_some(title);
+    let points = series
+        .iter()
+        .flat_map(|s| s.cats.iter().chain(&s.vals))
+        .map(|(i, _)| i + 1)
+        .max()
+        .unwrap_or(0);
+    if series.is_empty() || points == 0 {
+        return Ok(out);
+    }
+    // Sparse cells: a point index far out costs rows, not strings (the budget caps rows).
+    let mut cells = Vec::new();
+    let mut cats: HashMap<usize, String> = HashMap::new();
+    for s in &series {
+        for (i, v) in &s.cats {
+            cats.entry(*i).or_insert_with(|| v.clone());
+        }
+    }
+    cells.push(Cell::new(0, 0, String::new(), true));
+    for (k, s) in series.iter().enumerate() {
+        let name = if s.name.is_empty() {
+            format!("Series {}", k + 1)
+        } else {
+            s.name.clone()
+        };
+        cells.push(Cell::new(0, k + 1, name, true));
+        for (i, v) in &s.vals {
+            cells.push(Cell::new(i + 1, k + 1, v.clone(), false));
+        }
+    }
+    for (i, v) in cats {
+        cells.push(Cell::new(i + 1, 0, v, false));
+    }
+    cells.sort_by_key(|c| (c.r, c.c));
+    cells.dedup_by_key(|c| (c.r, c.c));
+    let grid = Table {
+        rows: points + 1,
+        cols: series.len() + 1,
+        cells,
+        note: None,
+    };
+    out.table = Some(grid);
+    Ok(out)
+}
+
+/// `bar` → `Bar chart`, `doughnut` → `Doughnut chart`.
+fn chart_kind(k: &str) -> String {
+    let k = k.trim_end_matches("3D");
+    let mut c = k.chars();
+    match c.next() {
+        Some(f) => format!("{}{} chart", f.to_ascii_uppercase(), c.as_str()),
+        None => "Chart".to_string(),
+    }
 }

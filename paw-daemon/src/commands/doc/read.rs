@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::model::{Document, Mode, render, truncate};
+use super::ocr::{self, Ocr};
 use super::{DocError, Format, ooxml, pdf, xlsx};
 
 /// What one extraction produced, besides its text.
@@ -33,6 +34,18 @@ pub fn read_doc(
     format: Option<Format>,
     pages: Option<(usize, usize)>,
 ) -> Result<Document, DocError> {
+    read_doc_ocr(bytes, format, pages, None)
+}
+
+/// [`read_doc`] with OCR (SPEC §9): image files are read by OCR, and a PDF's pages as
+/// `ocr.mode` says, after `pages` is applied (pages left out are not read). Without `ocr`
+/// no page is read by OCR and an image file gives a warning.
+pub fn read_doc_ocr(
+    bytes: &[u8],
+    format: Option<Format>,
+    pages: Option<(usize, usize)>,
+    ocr: Option<&Ocr<'_>>,
+) -> Result<Document, DocError> {
     let format = match format {
         Some(f) => f,
         None => detect(bytes)?,
@@ -42,6 +55,9 @@ pub fn read_doc(
         Format::Docx => ooxml::docx(bytes)?,
         Format::Pptx => ooxml::pptx(bytes)?,
         Format::Xlsx => xlsx::xlsx(bytes)?,
+        Format::Png | Format::Jpeg | Format::Tiff => {
+            ocr::image_document(bytes, format, ocr.unwrap_or(&Ocr::OFF))?
+        }
     };
     if let Some((from, to)) = pages {
         if format == Format::Docx && doc.pages.len() < 2 {
@@ -50,6 +66,9 @@ pub fn read_doc(
             ));
         }
         doc.keep_pages(from, to);
+    }
+    if let (Format::Pdf, Some(ocr)) = (format, ocr) {
+        ocr::pdf_pages(bytes, &mut doc, ocr)?;
     }
     Ok(doc)
 }
@@ -62,7 +81,19 @@ pub fn read_text(
     max_chars: usize,
     pages: Option<(usize, usize)>,
 ) -> Result<(DocText, String), DocError> {
-    let mut doc = read_doc(bytes, format, pages)?;
+    read_text_ocr(bytes, format, mode, max_chars, pages, None)
+}
+
+/// [`read_text`] with OCR ([`read_doc_ocr`]).
+pub fn read_text_ocr(
+    bytes: &[u8],
+    format: Option<Format>,
+    mode: Mode,
+    max_chars: usize,
+    pages: Option<(usize, usize)>,
+    ocr: Option<&Ocr<'_>>,
+) -> Result<(DocText, String), DocError> {
+    let mut doc = read_doc_ocr(bytes, format, pages, ocr)?;
     let count = doc.pages.len();
     let mut truncated = false;
     if mode == Mode::Json && max_chars > 0 {
@@ -88,12 +119,21 @@ pub fn read_text(
     Ok((info, text))
 }
 
-/// The format of `bytes`, from their content, never the file name: `%PDF-`, or a zip whose
-/// entries name the Office part (`word/document.xml`, `ppt/presentation.xml`,
-/// `xl/workbook.xml`).
+/// The format of `bytes`, from their content, never the file name: `%PDF-`, the PNG, JPEG
+/// and TIFF signatures, or a zip whose entries name the Office part (`word/document.xml`,
+/// `ppt/presentation.xml`, `xl/workbook.xml`).
 pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
     if bytes.starts_with(b"%PDF-") {
         return Ok(Format::Pdf);
+    }
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return Ok(Format::Png);
+    }
+    if bytes.starts_with(b"\xFF\xD8\xFF") {
+        return Ok(Format::Jpeg);
+    }
+    if bytes.starts_with(b"II*\0") || bytes.starts_with(b"MM\0*") {
+        return Ok(Format::Tiff);
     }
     if bytes.starts_with(b"\xD0\xCF\x11\xE0") {
         return Err(DocError::NotSupported(
@@ -103,7 +143,7 @@ pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
     }
     if !bytes.starts_with(b"PK") {
         return Err(DocError::NotSupported(
-            "not a PDF, DOCX, PPTX or XLSX file (unknown content)".into(),
+            "not a PDF, DOCX, PPTX, XLSX, PNG, JPEG or TIFF file (unknown content)".into(),
         ));
     }
     let zip = ooxml::Zip::new(bytes)?;

@@ -58,7 +58,7 @@ fn docx_keeps_headings_lists_and_tables() {
     let blocks = ooxml::docx(&bytes).expect("docx");
     assert_eq!(
         render(&blocks, Mode::Md),
-        "# Quarterly Report\n\n## Summary\n\nFish & chips cost £5.\n\n- first point\n  - a detail\n1. step one\n\nAfter the list.\n\n| Region | Sales |\n| --- | --- |\n| North | 42 |\n"
+        "# Quarterly Report\n\n### Summary\n\nFish & chips cost £5.\n\n- first point\n  - a detail\n1. step one\n\nAfter the list.\n\n| Region | Sales |\n| --- | --- |\n| North | 42 |\n"
     );
     assert_eq!(
         render(&blocks, Mode::Text),
@@ -105,7 +105,7 @@ fn pptx_has_one_section_per_slide_in_order() {
     assert_eq!(blocks.pages.len(), 3);
     assert_eq!(
         render(&blocks, Mode::Md),
-        "## Slide 1: Welcome\n\n- Agenda\n  - Numbers\n\n## Slide 2: Numbers & more\n\n- Up 10%\n\n## Slide 3: Close\n\n- Questions?\n"
+        "<!-- Slide 1 -->\n\n# Welcome\n\n- Agenda\n  - Numbers\n\n<!-- Slide 2 -->\n\n# Numbers & more\n\n- Up 10%\n\n<!-- Slide 3 -->\n\n# Close\n\n- Questions?\n"
     );
 }
 
@@ -330,4 +330,236 @@ fn pages_keeps_only_those_pages_with_their_anchors() {
         super::read_text(&docx_bytes(), None, Mode::Md, 0, Some((1, 1))),
         Err(super::DocError::NotSupported(_))
     ));
+}
+
+/// One page for [`placed_pdf`]: text as `(x, y, size, text)` in PDF space (y up, 612 × 792),
+/// each drawn by its own `Tj` with no spaces between them; stroked lines `[x0, y0, x1, y1]`;
+/// and an optional `cm` the whole page is drawn under.
+struct PdfPage<'a> {
+    text: Vec<(f32, f32, f32, &'a str)>,
+    lines: Vec<[f32; 4]>,
+    cm: Option<[f32; 6]>,
+}
+
+/// A PDF of `pages` (Helvetica), with `outline` as its bookmarks: each `(title, next)`
+/// where `next` is the index of the entry its `/Next` points to (a loop if it points back).
+fn placed_pdf(pages: &[PdfPage<'_>], outline: &[(&str, Option<usize>)]) -> Vec<u8> {
+    use lopdf::content::{Content, Operation};
+    use lopdf::{Document, Object, Stream, dictionary};
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font_id = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+    });
+    let resources_id = doc.add_object(dictionary! { "Font" => dictionary! { "F1" => font_id } });
+    let mut kids = Vec::new();
+    for page in pages {
+        let mut ops = Vec::new();
+        if let Some(m) = page.cm {
+            ops.push(Operation::new("cm", m.iter().map(|&v| v.into()).collect()));
+        }
+        for l in &page.lines {
+            ops.push(Operation::new("m", vec![l[0].into(), l[1].into()]));
+            ops.push(Operation::new("l", vec![l[2].into(), l[3].into()]));
+            ops.push(Operation::new("S", vec![]));
+        }
+        for &(x, y, size, s) in &page.text {
+            ops.push(Operation::new("BT", vec![]));
+            ops.push(Operation::new("Tf", vec!["F1".into(), size.into()]));
+            ops.push(Operation::new("Td", vec![x.into(), y.into()]));
+            ops.push(Operation::new("Tj", vec![Object::string_literal(s)]));
+            ops.push(Operation::new("ET", vec![]));
+        }
+        let content = Content { operations: ops };
+        let content_id = doc.add_object(Stream::new(
+            dictionary! {},
+            content.encode().expect("encode"),
+        ));
+        let page_id = doc.add_object(dictionary! {
+            "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+        });
+        kids.push(page_id.into());
+    }
+    let count = kids.len() as i64;
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => kids, "Count" => count, "Resources" => resources_id,
+            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+        }),
+    );
+    let mut catalog = dictionary! { "Type" => "Catalog", "Pages" => pages_id };
+    if !outline.is_empty() {
+        let ids: Vec<_> = outline.iter().map(|_| doc.new_object_id()).collect();
+        let root = doc.new_object_id();
+        for (i, (title, next)) in outline.iter().enumerate() {
+            let mut d = dictionary! { "Title" => Object::string_literal(*title), "Parent" => root };
+            if let Some(n) = next {
+                d.set("Next", ids[*n]);
+            }
+            doc.objects.insert(ids[i], Object::Dictionary(d));
+        }
+        doc.objects.insert(
+            root,
+            Object::Dictionary(dictionary! { "Type" => "Outlines", "First" => ids[0] }),
+        );
+        catalog.set("Outlines", root);
+    }
+    let catalog_id = doc.add_object(catalog);
+    doc.trailer.set("Root", catalog_id);
+    let mut buf = Vec::new();
+    doc.save_to(&mut buf).expect("save");
+    buf
+}
+
+#[test]
+fn a_pdf_table_is_read_from_its_rules_and_its_cells_are_not_glued() {
+    // A 3 × 3 grid at x 100/220/340/460, y 600/620/640/660 (PDF space, y up).
+    let mut lines = Vec::new();
+    for y in [600.0, 620.0, 640.0, 660.0] {
+        lines.push([100.0, y, 460.0, y]);
+    }
+    for x in [100.0, 220.0, 340.0, 460.0] {
+        lines.push([x, 600.0, x, 660.0]);
+    }
+    let mut text = vec![(72.0, 700.0, 11.0, "Timings of the three passes.")];
+    for (r, row) in [
+        ["time (secs)", "simple", "complex"],
+        ["parse", "1.5", "12"],
+        ["render", "0.5", "3"],
+    ]
+    .iter()
+    .enumerate()
+    {
+        for (c, cell) in row.iter().enumerate() {
+            text.push((
+                105.0 + 120.0 * c as f32,
+                646.0 - 20.0 * r as f32,
+                11.0,
+                *cell,
+            ));
+        }
+    }
+    let bytes = placed_pdf(
+        &[PdfPage {
+            text,
+            lines,
+            cm: None,
+        }],
+        &[],
+    );
+    let doc = super::pdf::pdf(&bytes).expect("pdf");
+    assert_eq!(doc.tables(), 1, "{doc:#?}");
+    let md = render(&doc, Mode::Md);
+    assert!(
+        md.contains("| time (secs) | simple | complex |\n| --- | --- | --- |\n| parse | 1.5 | 12 |\n| render | 0.5 | 3 |"),
+        "{md}"
+    );
+    let page = &doc.pages[0];
+    assert_eq!((page.width, page.height), (Some(612.0), Some(792.0)));
+    assert!(
+        md.find("Timings").expect("text") < md.find("| time").expect("table"),
+        "{md}"
+    );
+}
+
+#[test]
+fn pdf_bookmarks_make_headings_and_a_looping_outline_ends() {
+    let text = vec![
+        (72.0, 700.0, 11.0, "Scope"),
+        (
+            72.0,
+            680.0,
+            11.0,
+            "This paragraph explains the scope of the document.",
+        ),
+        (72.0, 640.0, 11.0, "Method"),
+        (
+            72.0,
+            620.0,
+            11.0,
+            "This paragraph explains the method that was used.",
+        ),
+    ];
+    // The second entry's /Next points back to the first.
+    let bytes = placed_pdf(
+        &[PdfPage {
+            text,
+            lines: Vec::new(),
+            cm: None,
+        }],
+        &[("Scope", Some(1)), ("Method", Some(0))],
+    );
+    let doc = super::pdf::pdf(&bytes).expect("pdf");
+    let md = render(&doc, Mode::Md);
+    assert!(
+        md.contains("# Scope\n\nThis paragraph explains the scope"),
+        "{md}"
+    );
+    assert!(md.contains("# Method\n\n"), "{md}");
+}
+
+#[test]
+fn a_rotated_pdf_page_is_read_upright_and_furniture_is_left_out() {
+    // Four pages with a running header and a page number; the last is drawn turned 90°
+    // (as landscape pages often are).
+    let heads: Vec<String> = (1..=4).map(|n| format!("Quarterly report {n}")).collect();
+    let mut pages: Vec<PdfPage<'_>> = (0..3)
+        .map(|i| PdfPage {
+            text: vec![
+                (72.0, 760.0, 9.0, heads[i].as_str()),
+                (72.0, 600.0, 11.0, "Body text of an ordinary page."),
+                (300.0, 30.0, 9.0, ["1", "2", "3"][i]),
+            ],
+            lines: Vec::new(),
+            cm: None,
+        })
+        .collect();
+    pages.push(PdfPage {
+        text: vec![
+            (72.0, 400.0, 11.0, "Landscape line one."),
+            (72.0, 385.0, 11.0, "Landscape line two."),
+        ],
+        lines: Vec::new(),
+        cm: Some([0.0, 1.0, -1.0, 0.0, 612.0, 0.0]),
+    });
+    let doc = super::pdf::pdf(&bytes_of(&pages)).expect("pdf");
+    let text = render(&doc, Mode::Text);
+    assert!(!text.contains("Quarterly report"), "{text}");
+    assert!(text.contains("Body text of an ordinary page."), "{text}");
+    assert!(
+        text.contains("Landscape line one. Landscape line two."),
+        "{text}"
+    );
+    let json = render(&doc, Mode::Json);
+    assert!(
+        json.contains("\"kind\":\"furniture\",\"text\":\"Quarterly report 1\""),
+        "{json}"
+    );
+}
+
+fn bytes_of(pages: &[PdfPage<'_>]) -> Vec<u8> {
+    placed_pdf(pages, &[])
+}
+
+#[test]
+fn a_page_over_the_glyph_cap_stops_with_a_warning() {
+    let long = "x".repeat(1_000);
+    let text: Vec<(f32, f32, f32, &str)> = (0..210)
+        .map(|i| (10.0, 780.0 - 3.0 * i as f32, 2.0, long.as_str()))
+        .collect();
+    let doc = super::pdf::pdf(&bytes_of(&[PdfPage {
+        text,
+        lines: Vec::new(),
+        cm: None,
+    }]))
+    .expect("pdf");
+    assert!(
+        doc.warnings
+            .iter()
+            .any(|w| w.contains("more than 200000 characters")),
+        "{:?}",
+        doc.warnings
+    );
+    assert!(!doc.pages[0].blocks.is_empty());
 }
