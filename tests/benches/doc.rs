@@ -42,51 +42,30 @@ const ROWS: usize = 5_000;
 const COLS: usize = 10;
 
 fn pdf_doc() -> Vec<u8> {
-    use lopdf::content::{Content, Operation};
-    use lopdf::{Document, Object, Stream, dictionary};
-    let mut doc = Document::with_version("1.5");
-    let pages_id = doc.new_object_id();
-    let font = doc.add_object(
-        dictionary! {"Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica"},
-    );
-    let resources = doc.add_object(dictionary! {"Font" => dictionary! {"F1" => font}});
-    let mut kids: Vec<Object> = Vec::new();
-    for p in 0..PAGES {
-        let mut ops = vec![
-            Operation::new("BT", vec![]),
-            Operation::new("Tf", vec!["F1".into(), 10.into()]),
-            Operation::new("TL", vec![12.into()]),
-            Operation::new("Td", vec![50.into(), 750.into()]),
-        ];
-        for l in 0..50 {
-            ops.push(Operation::new(
-                "Tj",
-                vec![Object::string_literal(format!(
-                    "Page {p} line {l}: the quick brown fox jumps over the lazy dog again."
-                ))],
-            ));
-            ops.push(Operation::new("T*", vec![]));
-        }
-        ops.push(Operation::new("ET", vec![]));
-        let content = Content { operations: ops }.encode().expect("encode");
-        let c = doc.add_object(Stream::new(dictionary! {}, content));
-        kids.push(
-            doc.add_object(dictionary! {"Type" => "Page", "Parent" => pages_id, "Contents" => c})
-                .into(),
-        );
-    }
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(dictionary! {
-            "Type" => "Pages", "Kids" => kids, "Count" => PAGES as i64, "Resources" => resources,
-            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
-        }),
-    );
-    let catalog = doc.add_object(dictionary! {"Type" => "Catalog", "Pages" => pages_id});
-    doc.trailer.set("Root", catalog);
-    let mut buf = Vec::new();
-    doc.save_to(&mut buf).expect("save");
-    buf
+    use lopdf::Object;
+    use lopdf::content::Operation;
+    let pages = (0..PAGES)
+        .map(|p| {
+            let mut ops = vec![
+                Operation::new("BT", vec![]),
+                Operation::new("Tf", vec!["F1".into(), 10.into()]),
+                Operation::new("TL", vec![12.into()]),
+                Operation::new("Td", vec![50.into(), 750.into()]),
+            ];
+            for l in 0..50 {
+                ops.push(Operation::new(
+                    "Tj",
+                    vec![Object::string_literal(format!(
+                        "Page {p} line {l}: the quick brown fox jumps over the lazy dog again."
+                    ))],
+                ));
+                ops.push(Operation::new("T*", vec![]));
+            }
+            ops.push(Operation::new("ET", vec![]));
+            ops
+        })
+        .collect();
+    paw_tests::pdfgen::pdf_of_pages(pages)
 }
 
 fn xlsx_doc() -> Vec<u8> {

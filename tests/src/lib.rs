@@ -13,6 +13,7 @@ pub mod docscore;
 pub mod hostile;
 pub mod http;
 pub mod ircd;
+pub mod pdfgen;
 pub mod procfs;
 pub mod quality;
 pub mod services;

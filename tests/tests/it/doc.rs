@@ -310,81 +310,40 @@ fn doc_tables_writes_each_table_as_rfc_4180_csv_listed_as_artifacts() {
 }
 
 /// A PDF of `pages` pages, each with a running header, two columns of text and a ruled
-/// table of 6 × 4 cells (lopdf; Helvetica).
+/// table of 6 × 4 cells.
 fn long_pdf(pages: usize) -> Vec<u8> {
-    use lopdf::content::{Content, Operation};
-    use lopdf::{Document, Object, Stream, dictionary};
-    let mut doc = Document::with_version("1.5");
-    let pages_id = doc.new_object_id();
-    let font = doc.add_object(
-        dictionary! {"Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica"},
-    );
-    let resources = doc.add_object(dictionary! {"Font" => dictionary! {"F1" => font}});
-    let text = |ops: &mut Vec<Operation>, x: i64, y: i64, size: i64, s: String| {
-        ops.push(Operation::new("BT", vec![]));
-        ops.push(Operation::new("Tf", vec!["F1".into(), size.into()]));
-        ops.push(Operation::new("Td", vec![x.into(), y.into()]));
-        ops.push(Operation::new("Tj", vec![Object::string_literal(s)]));
-        ops.push(Operation::new("ET", vec![]));
-    };
-    let mut kids: Vec<Object> = Vec::new();
-    for p in 0..pages {
-        let mut ops = Vec::new();
-        text(
-            &mut ops,
-            50,
-            770,
-            8,
-            "Quarterly report of the widget works".into(),
-        );
-        for col in 0..2 {
-            for l in 0..30 {
-                let y = 740 - 12 * l;
-                text(
-                    &mut ops,
-                    50 + 270 * col,
-                    y,
-                    10,
-                    format!("Page {p} column {col} line {l}: the quick brown fox"),
-                );
+    use lopdf::content::Operation;
+    use paw_tests::pdfgen::{pdf_of_pages, text_at};
+    let pages = (0..pages)
+        .map(|p| {
+            let mut ops = text_at(50, 770, 8, "Quarterly report of the widget works".into());
+            for col in 0..2 {
+                for l in 0..30 {
+                    let line = format!("Page {p} column {col} line {l}: the quick brown fox");
+                    ops.extend(text_at(50 + 270 * col, 740 - 12 * l, 10, line));
+                }
             }
-        }
-        // A ruled grid under the columns.
-        for r in 0..=6 {
-            let y = 360 - 20 * r;
-            ops.push(Operation::new("m", vec![50.into(), y.into()]));
-            ops.push(Operation::new("l", vec![450.into(), y.into()]));
-        }
-        for c in 0..=4 {
-            let x = 50 + 100 * c;
-            ops.push(Operation::new("m", vec![x.into(), 360.into()]));
-            ops.push(Operation::new("l", vec![x.into(), 240.into()]));
-        }
-        ops.push(Operation::new("S", vec![]));
-        for r in 0..6 {
-            for c in 0..4 {
-                text(&mut ops, 55 + 100 * c, 345 - 20 * r, 9, format!("r{r}c{c}"));
+            // A ruled grid under the columns.
+            for r in 0..=6 {
+                let y = 360 - 20 * r;
+                ops.push(Operation::new("m", vec![50.into(), y.into()]));
+                ops.push(Operation::new("l", vec![450.into(), y.into()]));
             }
-        }
-        let content = Content { operations: ops }.encode().expect("encode");
-        let id = doc.add_object(Stream::new(dictionary! {}, content));
-        kids.push(
-            doc.add_object(dictionary! {"Type" => "Page", "Parent" => pages_id, "Contents" => id})
-                .into(),
-        );
-    }
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(dictionary! {
-            "Type" => "Pages", "Kids" => kids, "Count" => pages as i64, "Resources" => resources,
-            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
-        }),
-    );
-    let catalog = doc.add_object(dictionary! {"Type" => "Catalog", "Pages" => pages_id});
-    doc.trailer.set("Root", catalog);
-    let mut buf = Vec::new();
-    doc.save_to(&mut buf).expect("save");
-    buf
+            for c in 0..=4 {
+                let x = 50 + 100 * c;
+                ops.push(Operation::new("m", vec![x.into(), 360.into()]));
+                ops.push(Operation::new("l", vec![x.into(), 240.into()]));
+            }
+            ops.push(Operation::new("S", vec![]));
+            for r in 0..6 {
+                for c in 0..4 {
+                    ops.extend(text_at(55 + 100 * c, 345 - 20 * r, 9, format!("r{r}c{c}")));
+                }
+            }
+            ops
+        })
+        .collect();
+    pdf_of_pages(pages)
 }
 
 /// SPEC §10 / issue 26: a 300-page PDF (text in two columns, a ruled table per page) is

@@ -10,17 +10,18 @@
 use paw_tests::Daemon;
 use paw_tests::docscore::{self, CorpusDoc, Score};
 
-/// Per format: the floor of the mean text F1 and of the pooled table-cell recall. Each is
-/// what the working tree's readers reached on 2026-11-25 (mid-rewrite, OCR in) minus 0.02,
-/// rounded down, so a change that loses fidelity fails here; raise them as better readers
-/// land. Reached then: PDF 0.905 / 0.604, DOCX 0.967 / 0.902, PPTX 0.670 / 0.892, XLSX
-/// 0.929 / 0.928, scans 1.000 (no tables). The targets: F1 0.85 in every format
-/// (0.90 over all), table cells 0.80.
+/// Per format: the floor of the mean text F1 and of the pooled table-cell recall over the
+/// committed corpus (generated documents with known text, and scans). Each is what the
+/// readers reach on it (2026-11-25: PDF 1.000 / 1.000, DOCX 0.969 / 1.000, PPTX 0.954 /
+/// 0.963, XLSX 0.985 / 1.000, scans 1.000) less about 0.02, so a change that loses fidelity
+/// fails here. With `PAW_DOC_CORPUS_EXTRA` (real documents kept out of the repository) those
+/// are scored and printed too, and every output is checked for ligatures; the floors stay
+/// the committed corpus's. docs/benchmarks.md has the figures over both.
 const FLOORS: &[(&str, f64, f64)] = &[
-    ("pdf", 0.88, 0.58),
-    ("docx", 0.94, 0.88),
-    ("pptx", 0.65, 0.87),
-    ("xlsx", 0.90, 0.90),
+    ("pdf", 0.98, 0.98),
+    ("docx", 0.95, 0.98),
+    ("pptx", 0.93, 0.94),
+    ("xlsx", 0.96, 0.98),
     ("scan", 0.98, 0.0),
 ];
 
@@ -78,10 +79,12 @@ fn every_format_keeps_its_fidelity_floors() {
         scored.push((doc, s, err));
     }
     let mut failures = Vec::new();
+    // The floors hold over the committed corpus; extra documents are scored and printed.
+    let committed = docscore::corpus_dir();
     for (kind, f1_floor, cells_floor) in FLOORS {
         let of: Vec<&Score> = scored
             .iter()
-            .filter(|(d, _, _)| d.kind == *kind)
+            .filter(|(d, _, _)| d.kind == *kind && d.path.starts_with(&committed))
             .map(|(_, s, _)| s)
             .collect();
         let f1 = docscore::mean(&of.iter().map(|s| s.f1).collect::<Vec<_>>());
