@@ -420,8 +420,10 @@ impl Pool {
             return Err(WorkerError::Crashed);
         };
         // CPU time is capped in the worker; a wall-clock limit is a backstop for jobs no
-        // call is waiting on (a background full-text extraction).
-        let limit = Duration::from_secs(self.cfg.cpu_secs.saturating_mul(2).max(5));
+        // call is waiting on (a background full-text extraction). Four times the CPU cap: on
+        // a loaded machine (load 9 on 2 cores was seen) a job that gets a quarter of a core
+        // still ends by its CPU cap, with that reason, before the backstop.
+        let limit = Duration::from_secs(self.cfg.cpu_secs.saturating_mul(4).max(10));
         let frame = match tokio::time::timeout(limit, exchange(w, &header, payload)).await {
             Ok(Ok(frame)) => Ok(frame),
             Ok(Err(_)) => Err(diagnose(w).await),
