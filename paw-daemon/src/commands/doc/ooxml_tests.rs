@@ -2,22 +2,10 @@
 //! cells, notes, links, text boxes, equations; PPTX order, tables, charts and notes; XLSX
 //! blocks and merges; and the caps that keep hostile spans and nesting bounded.
 
-use std::io::Write;
-
 use super::model::{Document, Kind, Mode, render};
 use super::ooxml::{self, MAX_TABLE_COLS};
+use super::tests::zip_of;
 use super::xlsx;
-
-fn zip_of(parts: &[(&str, &str)]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, body) in parts {
-        w.start_file(*name, opts).expect("start");
-        w.write_all(body.as_bytes()).expect("write");
-    }
-    w.finish().expect("finish").into_inner()
-}
 
 const NS: &str = "xmlns:w=\"w\" xmlns:r=\"r\" xmlns:m=\"m\" xmlns:mc=\"mc\" xmlns:wp=\"wp\" xmlns:a=\"a\" xmlns:pic=\"pic\"";
 

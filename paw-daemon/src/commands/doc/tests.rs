@@ -5,7 +5,8 @@ use std::io::Write;
 use super::model::{Mode, render};
 use super::{DocError, Format, detect, ooxml, xlsx};
 
-fn zip_of(parts: &[(&str, &str)]) -> Vec<u8> {
+/// A zip of these parts (name, text), deflated; the Office tests build their files with it.
+pub(super) fn zip_of(parts: &[(&str, &str)]) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let opts = zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated);
