@@ -135,12 +135,24 @@ pub fn plan(bytes: &[u8], format: Option<Format>, mode: OcrMode) -> Plan {
     }
 }
 
-/// Reads the job's language data and appends it to the payload.
+/// Reads the job's language data and appends it to the payload, on the blocking pool (the
+/// data are megabytes: read and copied off the async threads).
 pub async fn attach(job: &mut OcrJob, payload: &mut Vec<u8>) {
-    let (loaded, data) = load(job.mode, &job.lang).await;
-    job.data = loaded.data;
-    for d in data {
-        payload.extend_from_slice(&d);
+    let (mode, lang) = (job.mode, job.lang.clone());
+    let mut owned = std::mem::take(payload);
+    let read = tokio::task::spawn_blocking(move || {
+        let data = append_data(mode, &lang, &mut owned);
+        (data, owned)
+    })
+    .await;
+    match read {
+        Ok((data, owned)) => {
+            job.data = data;
+            *payload = owned;
+        }
+        // The blocking task cannot panic here; if it did, the payload went with it and the
+        // job carries no data (the worker then names the missing language).
+        Err(_) => job.data.clear(),
     }
 }
 
@@ -204,36 +216,26 @@ pub fn language(cfg: &DocConfig, flag: Option<&str>) -> Result<String, CmdError>
     Ok(lang.to_string())
 }
 
-/// The daemon's side: reads each language's data (and `osd`'s, for turned pages) from the
-/// installed tessdata folder. Returns the job's OCR part and the data, in payload order.
-pub async fn load(mode: OcrMode, lang: &str) -> (OcrJob, Vec<Vec<u8>>) {
-    let mut job = OcrJob {
-        mode,
-        lang: lang.to_string(),
-        ..OcrJob::default()
-    };
-    let mut bytes = Vec::new();
+/// The daemon's side: appends each language's data (and `osd`'s, for turned pages) from
+/// the installed tessdata folder to `payload`; returns each one's name and length, in
+/// payload order.
+fn append_data(mode: OcrMode, lang: &str, payload: &mut Vec<u8>) -> Vec<(String, usize)> {
+    let mut found = Vec::new();
     if mode == OcrMode::Never {
-        return (job, bytes);
+        return found;
     }
-    let mut names: Vec<&str> = lang.split('+').collect();
-    names.push("osd");
-    for name in names {
-        let mut found = None;
-        for dir in TESSDATA_DIRS {
-            if let Ok(d) = tokio::fs::read(format!("{dir}/{name}.traineddata")).await {
-                found = Some(d);
-                break;
-            }
-        }
+    for name in lang.split('+').chain(["osd"]) {
         // Without osd, turned pages are read as they lie; without a language, the worker
         // answers that it is not installed.
-        if let Some(d) = found {
-            job.data.push((name.to_string(), d.len()));
-            bytes.push(d);
+        if let Some(d) = TESSDATA_DIRS
+            .iter()
+            .find_map(|dir| std::fs::read(format!("{dir}/{name}.traineddata")).ok())
+        {
+            found.push((name.to_string(), d.len()));
+            payload.extend_from_slice(&d);
         }
     }
-    (job, bytes)
+    found
 }
 
 /// The Debian package that holds a language's data (`chi_sim` → `tesseract-ocr-chi-sim`).
