@@ -287,13 +287,13 @@ pub fn handle(job: Job, payload: Vec<u8>) -> (Reply, Vec<u8>) {
                 data: &data,
                 deferred: ocr.deferred,
             };
-            match doc::read_text_ocr(bytes, format, mode, max_chars, pages, Some(&settings)) {
+            match doc::read_text(bytes, format, mode, max_chars, pages, Some(&settings)) {
                 Ok((info, text)) => (Reply::Doc(info), text.into_bytes()),
                 Err(e) => doc_failed(e),
             }
         }
         Job::DocTables { format, to, pages } => {
-            let tables = doc::read_doc(&payload, format, pages).and_then(|d| {
+            let tables = doc::read_doc(&payload, format, pages, None).and_then(|d| {
                 let mut warnings = d.warnings.clone();
                 let files = doc::tables::files(&d, to, &mut warnings)?;
                 Ok((files, d.format, warnings))

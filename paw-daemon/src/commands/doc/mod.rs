@@ -18,7 +18,7 @@ mod read;
 pub mod tables;
 pub mod xlsx;
 
-pub use read::{DocText, detect, read_doc, read_doc_ocr, read_text, read_text_ocr};
+pub use read::{DocText, detect, read_doc, read_text};
 
 use futures::FutureExt;
 use futures::future::BoxFuture;

@@ -28,19 +28,10 @@ pub struct DocText {
 }
 
 /// Reads a document into the model (in a worker: the bytes are untrusted), keeping only
-/// `pages` when given.
-pub fn read_doc(
-    bytes: &[u8],
-    format: Option<Format>,
-    pages: Option<(usize, usize)>,
-) -> Result<Document, DocError> {
-    read_doc_ocr(bytes, format, pages, None)
-}
-
-/// [`read_doc`] with OCR (SPEC §9): image files are read by OCR, and a PDF's pages as
-/// `ocr.mode` says, after `pages` is applied (pages left out are not read). Without `ocr`
+/// `pages` when given. With `ocr` (SPEC §9) image files are read by OCR, and a PDF's pages
+/// as `ocr.mode` says, after `pages` is applied (pages left out are not read); without it
 /// no page is read by OCR and an image file gives a warning.
-pub fn read_doc_ocr(
+pub fn read_doc(
     bytes: &[u8],
     format: Option<Format>,
     pages: Option<(usize, usize)>,
@@ -73,19 +64,9 @@ pub fn read_doc_ocr(
     Ok(doc)
 }
 
-/// Reads a document and renders its text (in a worker: the bytes are untrusted).
+/// Reads a document ([`read_doc`]) and renders its text (in a worker: the bytes are
+/// untrusted).
 pub fn read_text(
-    bytes: &[u8],
-    format: Option<Format>,
-    mode: Mode,
-    max_chars: usize,
-    pages: Option<(usize, usize)>,
-) -> Result<(DocText, String), DocError> {
-    read_text_ocr(bytes, format, mode, max_chars, pages, None)
-}
-
-/// [`read_text`] with OCR ([`read_doc_ocr`]).
-pub fn read_text_ocr(
     bytes: &[u8],
     format: Option<Format>,
     mode: Mode,
@@ -93,7 +74,7 @@ pub fn read_text_ocr(
     pages: Option<(usize, usize)>,
     ocr: Option<&Ocr<'_>>,
 ) -> Result<(DocText, String), DocError> {
-    let mut doc = read_doc_ocr(bytes, format, pages, ocr)?;
+    let mut doc = read_doc(bytes, format, pages, ocr)?;
     let count = doc.pages.len();
     let mut truncated = false;
     if mode == Mode::Json && max_chars > 0 {

@@ -314,21 +314,22 @@ fn pages_keeps_only_those_pages_with_their_anchors() {
         ],
         false,
     );
-    let (_, md) = super::read_text(&bytes, None, Mode::Md, 0, Some((2, 3))).expect("pages");
+    let (_, md) = super::read_text(&bytes, None, Mode::Md, 0, Some((2, 3)), None).expect("pages");
     assert!(!md.contains("First page text."), "{md}");
     assert!(md.starts_with("<!-- page 2 -->"), "{md}");
     assert!(
         md.contains("Second page, line one.") && md.contains("<!-- page 3 -->"),
         "{md}"
     );
-    let (_, md) = super::read_text(&bytes, None, Mode::Md, 0, Some((3, 9))).expect("past the end");
+    let (_, md) =
+        super::read_text(&bytes, None, Mode::Md, 0, Some((3, 9)), None).expect("past the end");
     assert!(
         md.starts_with("<!-- page 3 -->") && !md.contains("page 2"),
         "{md}"
     );
     // A DOCX flows as one: no pages to keep.
     assert!(matches!(
-        super::read_text(&docx_bytes(), None, Mode::Md, 0, Some((1, 1))),
+        super::read_text(&docx_bytes(), None, Mode::Md, 0, Some((1, 1)), None),
         Err(super::DocError::NotSupported(_))
     ));
 }
