@@ -631,7 +631,7 @@ pub fn pdf_pages(bytes: &[u8], doc: &mut Document, ocr: &Ocr<'_>) -> Result<(), 
     doc.warnings.extend(unreadable);
     if read > 0 {
         // The reader's own "no text, no OCR" note no longer holds.
-        doc.warnings.retain(|w| !w.contains("no OCR is done"));
+        doc.warnings.retain(|w| !w.contains(super::pdf::NO_OCR));
     }
     Ok(())
 }

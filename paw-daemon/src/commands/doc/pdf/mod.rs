@@ -20,6 +20,9 @@ use super::{DocError, Format};
 use glyphs::{Capped, Collector};
 
 /// Outline entries read (a document's table of contents is far smaller).
+/// How the warning of a PDF without any text ends; OCR, when it reads pages, takes that
+/// warning back by it.
+pub const NO_OCR: &str = "no OCR is done";
 const MAX_OUTLINE: usize = 10_000;
 
 /// Reads a PDF: one page of the model per page. A page without text is left with no blocks
@@ -95,7 +98,7 @@ pub fn pdf(bytes: &[u8]) -> Result<Document, DocError> {
     }
     if rows == 0 {
         out.warnings.push(format!(
-            "no text found in {} page(s): the PDF may be scanned images without a text layer (no OCR is done)",
+            "no text found in {} page(s): the PDF may be scanned images without a text layer ({NO_OCR})",
             page_nums.len()
         ));
     }
