@@ -186,6 +186,7 @@ fn untrusted_bytes_are_parsed_only_behind_the_worker_boundary() {
         "tables::files(",
         "shape::measure(",
         "shape::text_only(",
+        "shape::buildable(",
         "feeds_of(",
         ".brief()",
         ".full()",

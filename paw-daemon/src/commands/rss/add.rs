@@ -56,7 +56,7 @@ pub fn slug(text: &str) -> String {
 /// The first feed an HTML page advertises with `<link rel="alternate">`, made absolute.
 pub fn discover_feed(html: &str, base: &url::Url) -> Option<String> {
     // A page too deep to build a tree of in linear time advertises nothing paw reads.
-    if !super::shape::measure(html).buildable() {
+    if !super::shape::buildable(html) {
         return None;
     }
     let doc = scraper::Html::parse_document(html);

@@ -149,6 +149,13 @@ fn run(html: &str, keep_text: bool) -> Sink {
     tok.sink
 }
 
+/// Whether a tree may be built from `html` ([`Shape::buildable`]). Markup with no more
+/// tags than [`MAX_DEPTH`] cannot nest deeper, so most feed items and pages are answered
+/// by counting `<` without tokenizing them.
+pub fn buildable(html: &str) -> bool {
+    html.bytes().filter(|b| *b == b'<').count() <= MAX_DEPTH || measure(html).buildable()
+}
+
 /// Measures `html` in one pass.
 pub fn measure(html: &str) -> Shape {
     run(html, false).shape.get()
@@ -173,6 +180,10 @@ mod tests {
         let s = measure(&deep);
         assert_eq!(s.depth, 45_000);
         assert!(!s.buildable());
+        assert!(!buildable(&deep));
+        // Many tags that close: buildable, whether counted or measured.
+        assert!(buildable(&"<b>x</b>".repeat(1_000)));
+        assert!(buildable("<div><div></div></div>"));
         // `<div>` inside a script is not markup.
         let s = measure("<script>if (a<b) { x = '<div><div><div>'; }</script><div></div>");
         assert_eq!(s.depth, 1);

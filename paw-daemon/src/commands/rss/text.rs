@@ -11,7 +11,7 @@ pub fn html_to_text(html: &str) -> String {
         return collapse(html);
     }
     // Too deep to build a tree of in linear time: its text, flattened.
-    if !super::shape::measure(html).buildable() {
+    if !super::shape::buildable(html) {
         return collapse(&super::shape::text_only(html));
     }
     let rendered = html2text::config::plain_no_decorate()
@@ -92,7 +92,7 @@ fn sanitizer() -> ammonia::Builder<'static> {
 /// Sanitises HTML with an allowlist; relative URLs become absolute against `base`.
 pub fn sanitize(html: &str, base: Option<&url::Url>) -> String {
     // Too deep to build a tree of in linear time: its text, escaped, as one paragraph.
-    if html.contains('<') && !super::shape::measure(html).buildable() {
+    if !super::shape::buildable(html) {
         let text = collapse(&super::shape::text_only(html));
         return format!("<p>{}</p>", ammonia::clean_text(&text));
     }
