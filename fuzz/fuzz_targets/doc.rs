@@ -1,5 +1,5 @@
-//! `doc extract` and `doc tables` as the worker runs them (`worker::jobs::handle`,
-//! Job::Doc / Job::DocTables): the first byte picks PDF, DOCX, PPTX or XLSX (or detection),
+//! `doc extract` and `doc tables` as the worker runs them (`doc::jobs::Extract` and
+//! `doc::jobs::Tables`): the first byte picks PDF, DOCX, PPTX or XLSX (or detection),
 //! the mode (text, Markdown, the JSON model, CSV tables) and a page range; the rest is the
 //! file. Run by `scripts/fuzz`
 //! under the worker's memory cap (-rss_limit_mb) and a per-input timeout, seeded with the
@@ -11,7 +11,8 @@ use libfuzzer_sys::fuzz_target;
 use paw_daemon::commands::doc::Format;
 use paw_daemon::commands::doc::model::Mode;
 use paw_daemon::commands::doc::tables::TableFormat;
-use paw_daemon::worker::jobs::{Job, Reply, handle};
+use paw_daemon::commands::doc::jobs::{Extract, Tables};
+use paw_daemon::worker::job::Job as _;
 
 fuzz_target!(|data: &[u8]| {
     // The worker catches parser panics; restore the default hook so a caught panic is not
@@ -42,19 +43,20 @@ fuzz_target!(|data: &[u8]| {
         (a, a + usize::from(which & 0x3))
     });
     if how == 3 {
-        let job = Job::DocTables {
+        let job = Tables {
             format,
             to: TableFormat::Csv,
             pages,
         };
-        if let (Reply::DocTables { tables, .. }, payload) = handle(job, bytes.to_vec()) {
+        if let Ok((reply, payload)) = job.run(bytes.to_vec()) {
             // Every file's bytes are in the payload, in order, and nothing else.
+            let tables = reply.tables;
             assert_eq!(tables.iter().map(|t| t.len).sum::<usize>(), payload.len());
             assert!(tables.len() <= paw_daemon::commands::doc::tables::MAX_TABLE_FILES);
         }
         return;
     }
-    let job = Job::Doc {
+    let job = Extract {
         format,
         mode,
         max_chars: 100,
@@ -63,7 +65,7 @@ fuzz_target!(|data: &[u8]| {
         // (fuzz_targets/doc_image.rs fuzzes picture decoding).
         ocr: Default::default(),
     };
-    if let (Reply::Doc(info), text) = handle(job, bytes.to_vec()) {
+    if let Ok((info, text)) = job.run(bytes.to_vec()) {
         let text = String::from_utf8(text).expect("utf-8 text");
         assert_eq!(info.chars, text.chars().count());
         if mode == Mode::Json {

@@ -1,12 +1,13 @@
-//! Feed bytes as the worker handles them: Job::Feeds (parse and normalise; the input split
-//! in two feeds of one batch at its first byte's proportion), then Job::Render
+//! Feed bytes as the worker handles them: the `feeds` job (parse and normalise; the input split
+//! in two feeds of one batch at its first byte's proportion), then the `render` job
 //! of every item in both forms. Never panics past the worker (a parser panic becomes a
 //! failed reply), every item has a guid, summaries are single-line plain text, and
 //! sanitised content keeps no script. Run under the worker's caps by `scripts/fuzz`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paw_daemon::worker::jobs::{FeedInput, FeedOutcome, Form, Job, Reply, handle};
+use paw_daemon::commands::rss::jobs::{FeedInput, FeedOutcome, Feeds, Form, Render};
+use paw_daemon::worker::job::Job as _;
 
 fuzz_target!(|data: &[u8]| {
     static HOOK: std::sync::Once = std::sync::Once::new();
@@ -20,10 +21,10 @@ fuzz_target!(|data: &[u8]| {
         content_type: Some("application/xml".into()),
         base: Some("https://example.com/feed/".into()),
     };
-    let job = Job::Feeds {
+    let job = Feeds {
         feeds: vec![input(first), input(body.len() - first)],
     };
-    let (Reply::Feeds { feeds }, _) = handle(job, body.to_vec()) else {
+    let Ok((feeds, _)) = job.run(body.to_vec()) else {
         panic!("a feeds job answers feeds");
     };
     assert_eq!(feeds.len(), 2);
@@ -38,16 +39,14 @@ fuzz_target!(|data: &[u8]| {
         assert!(!item.guid.is_empty());
     }
     for form in [Form::Brief, Form::FullText] {
-        let (reply, _) = handle(
-            Job::Render {
-                form,
-                items: feed.items.clone(),
-            },
-            Vec::new(),
-        );
-        let Reply::Render { items, .. } = reply else {
+        let job = Render {
+            form,
+            items: feed.items.clone(),
+        };
+        let Ok((rendered, _)) = job.run(Vec::new()) else {
             panic!("render failed");
         };
+        let items = rendered.items;
         for item in items {
             if let Some(s) = &item.summary {
                 assert!(!s.contains('\n'), "{s:?}");

@@ -1,22 +1,22 @@
-//! `rss import` as the worker runs it (Job::Opml): any bytes give feed outlines or a
+//! `rss import` as the worker runs it (the `opml` job): any bytes give feed outlines or a
 //! reason, never more than the outline cap, never a panic past the worker, whatever the
 //! nesting. Run under the worker's caps by `scripts/fuzz`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paw_daemon::worker::jobs::{Job, MAX_OPML_FEEDS, Reply, handle};
+use paw_daemon::commands::rss::jobs::{MAX_OPML_FEEDS, Opml};
+use paw_daemon::worker::job::Job as _;
 
 fuzz_target!(|data: &[u8]| {
     static HOOK: std::sync::Once = std::sync::Once::new();
     HOOK.call_once(|| drop(std::panic::take_hook()));
-    match handle(Job::Opml, data.to_vec()) {
-        (Reply::Opml { feeds }, _) => {
+    match Opml.run(data.to_vec()) {
+        Ok((feeds, _)) => {
             assert!(feeds.len() <= MAX_OPML_FEEDS);
             for (_, url) in feeds {
                 assert!(!url.trim().is_empty());
             }
         }
-        (Reply::Failed(f), _) => assert!(!f.message.is_empty()),
-        (other, _) => panic!("unexpected reply {other:?}"),
+        Err(f) => assert!(!f.message.is_empty()),
     }
 });

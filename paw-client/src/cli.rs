@@ -282,7 +282,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                     _ => String::new(),
                 };
                 show(&format!(
-                    "paw-daemon {} (pid {})\nuptime: {} ms\nsessions: {}\nsocket: {}\nhome: {}\nworkers: {} alive, {} jobs done, {} lost{sandbox}\ndisk: audit {} B, irc {} B, rss {} B, artifacts {} B\n",
+                    "paw-daemon {} (pid {})\nuptime: {} ms\nsessions: {}\nsocket: {}\nhome: {}\nworkers: {} alive, {} jobs done, {} lost{sandbox}\nqueue: {}\ndisk: audit {} B, irc {} B, rss {} B, artifacts {} B\n",
                     s.version,
                     s.pid,
                     s.uptime_ms,
@@ -292,6 +292,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                     w.alive,
                     w.jobs_done,
                     w.jobs_failed,
+                    workers_line(w),
                     s.disk.audit_bytes,
                     s.disk.irc_bytes,
                     s.disk.rss_bytes,
@@ -636,4 +637,24 @@ fn print_json(v: &impl serde::Serialize) {
     let mut s = serde_json::to_string(v).unwrap_or_else(|_| "null".into());
     s.push('\n');
     show(&s);
+}
+
+/// The worker pool in one line, as `paw-client status` and the console show it: how many
+/// workers of the most allowed, then per lane the jobs queued and running, the longest
+/// wait and the jobs stopped by a budget.
+pub fn workers_line(w: &paw_proto::WorkerStatus) -> String {
+    let mut line = format!("{}/{} workers", w.alive, w.max);
+    for l in &w.lanes {
+        line.push_str(&format!(
+            " · {} {} queued, {} running",
+            l.lane, l.queued, l.running
+        ));
+        if l.queued > 0 {
+            line.push_str(&format!(", longest wait {} ms", l.longest_wait_ms));
+        }
+        if l.over_budget > 0 {
+            line.push_str(&format!(", {} over budget", l.over_budget));
+        }
+    }
+    line
 }

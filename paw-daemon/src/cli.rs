@@ -73,7 +73,7 @@ pub fn main() -> ExitCode {
             .skip(2)
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
-        return crate::worker::child::main(&argv);
+        return crate::worker::child::main(&argv, crate::commands::worker_jobs());
     }
     let args = Args::parse();
     init_logging(args.log_format);

@@ -42,6 +42,12 @@ pub struct Config {
     pub tools: ToolsConfig,
 }
 
+/// The smallest `worker.memory_mb` a worker starts in: its libraries (Tesseract and
+/// Leptonica among them), the allocator's arena and the job thread's stack take about
+/// 240 MiB of address space before any job (measured: a 224 MiB worker cannot start its
+/// job thread).
+pub const MIN_WORKER_MB: u64 = 256;
+
 /// `[audit]`: how long run records are kept.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -90,20 +96,32 @@ impl Default for TerminalConfig {
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct WorkerConfig {
-    /// Warm worker processes (also the number of parse jobs that run at once).
+    /// Warm worker processes.
     pub processes: usize,
+    /// The most workers at once, warm ones included, while jobs wait.
+    pub max_processes: usize,
+    /// A job that waited this long for a worker may start an extra one.
+    pub burst_after_ms: u64,
     /// One worker's address-space cap in MiB.
     pub memory_mb: u64,
-    /// One job's CPU-time cap in seconds.
+    /// All workers together, in MiB.
+    pub memory_budget_mb: u64,
+    /// One job's CPU-time ceiling in seconds.
     pub cpu_secs: u64,
+    /// A job's CPU budget: 1 s plus this per MiB of input, at most `cpu_secs`.
+    pub cpu_ms_per_mb: u64,
 }
 
 impl Default for WorkerConfig {
     fn default() -> Self {
         Self {
             processes: 2,
+            max_processes: 6,
+            burst_after_ms: 200,
             memory_mb: 512,
+            memory_budget_mb: 2048,
             cpu_secs: 60,
+            cpu_ms_per_mb: 4000,
         }
     }
 }
@@ -316,11 +334,21 @@ impl Config {
         if self.worker.processes == 0 {
             return Err("worker.processes must be greater than 0".into());
         }
-        if self.worker.memory_mb < 64 {
-            return Err("worker.memory_mb must be at least 64".into());
+        if self.worker.memory_mb < MIN_WORKER_MB {
+            return Err(format!("worker.memory_mb must be at least {MIN_WORKER_MB}"));
         }
         if self.worker.cpu_secs == 0 {
             return Err("worker.cpu_secs must be greater than 0".into());
+        }
+        let w = &self.worker;
+        if w.max_processes < w.processes {
+            return Err("worker.max_processes must be at least worker.processes".into());
+        }
+        if (w.processes as u64).saturating_mul(w.memory_mb) > w.memory_budget_mb {
+            return Err(format!(
+                "worker.memory_budget_mb ({}) must hold worker.processes × worker.memory_mb ({} × {})",
+                w.memory_budget_mb, w.processes, w.memory_mb
+            ));
         }
         if self.tools.rss.fetch_concurrency == 0 {
             return Err("tools.rss.fetch_concurrency must be greater than 0".into());
@@ -420,5 +448,26 @@ mod tests {
         let e = Config::parse("[terminal]\nmax_timeout_ms = 0\n", Path::new("c.toml"))
             .expect_err("zero");
         assert!(e.to_string().contains("max_timeout_ms"), "{e}");
+    }
+
+    #[test]
+    fn a_worker_pool_that_cannot_run_is_rejected() {
+        for (text, says) in [
+            ("[worker]\nmemory_mb = 128\n", "at least 256"),
+            (
+                "[worker]\nprocesses = 4\nmax_processes = 2\n",
+                "max_processes",
+            ),
+            (
+                "[worker]\nprocesses = 3\nmemory_mb = 512\nmemory_budget_mb = 1024\n",
+                "memory_budget_mb",
+            ),
+        ] {
+            let e = Config::parse(text, Path::new("c.toml")).expect_err(text);
+            assert!(e.to_string().contains(says), "{text}: {e}");
+        }
+        let ok =
+            "[worker]\nprocesses = 1\nmax_processes = 3\nmemory_mb = 256\nmemory_budget_mb = 768\n";
+        assert!(Config::parse(ok, Path::new("c.toml")).is_ok());
     }
 }

@@ -360,12 +360,33 @@ pub struct WorkerStatus {
     pub jobs_done: u64,
     /// Jobs that cost their worker (crash, cap, timeout or cancel).
     pub jobs_failed: u64,
+    /// The most workers that may run at once (`max_processes` within the memory budget).
+    #[serde(default)]
+    pub max: usize,
+    /// Each lane of the queue (`small`, `large`, `background`), in the order served.
+    #[serde(default)]
+    pub lanes: Vec<LaneStatus>,
     /// Whether the seccomp filter is installed (known once a worker started).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seccomp: Option<bool>,
     /// Landlock's status (`full`, `partial`, `none`), once a worker started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub landlock: Option<String>,
+}
+
+/// One lane of the worker queue in `daemon.status`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaneStatus {
+    /// `small`, `large` or `background`.
+    pub lane: String,
+    /// Jobs waiting for a worker.
+    pub queued: usize,
+    /// Jobs holding one.
+    pub running: usize,
+    /// How long the longest-waiting job has waited, in ms.
+    pub longest_wait_ms: u64,
+    /// Jobs stopped by a budget (CPU, memory or time) since the daemon started.
+    pub over_budget: u64,
 }
 
 /// What a command may do, declared by the command.

@@ -141,17 +141,7 @@ fn through_worker(w: &Workers, bytes: &[u8]) -> f64 {
     let mut secs: Vec<f64> = (0..5)
         .map(|_| {
             let t = Instant::now();
-            let (info, _) =
-                w.rt.block_on(w.pool.doc(
-                    bytes.to_vec(),
-                    None,
-                    Mode::Md,
-                    0,
-                    None,
-                    Default::default(),
-                    "eng".into(),
-                ))
-                .expect("doc in a worker");
+            let (info, _) = w.doc(bytes, Mode::Md).expect("doc in a worker");
             assert!(info.chars > 0);
             t.elapsed().as_secs_f64()
         })
@@ -340,17 +330,7 @@ fn markitdown(docs: &[CorpusDoc], runs: usize) -> Result<HashMap<PathBuf, Run>, 
 /// One `doc` job through a worker as `doc extract` runs it (default OCR settings): the
 /// text, or the error. The fidelity part's one place that knows the pool's call.
 fn worker_doc(w: &Workers, bytes: &[u8], mode: Mode) -> Result<String, String> {
-    w.rt.block_on(w.pool.doc(
-        bytes.to_vec(),
-        None,
-        mode,
-        0,
-        None,
-        Default::default(),
-        "eng".into(),
-    ))
-    .map(|(_, text)| text)
-    .map_err(|e| format!("{e:?}"))
+    w.doc(bytes, mode).map(|(_, text)| text)
 }
 
 /// paw's side: the document through a worker in Markdown mode, median of `runs`, and its

@@ -85,9 +85,9 @@ fn main() {
     // The same through worker processes (the daemon's real path): bodies batched, 64
     // feeds to a job, on the default two workers, as `rss news` parses what it fetched.
     let w = paw_tests::workers::Workers::start(2);
-    let bodies: Vec<paw_daemon::worker::FeedBody> = files
+    let bodies: Vec<paw_daemon::commands::rss::jobs::FeedBody> = files
         .iter()
-        .map(|f| paw_daemon::worker::FeedBody {
+        .map(|f| paw_daemon::commands::rss::jobs::FeedBody {
             body: f.clone(),
             content_type: Some("application/xml".into()),
             base: None,
@@ -97,7 +97,8 @@ fn main() {
     for _ in 0..5 {
         let input = bodies.clone();
         let t = Instant::now();
-        let parsed = w.rt.block_on(w.pool.feeds(input));
+        let parsed =
+            w.rt.block_on(paw_daemon::commands::rss::jobs::feeds(&w.pool, input));
         let items: usize = parsed.iter().flatten().map(|p| p.items.len()).sum();
         worker_runs.push(t.elapsed());
         assert!(items > 3000);

@@ -47,3 +47,18 @@ pub fn text_at(x: i64, y: i64, size: i64, text: String) -> Vec<Operation> {
         Operation::new("ET", vec![]),
     ]
 }
+
+/// A long report: `pages` pages of 40 lines of prose each (a document that keeps a worker
+/// busy for a while, for the scheduling tests and bench).
+pub fn report(pages: usize) -> Vec<u8> {
+    let line = "The committee met on Tuesday to discuss the budget and agreed to fund the library.";
+    pdf_of_pages(
+        (0..pages)
+            .map(|p| {
+                (0..40)
+                    .flat_map(|l| text_at(72, 740 - l * 16, 10, format!("{p}.{l} {line}")))
+                    .collect()
+            })
+            .collect(),
+    )
+}

@@ -16,6 +16,17 @@ pub fn rss_kib(pid: u32) -> u64 {
     status_field(pid, "VmRSS:")
 }
 
+/// Resident memory in KiB of a process that may be exiting (None once it is gone or a
+/// zombie).
+pub fn rss_kib_if_alive(pid: u32) -> Option<u64> {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+}
+
 /// Open file descriptors.
 pub fn open_fds(pid: u32) -> usize {
     std::fs::read_dir(format!("/proc/{pid}/fd"))

@@ -3,8 +3,12 @@
 
 use std::sync::Arc;
 
+use paw_daemon::commands::doc::jobs as doc_jobs;
+use paw_daemon::commands::doc::model::Mode;
+use paw_daemon::commands::doc::ocr::OcrJob;
+use paw_daemon::commands::rss::jobs::{self as rss_jobs, ArticleReply};
 use paw_daemon::config::WorkerConfig;
-use paw_daemon::worker::Pool;
+use paw_daemon::worker::{Pool, WorkerError};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -38,6 +42,41 @@ impl Workers {
             }
         });
         Workers { rt, pool, stop }
+    }
+}
+
+impl Workers {
+    /// One `doc` job as `doc extract` runs it (default OCR settings): the document's
+    /// description and text.
+    pub fn doc(
+        &self,
+        bytes: &[u8],
+        mode: Mode,
+    ) -> Result<(paw_daemon::commands::doc::DocText, String), String> {
+        let job = doc_jobs::Extract {
+            format: None,
+            mode,
+            max_chars: 0,
+            pages: None,
+            ocr: OcrJob {
+                lang: "eng".into(),
+                ..OcrJob::default()
+            },
+        };
+        self.rt
+            .block_on(doc_jobs::extract(
+                &self.pool,
+                bytes.to_vec(),
+                job,
+                Default::default(),
+            ))
+            .map_err(|e| e.message)
+    }
+
+    /// One page's article extraction in a worker.
+    pub fn extract(&self, page: &[u8], url: &url::Url) -> Result<ArticleReply, WorkerError> {
+        self.rt
+            .block_on(rss_jobs::article_of(&self.pool, page, None, url))
     }
 }
 

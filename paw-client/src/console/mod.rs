@@ -31,6 +31,7 @@ enum Msg {
     News(Value),
     Article(String, Value),
     Status(String),
+    Workers(Value),
 }
 
 /// A text being read: a call's record or an article.
@@ -77,6 +78,8 @@ pub struct App {
     pub status: String,
     /// Whether the connection is up.
     pub connected: bool,
+    /// The worker pool's lanes, from `daemon.status` (refreshed with the session list).
+    pub workers: String,
     /// The socket.
     pub socket: PathBuf,
     /// An open article whose full text is pending: read again, waiting for it.
@@ -153,6 +156,7 @@ async fn main_loop(
         help: false,
         status: String::new(),
         connected: false,
+        workers: String::new(),
         socket: socket.to_path_buf(),
         pending_article: None,
     };
@@ -203,6 +207,9 @@ async fn main_loop(
             tokio::spawn(async move {
                 if let Ok(v) = rpc.call("session.list", json!({})).await {
                     let _ = tx.send(Msg::Sessions(v));
+                }
+                if let Ok(v) = rpc.call("daemon.status", json!({})).await {
+                    let _ = tx.send(Msg::Workers(v));
                 }
             });
         }
@@ -425,6 +432,11 @@ fn on_msg(app: &mut App, m: Msg) {
             }
         }
         Msg::Status(s) => app.status = s,
+        Msg::Workers(v) => {
+            if let Ok(s) = serde_json::from_value::<paw_proto::DaemonStatus>(v) {
+                app.workers = crate::cli::workers_line(&s.workers);
+            }
+        }
     }
 }
 

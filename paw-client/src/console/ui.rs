@@ -55,13 +55,14 @@ pub fn draw(f: &mut Frame<'_>, app: &App) {
     };
     f.render_widget(
         Paragraph::new(format!(
-            "paw console · {} · {} · pane: {pane} · ? help · q quit",
+            "paw console · {} · {} · pane: {pane} · ? help · q quit · workers {}",
             if app.connected {
                 "connected"
             } else {
                 "DISCONNECTED"
             },
-            app.model.sessions.len()
+            app.model.sessions.len(),
+            app.workers
         )),
         top,
     );

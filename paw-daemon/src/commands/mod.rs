@@ -111,6 +111,34 @@ pub struct Services {
     pub shutdown: CancellationToken,
 }
 
+/// Every job a worker runs (SPEC §10), from the commands that own them: the worker
+/// process answers these and nothing else.
+pub fn worker_jobs() -> crate::worker::job::Registry {
+    let r = crate::worker::job::Registry::new()
+        .with::<doc::jobs::Extract>()
+        .with::<doc::jobs::Tables>()
+        .with::<rss::jobs::Feeds>()
+        .with::<rss::jobs::Render>()
+        .with::<rss::jobs::Extract>()
+        .with::<rss::jobs::Discover>()
+        .with::<rss::jobs::Opml>();
+    #[cfg(feature = "test-commands")]
+    let r = r.with::<testing::TestJob>();
+    r
+}
+
+impl From<crate::worker::WorkerError> for CmdError {
+    fn from(e: crate::worker::WorkerError) -> Self {
+        use crate::worker::WorkerError;
+        let code = match &e {
+            WorkerError::Job(f) if f.not_supported => ErrorCode::NotSupported,
+            WorkerError::Unavailable(_) => ErrorCode::CommandFailed,
+            _ => ErrorCode::ParseError,
+        };
+        CmdError::new(code, e.to_string())
+    }
+}
+
 impl Services {
     /// The state of type `T` a command's [`Command::init`] created. A command asks only
     /// for its own, so a missing one is a bug in that command.

@@ -258,7 +258,10 @@ impl ExecRuntime {
             argv: argv.to_vec(),
             stdin,
         };
-        let run = AssertUnwindSafe(cmd.run(ctx, inv)).catch_unwind();
+        // Its worker jobs queue as its session's (SPEC §10: a session waits behind its own).
+        let caller = crate::worker::Caller::session(&session.id);
+        let run =
+            AssertUnwindSafe(crate::worker::as_caller(caller, cmd.run(ctx, inv))).catch_unwind();
         let result = tokio::select! {
             biased;
             r = run => r.unwrap_or_else(|payload| {

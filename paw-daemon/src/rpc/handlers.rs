@@ -247,6 +247,18 @@ pub async fn status(
                 alive: s.alive,
                 jobs_done: s.jobs_done,
                 jobs_failed: s.jobs_failed,
+                max: s.max,
+                lanes: s
+                    .lanes
+                    .into_iter()
+                    .map(|l| paw_proto::LaneStatus {
+                        lane: l.lane.to_string(),
+                        queued: l.queued,
+                        running: l.running,
+                        longest_wait_ms: l.longest_wait_ms,
+                        over_budget: l.over_budget,
+                    })
+                    .collect(),
                 seccomp: report.as_ref().map(|r| r.seccomp),
                 landlock: report.map(|r| r.landlock),
             }

@@ -12,8 +12,8 @@ use std::panic::AssertUnwindSafe;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::jobs::{self, Job, Reply};
-use super::{sandbox, wire};
+use super::job::{self, Answer, JobFailure, Registry};
+use super::{Ready, sandbox, wire};
 
 /// The job thread's stack: deep enough for legitimate documents (paw's own code never
 /// recurses on input depth); it counts against the address-space cap, so at most a quarter
@@ -27,17 +27,14 @@ static PANICKED: AtomicBool = AtomicBool::new(false);
 /// Exit code when the worker is started wrongly or its parent is gone.
 const EXIT_SETUP: u8 = 3;
 
-/// Runs a worker: `args` are what follows [`super::WORKER_FLAG`].
-pub fn main(args: &[String]) -> ExitCode {
-    let [memory_mb, cpu_secs, parent] = args else {
-        eprintln!("paw worker: expected MEMORY_MB CPU_SECS PARENT_PID");
+/// Runs a worker answering the jobs in `registry`: `args` are what follows
+/// [`super::WORKER_FLAG`].
+pub fn main(args: &[String], registry: Registry) -> ExitCode {
+    let [memory_mb, parent] = args else {
+        eprintln!("paw worker: expected MEMORY_MB PARENT_PID");
         return ExitCode::from(EXIT_SETUP);
     };
-    let (Ok(memory_mb), Ok(cpu_secs), Ok(parent)) = (
-        memory_mb.parse::<u64>(),
-        cpu_secs.parse::<u64>(),
-        parent.parse::<i32>(),
-    ) else {
+    let (Ok(memory_mb), Ok(parent)) = (memory_mb.parse::<u64>(), parent.parse::<i32>()) else {
         eprintln!("paw worker: bad arguments");
         return ExitCode::from(EXIT_SETUP);
     };
@@ -61,7 +58,7 @@ pub fn main(args: &[String]) -> ExitCode {
     let job_thread = std::thread::Builder::new()
         .name("paw-job".into())
         .stack_size(stack)
-        .spawn(move || serve(proto_out, cpu_secs));
+        .spawn(move || serve(proto_out, &registry));
     match job_thread.map(|t| t.join()) {
         Ok(Ok(code)) => code,
         Ok(Err(_)) => ExitCode::from(EXIT_SETUP),
@@ -72,16 +69,18 @@ pub fn main(args: &[String]) -> ExitCode {
     }
 }
 
-fn serve(proto_out: File, cpu_secs: u64) -> ExitCode {
+fn serve(proto_out: File, registry: &Registry) -> ExitCode {
     let confined = sandbox::confine();
     let stdin = std::io::stdin();
     let mut input = BufReader::new(stdin.lock());
     let mut output = BufWriter::new(proto_out);
-    let ready = Reply::Ready {
+    let ready = Ready {
         seccomp: confined.seccomp,
         landlock: confined.landlock,
     };
-    if send(&mut output, ready, &[], false).is_err() {
+    let sent = wire::encode(&ready)
+        .and_then(|h| wire::write_blocking(&mut output, &job::reply_header(0, &h), &[]));
+    if sent.is_err() {
         return ExitCode::from(EXIT_SETUP);
     }
     loop {
@@ -94,41 +93,32 @@ fn serve(proto_out: File, cpu_secs: u64) -> ExitCode {
                 return ExitCode::from(EXIT_SETUP);
             }
         };
-        let (reply, payload) = match wire::decode::<Job>(&frame.header) {
-            Ok(job) => {
-                sandbox::cpu_budget(cpu_secs);
-                match std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    jobs::handle(job, frame.payload)
-                })) {
-                    Ok(r) => r,
-                    Err(_) => (
-                        Reply::Failed(jobs::JobFailure {
-                            not_supported: false,
-                            message: "the reader failed on this input (a panic)".into(),
-                        }),
-                        Vec::new(),
-                    ),
-                }
-            }
-            Err(e) => {
-                eprintln!("paw worker: bad job: {e}");
-                return ExitCode::from(EXIT_SETUP);
-            }
+        let Some((name, cpu_ms, fields)) = job::parse_request(&frame.header) else {
+            eprintln!("paw worker: a bad job header");
+            return ExitCode::from(EXIT_SETUP);
         };
+        sandbox::cpu_budget(cpu_ms);
+        let answer = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            registry.run(name, fields, frame.payload)
+        }))
+        .unwrap_or_else(|_| {
+            Answer::Failed(JobFailure::parse(
+                "the reader failed on this input (a panic)",
+            ))
+        });
         let retire = PANICKED.load(Ordering::SeqCst);
-        if send(&mut output, reply, &payload, retire).is_err() || retire {
+        let flags = if retire { job::RETIRE } else { 0 };
+        let sent = match answer {
+            Answer::Done(header, bytes) => {
+                wire::write_blocking(&mut output, &job::reply_header(flags, &header), &bytes)
+            }
+            Answer::Failed(f) => wire::encode(&f).and_then(|h| {
+                let header = job::reply_header(flags | job::FAILED, &h);
+                wire::write_blocking(&mut output, &header, &[])
+            }),
+        };
+        if sent.is_err() || retire {
             return ExitCode::SUCCESS;
         }
     }
-}
-
-fn send(
-    out: &mut BufWriter<File>,
-    reply: Reply,
-    payload: &[u8],
-    retire: bool,
-) -> std::io::Result<()> {
-    let envelope = jobs::Envelope { retire, reply };
-    let header = wire::encode(&envelope)?;
-    wire::write_blocking(out, &header, payload)
 }

@@ -2,41 +2,47 @@
 //! files — are parsed only in worker processes, never in the daemon.
 //!
 //! A worker is the daemon's own binary re-executed with [`WORKER_FLAG`] (never another
-//! program, never a shell). It caps its own address space and per-job CPU time, asks to die
-//! with the daemon, drops file-system and network access (Landlock) and most system calls
-//! (seccomp), then answers jobs read from its stdin, one at a time ([`child`]). The daemon
-//! keeps `worker.processes` of them warm in a [`Pool`]; a job checks one out, and a worker
-//! that dies, hits a cap, or whose job is abandoned (the call timed out or was cancelled)
-//! is killed at once and replaced in the background. The daemon only ever sees a reply
-//! frame or a dead pipe: whatever the input does, it costs one worker.
+//! program, never a shell). It caps its own address space and each job's CPU time, asks to
+//! die with the daemon, drops file-system and network access (Landlock) and most system
+//! calls (seccomp), then answers jobs read from its stdin, one at a time ([`child`]). What
+//! it can run is a [`job::Registry`] of [`job::Job`]s that the commands declare: this
+//! module knows no command.
+//!
+//! The daemon keeps `worker.processes` of them warm in a [`Pool`], shared by every session
+//! and scheduled ([`sched`]): per lane, round-robin across sessions, with a CPU budget
+//! sized by each job's input. When jobs wait past `worker.burst_after_ms` the pool starts
+//! extra workers (up to `worker.max_processes`, within `worker.memory_budget_mb`), which
+//! retire when idle. A worker that dies, hits a cap, or whose job is abandoned (the call
+//! timed out or was cancelled) is killed at once and replaced in the background. The
+//! daemon only ever sees a reply frame or a dead pipe: whatever the input does, it costs
+//! one worker.
 
 pub mod child;
-pub mod jobs;
+pub mod job;
 mod sandbox;
+pub mod sched;
 pub mod wire;
 
+use std::collections::HashMap;
+use std::future::Future;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use paw_proto::ErrorCode;
+use serde::{Deserialize, Serialize};
 use tokio::io::AsyncReadExt;
 use tokio::process::{Child, ChildStdin, ChildStdout};
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::{Notify, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::commands::CmdError;
-use crate::commands::doc::model::Mode;
-use crate::commands::doc::ocr::{self as ocr_doc, OcrMode};
-use crate::commands::doc::{DocText, Format};
-use crate::commands::rss::parse::{Item, ParsedFeed};
 use crate::config::WorkerConfig;
-use jobs::{ArticleReply, Form, Job, Reply};
+use job::{Job, JobFailure};
+use sched::{Lane, Queue};
 
-/// `paw-daemon --paw-worker MEMORY_MB CPU_SECS PARENT_PID` runs a worker.
+/// `paw-daemon --paw-worker MEMORY_MB PARENT_PID` runs a worker.
 pub const WORKER_FLAG: &str = "--paw-worker";
 
 /// How much of a dead worker's stderr is kept to tell why it died.
@@ -44,45 +50,24 @@ const STDERR_TAIL: usize = 4096;
 /// A worker whose resident memory is above this after a job is retired: allocators keep
 /// what a big job used, and an idle worker should not hold it for hours.
 const RETIRE_RSS_KIB: u64 = 256 << 10;
-/// The most feeds parsed in one job, and the most bytes of bodies.
-const FEEDS_PER_JOB: usize = 64;
-const FEED_BATCH_BYTES: usize = 8 << 20;
-
-/// A feed body to parse, with what its response said.
-#[derive(Debug, Clone)]
-pub struct FeedBody {
-    /// The body as received.
-    pub body: Vec<u8>,
-    /// Its `Content-Type`.
-    pub content_type: Option<String>,
-    /// The final URL (relative links resolve against it).
-    pub base: Option<String>,
-}
-
-/// `doc tables`' answer: each table file with its contents.
-#[derive(Debug, Clone)]
-pub struct DocTables {
-    /// The format read.
-    pub format: Format,
-    /// Each file's description and bytes, in document order.
-    pub files: Vec<(crate::commands::doc::tables::TableFile, Vec<u8>)>,
-    /// What was skipped or could not be read.
-    pub warnings: Vec<String>,
-}
-
 /// A reply up to this size is decoded on the async thread; a larger one on the blocking pool.
 const SMALL_FRAME: usize = 64 << 10;
 /// The size asked for the job and reply pipes.
 const PIPE_BYTES: usize = 1 << 20;
-/// How long a new worker may take to say it is ready.
+/// How long a new worker may take to say it is ready, and how long a job waits when no
+/// worker can be started at all.
 const READY_TIMEOUT: Duration = Duration::from_secs(10);
+/// An extra (burst) worker idle this long retires.
+const BURST_LINGER: Duration = Duration::from_secs(2);
+/// A job's CPU budget before its input is counted.
+const BASE_CPU_MS: u64 = 1000;
 
 /// Why a job produced no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WorkerError {
     /// The input was bad: the job's own answer.
     #[error("{}", .0.message)]
-    Job(jobs::JobFailure),
+    Job(JobFailure),
     /// The worker ran out of address space.
     #[error("worker exceeded its memory limit")]
     Memory,
@@ -92,7 +77,7 @@ pub enum WorkerError {
     /// The worker died otherwise (a crash, a stack overflow, an abort).
     #[error("worker crashed")]
     Crashed,
-    /// The job ran past its wall-clock limit (only jobs no call waits on have one).
+    /// The job ran past its wall-clock limit (four times its CPU budget).
     #[error("worker took too long")]
     TooSlow,
     /// No worker could be started.
@@ -100,28 +85,91 @@ pub enum WorkerError {
     Unavailable(String),
 }
 
-impl From<WorkerError> for CmdError {
-    fn from(e: WorkerError) -> Self {
-        let code = match &e {
-            WorkerError::Job(f) if f.not_supported => ErrorCode::NotSupported,
-            WorkerError::Unavailable(_) => ErrorCode::CommandFailed,
-            _ => ErrorCode::ParseError,
-        };
-        CmdError::new(code, e.to_string())
+impl WorkerError {
+    /// The job was stopped by one of its budgets (CPU, memory, time).
+    fn over_budget(&self) -> bool {
+        matches!(self, Self::Memory | Self::Cpu | Self::TooSlow)
     }
 }
 
+/// Who a job is for: the session whose queue it joins, and whether a call waits on it.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    session: Arc<str>,
+    background: bool,
+}
+
+impl Caller {
+    /// A call of `session`.
+    pub fn session(id: &str) -> Self {
+        Self {
+            session: Arc::from(id),
+            background: false,
+        }
+    }
+
+    /// Work no call waits on (a background refresh), queued as `who`.
+    pub fn background(who: &str) -> Self {
+        Self {
+            session: Arc::from(who),
+            background: true,
+        }
+    }
+}
+
+tokio::task_local! {
+    static CALLER: Caller;
+}
+
+/// Runs `f` with its worker jobs queued as `caller`'s. The executor wraps every call in
+/// its session's; work outside any call is the daemon's own.
+pub async fn as_caller<F: Future>(caller: Caller, f: F) -> F::Output {
+    CALLER.scope(caller, f).await
+}
+
+/// The caller of the job being sent now.
+pub fn current_caller() -> Caller {
+    CALLER
+        .try_with(Caller::clone)
+        .unwrap_or_else(|_| Caller::session("daemon"))
+}
+
+/// Text the worker produced (always UTF-8; anything else is replaced, not trusted).
+pub fn utf8(payload: Vec<u8>) -> String {
+    String::from_utf8(payload)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// One lane's figures for `daemon.status`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaneStats {
+    /// `small`, `large` or `background`.
+    pub lane: &'static str,
+    /// Jobs waiting for a worker.
+    pub queued: usize,
+    /// Jobs holding one.
+    pub running: usize,
+    /// How long the longest-waiting job has waited, in ms.
+    pub longest_wait_ms: u64,
+    /// Jobs stopped by a budget (CPU, memory or time) since the daemon started.
+    pub over_budget: u64,
+}
+
 /// Counters for `daemon.status`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PoolStats {
     /// Worker processes alive now.
     pub alive: usize,
+    /// The most that may run at once (`max_processes` within the memory budget).
+    pub max: usize,
     /// Jobs answered.
     pub jobs_done: u64,
     /// Jobs that cost their worker (crash, cap, timeout, cancel).
     pub jobs_failed: u64,
     /// Worker processes started since the daemon started.
     pub started: u64,
+    /// Each lane, in the order they are served.
+    pub lanes: Vec<LaneStats>,
 }
 
 /// What the sandbox enforces, as the first worker reported it.
@@ -130,6 +178,15 @@ pub struct SandboxReport {
     /// The seccomp filter is installed.
     pub seccomp: bool,
     /// Landlock: `full`, `partial` or `none`.
+    pub landlock: String,
+}
+
+/// A worker's first frame: what its sandbox enforces.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Ready {
+    /// The seccomp filter is installed.
+    pub seccomp: bool,
+    /// Landlock's status: `full`, `partial` or `none`.
     pub landlock: String,
 }
 
@@ -168,39 +225,79 @@ impl Drop for Worker {
     }
 }
 
-/// The warm workers. Owned by `Services`; `idle` is a std mutex held only to push or pop.
+/// What the pool's one lock guards: idle workers (with when each became idle), the queue,
+/// and the hand-off to each waiting job.
+#[derive(Default)]
+struct State {
+    idle: Vec<(Worker, Instant)>,
+    queue: Queue,
+    handoff: HashMap<u64, oneshot::Sender<Worker>>,
+}
+
+/// The workers. Owned by `Services`; `state` is a std mutex held only to push, pop and
+/// pick (never across an await).
 pub struct Pool {
     exe: PathBuf,
     cfg: WorkerConfig,
-    idle: Mutex<Vec<Worker>>,
-    /// One permit per worker: more jobs than workers wait their turn.
-    permits: Semaphore,
+    /// The most workers at once: `max_processes` within the memory budget.
+    limit: usize,
+    state: Mutex<State>,
     alive: Arc<AtomicUsize>,
+    /// Extra workers asked for by jobs that waited past `burst_after_ms`.
+    extra: AtomicUsize,
     done: AtomicU64,
     failed: AtomicU64,
     started: AtomicU64,
-    /// Wakes the keeper when a worker was lost.
+    over_budget: [AtomicU64; 3],
+    /// Wakes the keeper when a worker was lost or an extra one is wanted.
     refill: Notify,
-    /// Wakes a job waiting for an idle worker.
-    idle_ready: Notify,
     report: Mutex<Option<SandboxReport>>,
     tasks: TaskTracker,
     shutdown: CancellationToken,
+}
+
+/// A job's place in the queue until it has a worker; leaving it (the call ended) takes
+/// the job out, and a worker handed over meanwhile goes back to the pool.
+struct Ticket<'a> {
+    pool: &'a Pool,
+    id: u64,
+    rx: oneshot::Receiver<Worker>,
+}
+
+impl Drop for Ticket<'_> {
+    fn drop(&mut self) {
+        let handed = self.rx.try_recv().ok();
+        let mut st = self.pool.lock();
+        if st.queue.is_waiting(self.id) || handed.is_some() {
+            st.queue.remove(self.id);
+            st.handoff.remove(&self.id);
+            if let Some(w) = handed {
+                st.idle.push((w, Instant::now()));
+            }
+            self.pool.dispatch(&mut st);
+        }
+    }
 }
 
 /// A checked-out worker: back to the pool when the job answered, killed otherwise
 /// (including when the job's future is dropped because its call ended).
 struct Lease<'a> {
     pool: &'a Pool,
+    id: u64,
     worker: Option<Worker>,
 }
 
 impl Drop for Lease<'_> {
     fn drop(&mut self) {
-        if self.worker.take().is_some() {
+        let lost = self.worker.take();
+        let mut st = self.pool.lock();
+        st.queue.remove(self.id);
+        if lost.is_some() {
             self.pool.failed.fetch_add(1, Ordering::Relaxed);
+            drop(lost);
             self.pool.refill.notify_one();
         }
+        self.pool.dispatch(&mut st);
     }
 }
 
@@ -213,17 +310,20 @@ impl Pool {
         tasks: TaskTracker,
         shutdown: CancellationToken,
     ) -> Arc<Self> {
+        let by_memory =
+            usize::try_from(cfg.memory_budget_mb / cfg.memory_mb.max(1)).unwrap_or(usize::MAX);
         Arc::new(Self {
-            permits: Semaphore::new(cfg.processes),
+            limit: cfg.max_processes.min(by_memory).max(cfg.processes),
             exe,
             cfg,
-            idle: Mutex::new(Vec::new()),
+            state: Mutex::new(State::default()),
             alive: Arc::new(AtomicUsize::new(0)),
+            extra: AtomicUsize::new(0),
             done: AtomicU64::new(0),
             failed: AtomicU64::new(0),
             started: AtomicU64::new(0),
+            over_budget: Default::default(),
             refill: Notify::new(),
-            idle_ready: Notify::new(),
             report: Mutex::new(None),
             tasks,
             shutdown,
@@ -240,13 +340,14 @@ impl Pool {
         std::env::current_exe().unwrap_or(proc_exe)
     }
 
-    /// Starts the keeper task: it fills the pool to `worker.processes` now and after every
-    /// lost worker, until shutdown.
+    /// Starts the keeper task: it fills the pool to `worker.processes` (plus the extra
+    /// workers waiting jobs asked for) now and after every lost worker, and retires extra
+    /// workers that stayed idle, until shutdown.
     pub fn start(self: &Arc<Self>) {
         let pool = self.clone();
         self.tasks.spawn(async move {
             loop {
-                while pool.alive.load(Ordering::Relaxed) < pool.cfg.processes
+                while pool.alive.load(Ordering::Relaxed) < pool.target()
                     && !pool.shutdown.is_cancelled()
                 {
                     match pool.spawn().await {
@@ -260,24 +361,72 @@ impl Pool {
                 tokio::select! {
                     _ = pool.shutdown.cancelled() => break,
                     _ = pool.refill.notified() => {}
+                    _ = tokio::time::sleep(BURST_LINGER / 2) => pool.retire_idle_extras(),
                 }
             }
-            pool.lock_idle().clear();
+            pool.lock().idle.clear();
         });
+    }
+
+    /// How many workers the keeper keeps alive now.
+    fn target(&self) -> usize {
+        (self.cfg.processes + self.extra.load(Ordering::Relaxed)).min(self.limit)
+    }
+
+    /// Extra workers idle for [`BURST_LINGER`] retire (none while a call waits).
+    fn retire_idle_extras(&self) {
+        let mut st = self.lock();
+        if st.queue.calls_wait() {
+            return;
+        }
+        let now = Instant::now();
+        while self.alive.load(Ordering::Relaxed) > self.cfg.processes {
+            let Some(at) = st
+                .idle
+                .iter()
+                .position(|(_, since)| now.saturating_duration_since(*since) >= BURST_LINGER)
+            else {
+                break;
+            };
+            drop(st.idle.swap_remove(at));
+            let _ = self
+                .extra
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+        }
+        if self.alive.load(Ordering::Relaxed) <= self.cfg.processes {
+            self.extra.store(0, Ordering::Relaxed);
+        }
     }
 
     /// Kills the idle workers (shutdown; busy ones die with their jobs).
     pub fn stop(&self) {
-        self.lock_idle().clear();
+        self.lock().idle.clear();
     }
 
     /// The counters for `daemon.status`.
     pub fn stats(&self) -> PoolStats {
+        let now = Instant::now();
+        let st = self.lock();
+        let lanes = Lane::ALL
+            .into_iter()
+            .map(|lane| {
+                let f = st.queue.figures(lane, now);
+                LaneStats {
+                    lane: lane.name(),
+                    queued: f.queued,
+                    running: f.running,
+                    longest_wait_ms: f.longest_wait.as_millis() as u64,
+                    over_budget: self.over_budget[Queue::slot(lane)].load(Ordering::Relaxed),
+                }
+            })
+            .collect();
         PoolStats {
             alive: self.alive.load(Ordering::Relaxed),
+            max: self.limit,
             jobs_done: self.done.load(Ordering::Relaxed),
             jobs_failed: self.failed.load(Ordering::Relaxed),
             started: self.started.load(Ordering::Relaxed),
+            lanes,
         }
     }
 
@@ -289,33 +438,97 @@ impl Pool {
             .clone()
     }
 
-    fn lock_idle(&self) -> std::sync::MutexGuard<'_, Vec<Worker>> {
-        self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn push_idle(&self, w: Worker) {
-        self.lock_idle().push(w);
-        self.idle_ready.notify_one();
+        let mut st = self.lock();
+        st.idle.push((w, Instant::now()));
+        self.dispatch(&mut st);
     }
 
-    /// An idle worker. Only the keeper starts workers, so there are never more than
-    /// `worker.processes`; a job holds a permit, so one is idle or being started.
-    async fn checkout(&self) -> Result<Worker, WorkerError> {
-        let wait = async {
-            loop {
-                // Made before the look, so a worker pushed in between is not missed.
-                let ready = self.idle_ready.notified();
-                if let Some(w) = self.lock_idle().pop() {
-                    return w;
-                }
-                // A keeper that could not start a worker tries again.
-                self.refill.notify_one();
-                ready.await;
+    /// Hands idle workers to the jobs the queue picks, while both last.
+    fn dispatch(&self, st: &mut State) {
+        while !st.idle.is_empty() {
+            let Some(id) = st.queue.pop(self.alive.load(Ordering::Relaxed)) else {
+                return;
+            };
+            // The most recently idle worker: its memory is the warmest.
+            let Some((w, since)) = st.idle.pop() else {
+                return;
+            };
+            let Some(tx) = st.handoff.remove(&id) else {
+                // Unreachable: every queued job has a hand-off. The worker is not lost.
+                tracing::error!(job = id, "a queued job had no hand-off");
+                st.queue.remove(id);
+                st.idle.push((w, since));
+                continue;
+            };
+            if let Err(w) = tx.send(w) {
+                st.queue.remove(id);
+                st.idle.push((w, since));
             }
+        }
+    }
+
+    /// The job's CPU budget: 1 s plus `cpu_ms_per_mb` per MiB of its input, at most
+    /// `cpu_secs` (SPEC §10).
+    pub fn budget_ms(&self, size: usize, sized: bool) -> u64 {
+        let ceiling = self.cfg.cpu_secs.saturating_mul(1000);
+        if !sized {
+            return ceiling;
+        }
+        let per_mb = u128::from(self.cfg.cpu_ms_per_mb) * size as u128 / (1 << 20) as u128;
+        (u128::from(BASE_CPU_MS) + per_mb).min(u128::from(ceiling)) as u64
+    }
+
+    /// A worker for a job of `caller` in `lane`: it waits its turn (SPEC §10), and past
+    /// `burst_after_ms` asks for an extra worker.
+    async fn checkout(&self, caller: &Caller, lane: Lane) -> Result<Lease<'_>, WorkerError> {
+        let (tx, rx) = oneshot::channel();
+        let since = Instant::now();
+        let id = {
+            let mut st = self.lock();
+            let id = st.queue.push(caller.session.clone(), lane, since);
+            st.handoff.insert(id, tx);
+            self.dispatch(&mut st);
+            id
         };
-        tokio::time::timeout(READY_TIMEOUT, wait)
-            .await
-            .map_err(|_| WorkerError::Unavailable("no worker was ready within 10 s".into()))
+        let mut ticket = Ticket { pool: self, id, rx };
+        let burst_after = Duration::from_millis(self.cfg.burst_after_ms);
+        loop {
+            tokio::select! {
+                w = &mut ticket.rx => {
+                    let Ok(w) = w else {
+                        return Err(WorkerError::Unavailable("shutting down".into()));
+                    };
+                    // The ticket's drop finds the job no longer queued: nothing to undo.
+                    return Ok(Lease { pool: self, id, worker: Some(w) });
+                }
+                _ = self.shutdown.cancelled() => {
+                    return Err(WorkerError::Unavailable("shutting down".into()));
+                }
+                _ = tokio::time::sleep(burst_after) => {
+                    if lane != Lane::Background {
+                        self.burst();
+                    }
+                    if self.alive.load(Ordering::Relaxed) == 0 && since.elapsed() > READY_TIMEOUT {
+                        return Err(WorkerError::Unavailable("no worker was ready within 10 s".into()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every worker is busy and a call has waited past `burst_after_ms`: one more worker,
+    /// if the limit allows.
+    fn burst(&self) {
+        let busy = self.lock().idle.is_empty();
+        if busy && self.target() < self.limit {
+            self.extra.fetch_add(1, Ordering::Relaxed);
+            self.refill.notify_one();
+        }
     }
 
     async fn spawn(&self) -> Result<Worker, WorkerError> {
@@ -323,7 +536,6 @@ impl Pool {
         let mut child = tokio::process::Command::new(&self.exe)
             .arg(WORKER_FLAG)
             .arg(self.cfg.memory_mb.to_string())
-            .arg(self.cfg.cpu_secs.to_string())
             .arg(std::process::id().to_string())
             .env_clear()
             // mimalloc reserves a 1 GiB arena up front by default, which alone is over the
@@ -376,8 +588,12 @@ impl Pool {
             .await
             .map_err(|_| unavailable("no ready line in 10 s".into()))?
             .map_err(|e| unavailable(format!("it died at start: {e}")))?;
-        match wire::decode::<jobs::Envelope>(&ready.header).map(|e| e.reply) {
-            Ok(Reply::Ready { seccomp, landlock }) => {
+        let ready = ready
+            .header
+            .split_first()
+            .map(|(_, h)| wire::decode::<Ready>(h));
+        match ready {
+            Some(Ok(Ready { seccomp, landlock })) => {
                 let mut report = self.report.lock().unwrap_or_else(|e| e.into_inner());
                 if report.is_none() {
                     tracing::info!(seccomp, landlock = %landlock, "worker sandbox");
@@ -389,341 +605,101 @@ impl Pool {
         Ok(w)
     }
 
-    /// Runs one job in a worker and returns what `read` makes of its reply, or why there is
-    /// none. Encoding a job that carries items, and decoding a reply over [`SMALL_FRAME`]
-    /// with `read`, run on the blocking pool: their cost grows with the input (two hops to
-    /// it doubled a tiny job's overhead, so small frames stay here). Dropping the returned
-    /// future (the call timed out or was cancelled) kills the worker at once.
-    pub async fn run<T: Send + 'static>(
+    /// Runs one job in a worker: its reply and bytes, or why there are none. The job
+    /// queues as the current [`Caller`]'s, in the lane its size gives it, with a CPU
+    /// budget sized by it. Encoding a heavy job and decoding a reply over [`SMALL_FRAME`]
+    /// run on the blocking pool: their cost grows with the input (two hops to it doubled a
+    /// tiny job's overhead, so small frames stay here). Dropping the returned future (the
+    /// call timed out or was cancelled) kills the worker at once.
+    pub async fn run<J: Job>(
         &self,
-        job: Job,
-        payload: &[u8],
-        read: impl FnOnce(Reply, Vec<u8>) -> Option<T> + Send + 'static,
-    ) -> Result<T, WorkerError> {
-        let name = job.name();
-        let large = matches!(job, Job::Render { .. });
-        let header = blocking(large, move || {
-            wire::encode(&job).map_err(|_| WorkerError::Crashed)
+        job: J,
+        input: &[u8],
+    ) -> Result<(J::Reply, Vec<u8>), WorkerError> {
+        let caller = current_caller();
+        let size = job.size(input.len());
+        let lane = if caller.background {
+            Lane::Background
+        } else if job.small(size) {
+            Lane::Small
+        } else {
+            Lane::Large
+        };
+        let cpu_ms = self.budget_ms(size, job.sized());
+        let header = blocking(job.heavy(), move || {
+            job::request(&job, cpu_ms).map_err(|_| WorkerError::Crashed)
         })
         .await?;
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .map_err(|_| WorkerError::Unavailable("shutting down".into()))?;
-        let worker = self.checkout().await?;
-        let mut lease = Lease {
-            pool: self,
-            worker: Some(worker),
-        };
+        let outcome = self
+            .exchange::<J>(&caller, lane, cpu_ms, &header, input)
+            .await;
+        if let Err(e) = &outcome {
+            if e.over_budget() {
+                self.over_budget[Queue::slot(lane)].fetch_add(1, Ordering::Relaxed);
+            }
+            if !matches!(e, WorkerError::Job(_)) {
+                tracing::warn!(job = J::NAME, lane = lane.name(), reason = %e, "a worker was lost");
+            }
+        }
+        outcome
+    }
+
+    async fn exchange<J: Job>(
+        &self,
+        caller: &Caller,
+        lane: Lane,
+        cpu_ms: u64,
+        header: &[u8],
+        input: &[u8],
+    ) -> Result<(J::Reply, Vec<u8>), WorkerError> {
+        let mut lease = self.checkout(caller, lane).await?;
         let Some(w) = lease.worker.as_mut() else {
             return Err(WorkerError::Crashed);
         };
-        // CPU time is capped in the worker; a wall-clock limit is a backstop for jobs no
-        // call is waiting on (a background full-text extraction). Four times the CPU cap: on
-        // a loaded machine (load 9 on 2 cores was seen) a job that gets a quarter of a core
-        // still ends by its CPU cap, with that reason, before the backstop.
-        let limit = Duration::from_secs(self.cfg.cpu_secs.saturating_mul(4).max(10));
-        let frame = match tokio::time::timeout(limit, exchange(w, &header, payload)).await {
-            Ok(Ok(frame)) => Ok(frame),
-            Ok(Err(_)) => Err(diagnose(w).await),
-            Err(_) => Err(WorkerError::TooSlow),
+        // CPU time is capped in the worker; a wall-clock limit is a backstop. Four times
+        // the budget: on a loaded machine (load 9 on 2 cores was seen) a job that gets a
+        // quarter of a core still ends by its CPU cap, with that reason, before the
+        // backstop.
+        let limit = Duration::from_millis(cpu_ms.saturating_mul(4).max(10_000));
+        let frame = match tokio::time::timeout(limit, talk(w, header, input)).await {
+            Ok(Ok(frame)) => frame,
+            Ok(Err(_)) => return Err(diagnose(w).await),
+            Err(_) => return Err(WorkerError::TooSlow),
         };
-        let outcome = match frame {
-            Ok(frame) => {
-                let large = frame.header.len() + frame.payload.len() > SMALL_FRAME;
-                blocking(large, move || {
-                    let e = wire::decode::<jobs::Envelope>(&frame.header)
-                        .map_err(|_| WorkerError::Crashed)?;
-                    let answer = match e.reply {
-                        Reply::Failed(f) => Err(WorkerError::Job(f)),
-                        reply => read(reply, frame.payload).ok_or(WorkerError::Crashed),
-                    };
-                    Ok((answer, e.retire))
-                })
-                .await
-            }
-            Err(e) => Err(e),
-        };
-        match outcome {
-            Ok((answer, retire)) => {
-                let retire = retire || lease.worker.as_ref().is_some_and(Worker::bloated);
-                self.release(&mut lease, retire);
-                answer
-            }
-            Err(e) => {
-                tracing::warn!(job = name, reason = %e, "a worker was lost");
-                Err(e)
-            }
-        }
+        let large = frame.header.len() + frame.payload.len() > SMALL_FRAME;
+        let (answer, retire) = blocking(large, move || {
+            let (&flags, body) = frame.header.split_first().ok_or(WorkerError::Crashed)?;
+            let answer = if flags & job::FAILED != 0 {
+                Err(WorkerError::Job(
+                    wire::decode::<JobFailure>(body).map_err(|_| WorkerError::Crashed)?,
+                ))
+            } else {
+                let reply = wire::decode::<J::Reply>(body).map_err(|_| WorkerError::Crashed)?;
+                Ok((reply, frame.payload))
+            };
+            Ok((answer, flags & job::RETIRE != 0))
+        })
+        .await?;
+        let retire = retire || lease.worker.as_ref().is_some_and(Worker::bloated);
+        self.release(&mut lease, retire);
+        answer
     }
 
     /// The job answered: the worker goes back to the pool, unless it is retiring (it exits
-    /// after a parser panic), when it is let go and replaced.
+    /// after a parser panic, or holds too much memory), when it is let go and replaced.
     fn release(&self, lease: &mut Lease<'_>, retire: bool) {
         if let Some(w) = lease.worker.take() {
             self.done.fetch_add(1, Ordering::Relaxed);
-            if retire {
+            let mut st = self.lock();
+            st.queue.remove(lease.id);
+            if retire || self.shutdown.is_cancelled() {
                 drop(w);
                 self.refill.notify_one();
-            } else if !self.shutdown.is_cancelled() {
-                self.push_idle(w);
+            } else {
+                st.idle.push((w, Instant::now()));
             }
+            self.dispatch(&mut st);
         }
-    }
-
-    /// `doc extract`: the document's text and what was found.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn doc(
-        &self,
-        mut bytes: Vec<u8>,
-        format: Option<Format>,
-        mode: Mode,
-        max_chars: usize,
-        pages: Option<(usize, usize)>,
-        ocr: OcrMode,
-        lang: String,
-    ) -> Result<(DocText, String), CmdError> {
-        // OCR's language data (read here: the daemon is trusted, the worker opens no file)
-        // travel after the document: at once for a picture (or `--ocr always`), never for
-        // what cannot need OCR, and for a PDF only when the worker answers that a page
-        // needs it — 14 MB of data would cost a text PDF more than its extraction.
-        let plan = ocr_doc::plan(&bytes, format, ocr);
-        let mut job = ocr_doc::OcrJob {
-            mode: ocr,
-            lang,
-            data: Vec::new(),
-            deferred: plan == ocr_doc::Plan::Deferred,
-        };
-        if plan == ocr_doc::Plan::Now {
-            ocr_doc::attach(&mut job, &mut bytes).await;
-        }
-        let read = |reply, text| match reply {
-            Reply::Doc(info) => Some((info, jobs::utf8(text))),
-            _ => None,
-        };
-        let doc_job = |ocr| Job::Doc {
-            format,
-            mode,
-            max_chars,
-            pages,
-            ocr,
-        };
-        match self.run(doc_job(job.clone()), &bytes, read).await {
-            Err(WorkerError::Job(f)) if job.deferred && f.message == ocr_doc::NEEDS_DATA => {
-                job.deferred = false;
-                ocr_doc::attach(&mut job, &mut bytes).await;
-                Ok(self.run(doc_job(job), &bytes, read).await?)
-            }
-            answer => Ok(answer?),
-        }
-    }
-
-    /// `doc tables`: each table file's description and contents, and the warnings.
-    pub async fn doc_tables(
-        &self,
-        bytes: Vec<u8>,
-        format: Option<Format>,
-        to: crate::commands::doc::tables::TableFormat,
-        pages: Option<(usize, usize)>,
-    ) -> Result<DocTables, CmdError> {
-        let job = Job::DocTables { format, to, pages };
-        let read = |reply, mut payload: Vec<u8>| match reply {
-            Reply::DocTables {
-                format,
-                tables,
-                warnings,
-            } => {
-                let mut files = Vec::with_capacity(tables.len());
-                for t in tables.into_iter().rev() {
-                    let at = payload.len().checked_sub(t.len)?;
-                    files.push((t, payload.split_off(at)));
-                }
-                files.reverse();
-                Some(DocTables {
-                    format,
-                    files,
-                    warnings,
-                })
-            }
-            _ => None,
-        };
-        Ok(self.run(job, &bytes, read).await?)
-    }
-
-    /// Feed bodies to items (each with its sort key), in as few jobs as their sizes allow,
-    /// run on every worker at once. When a batch costs its worker (one hostile body among
-    /// them), each of its feeds is tried alone, so only the culprit fails.
-    pub async fn feeds(&self, inputs: Vec<FeedBody>) -> Vec<Result<ParsedFeed, WorkerError>> {
-        let mut batches: Vec<Vec<FeedBody>> = Vec::new();
-        let mut bytes = 0usize;
-        for f in inputs {
-            let len = f.body.len();
-            match batches.last_mut() {
-                Some(b) if b.len() < FEEDS_PER_JOB && bytes + len <= FEED_BATCH_BYTES => {
-                    b.push(f);
-                    bytes += len;
-                }
-                _ => {
-                    batches.push(vec![f]);
-                    bytes = len;
-                }
-            }
-        }
-        let runs = batches.iter().map(|b| self.feed_batch(b));
-        futures::future::join_all(runs)
-            .await
-            .into_iter()
-            .flatten()
-            .collect()
-    }
-
-    async fn feed_batch(&self, batch: &[FeedBody]) -> Vec<Result<ParsedFeed, WorkerError>> {
-        match self.feed_job(batch).await {
-            Ok(v) => v,
-            Err(e) if batch.len() > 1 && !matches!(e, WorkerError::Unavailable(_)) => {
-                let mut one_by_one = Vec::with_capacity(batch.len());
-                for f in batch {
-                    let r = self.feed_job(std::slice::from_ref(f)).await;
-                    one_by_one.push(r.and_then(|mut v| v.pop().ok_or(WorkerError::Crashed)?));
-                }
-                one_by_one
-            }
-            Err(e) => vec![Err(e); batch.len()],
-        }
-    }
-
-    /// One feed body to items.
-    pub async fn feed(&self, input: FeedBody) -> Result<ParsedFeed, WorkerError> {
-        self.feeds(vec![input])
-            .await
-            .pop()
-            .unwrap_or(Err(WorkerError::Crashed))
-    }
-
-    async fn feed_job(
-        &self,
-        batch: &[FeedBody],
-    ) -> Result<Vec<Result<ParsedFeed, WorkerError>>, WorkerError> {
-        let feeds = batch
-            .iter()
-            .map(|f| jobs::FeedInput {
-                len: f.body.len(),
-                content_type: f.content_type.clone(),
-                base: f.base.clone(),
-            })
-            .collect();
-        let mut payload = Vec::with_capacity(batch.iter().map(|f| f.body.len()).sum());
-        for f in batch {
-            payload.extend_from_slice(&f.body);
-        }
-        let read = |reply, _| match reply {
-            Reply::Feeds { feeds } => Some(feeds.into_iter().map(parsed).collect::<Vec<_>>()),
-            _ => None,
-        };
-        let parsed = self.run(Job::Feeds { feeds }, &payload, read).await?;
-        if parsed.len() != batch.len() {
-            return Err(WorkerError::Crashed);
-        }
-        Ok(parsed)
-    }
-
-    /// Renders items for handing out: summaries, sanitised HTML and (for `FullText`) the
-    /// plain text of each. Items that need nothing rendered never reach a worker.
-    pub async fn render(
-        &self,
-        items: Vec<Item>,
-        form: Form,
-    ) -> Result<(Vec<Item>, Vec<Option<String>>), CmdError> {
-        let needs_work = |i: &Item| {
-            (i.summary.is_none() && i.summary_source.is_some())
-                || (form != Form::Brief && (i.content_raw.is_some() || i.content_html.is_some()))
-        };
-        if !items.iter().any(needs_work) {
-            let n = items.len();
-            let items = items
-                .iter()
-                .map(|i| {
-                    if form == Form::Brief {
-                        i.brief()
-                    } else {
-                        i.full()
-                    }
-                })
-                .collect();
-            return Ok((
-                items,
-                vec![None; if form == Form::FullText { n } else { 0 }],
-            ));
-        }
-        let read = |reply, _| match reply {
-            Reply::Render { items, texts } => Some((items, texts)),
-            _ => None,
-        };
-        Ok(self.run(Job::Render { form, items }, &[], read).await?)
-    }
-
-    /// A page (its body as received, decoded in the worker) to its article.
-    pub async fn extract(
-        &self,
-        body: &[u8],
-        content_type: Option<&str>,
-        url: &url::Url,
-    ) -> Result<ArticleReply, WorkerError> {
-        let job = Job::Extract {
-            url: url.to_string(),
-            content_type: content_type.map(str::to_string),
-        };
-        let read = |reply, payload| match reply {
-            Reply::Extract { title, html_len } => jobs::article(title, html_len, payload),
-            _ => None,
-        };
-        self.run(job, body, read).await
-    }
-
-    /// The feed a page (its body as received) advertises, if any (a worker failure finds
-    /// none).
-    pub async fn discover(
-        &self,
-        body: &[u8],
-        content_type: Option<&str>,
-        base: &url::Url,
-    ) -> Option<String> {
-        let job = Job::Discover {
-            base: base.to_string(),
-            content_type: content_type.map(str::to_string),
-        };
-        let read = |reply, _| match reply {
-            Reply::Discover { url } => Some(url),
-            _ => None,
-        };
-        self.run(job, body, read).await.ok().flatten()
-    }
-
-    /// An OPML file's feed outlines, (title, url).
-    pub async fn opml(&self, bytes: Vec<u8>) -> Result<Vec<(String, String)>, CmdError> {
-        let read = |reply, _| match reply {
-            Reply::Opml { feeds } => Some(feeds),
-            _ => None,
-        };
-        Ok(self.run(Job::Opml, &bytes, read).await?)
-    }
-}
-
-/// A feed's outcome as the commands use it (the sort keys put back on the items).
-fn parsed(f: jobs::FeedOutcome) -> Result<ParsedFeed, WorkerError> {
-    match f {
-        jobs::FeedOutcome::Parsed(f) => {
-            let mut items = f.items;
-            for (i, ms) in items.iter_mut().zip(f.published_ms) {
-                i.published_ms = ms;
-            }
-            Ok(ParsedFeed {
-                title: f.title,
-                items,
-            })
-        }
-        jobs::FeedOutcome::Failed(e) => Err(WorkerError::Job(e)),
     }
 }
 
@@ -741,7 +717,7 @@ async fn blocking<T: Send + 'static>(
         .unwrap_or(Err(WorkerError::Crashed))
 }
 
-async fn exchange(
+async fn talk(
     w: &mut Worker,
     header: &[u8],
     payload: &[u8],

@@ -49,12 +49,16 @@ pub fn private_stdout() -> Result<File, String> {
     Ok(File::from(proto))
 }
 
-/// Caps the CPU time of the job about to run: `secs` more than used so far. Past it the
-/// kernel sends SIGXCPU, which ends the process.
-pub fn cpu_budget(secs: u64) {
+/// Caps the CPU time of the job about to run: `ms` more than used so far, rounded up to
+/// the whole second the kernel counts in. Past it the kernel sends SIGXCPU, which ends the
+/// process.
+pub fn cpu_budget(ms: u64) {
     let used = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    let used_ms = (used.tv_sec.max(0) as u64)
+        .saturating_mul(1000)
+        .saturating_add(used.tv_nsec.max(0) as u64 / 1_000_000);
     let limit = Rlimit {
-        current: Some((used.tv_sec.max(0) as u64).saturating_add(secs)),
+        current: Some(used_ms.saturating_add(ms).div_ceil(1000)),
         maximum: None,
     };
     if let Err(e) = rustix::process::setrlimit(Resource::Cpu, limit) {

@@ -432,7 +432,7 @@ fn a_feed_that_kills_its_worker_fails_alone_in_a_batched_refresh() {
     let rig = Rig::new(&server.config());
     for name in ["good1", "bad", "good2"] {
         let body = if name == "bad" {
-            String::from_utf8_lossy(paw_daemon::worker::jobs::TEST_CRASH_FEED).into_owned()
+            String::from_utf8_lossy(paw_daemon::commands::rss::jobs::TEST_CRASH_FEED).into_owned()
         } else {
             paw_tests::http::rss_feed(name, name, 2, 3)
         };

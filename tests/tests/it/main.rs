@@ -25,6 +25,7 @@ mod protocol;
 mod rss;
 mod rss_corpus;
 mod rss_read;
+mod scheduling;
 mod schema;
 mod sessions;
 mod socket;

@@ -138,8 +138,12 @@ fn ci_runs_the_readme_test_command() {
     assert!(read(".ci/run").contains("scripts/test"));
 }
 
-/// The files and folders that hold paw's readers of untrusted bytes; only the worker calls
-/// into them.
+/// The files where commands declare their worker jobs (SPEC §10): what runs in a worker,
+/// and so the only callers of the readers.
+const JOB_FILES: [&str; 2] = ["commands/doc/jobs.rs", "commands/rss/jobs.rs"];
+
+/// The files and folders that hold paw's readers of untrusted bytes; only the worker jobs
+/// call into them.
 const READERS: [&str; 14] = [
     "commands/doc/ooxml.rs",
     "commands/doc/docx.rs",
@@ -160,7 +164,8 @@ const READERS: [&str; 14] = [
 #[test]
 fn untrusted_bytes_are_parsed_only_behind_the_worker_boundary() {
     // Parser crates are named only in the reader files, and the readers' entry points are
-    // called only from `worker/` (SPEC §10). Test modules (after `#[cfg(test)]`) are exempt.
+    // called only from the commands' worker jobs (SPEC §10). Test modules (after
+    // `#[cfg(test)]`) are exempt.
     let parsers = [
         "feed_rs::",
         "html2text::",
@@ -208,7 +213,7 @@ fn untrusted_bytes_are_parsed_only_behind_the_worker_boundary() {
             .expect("under src")
             .to_string_lossy()
             .replace('\\', "/");
-        if rel.starts_with("worker/")
+        if JOB_FILES.contains(&rel.as_str())
             || rel.ends_with("tests.rs")
             || READERS
                 .iter()
@@ -227,6 +232,43 @@ fn untrusted_bytes_are_parsed_only_behind_the_worker_boundary() {
         checked += 1;
     }
     assert!(checked > 30, "{checked}");
+}
+
+#[test]
+fn the_worker_knows_no_command_and_every_job_is_declared_by_its_command() {
+    // The layering (ARCHITECTURE.md): commands use the pool; the pool runs the jobs the
+    // commands declare and names none of them, so `worker/` and `commands/` form no cycle.
+    let worker = production_code("worker/");
+    assert!(worker.len() >= 5, "{}", worker.len());
+    for (rel, code) in &worker {
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            assert!(
+                !line.contains("commands::") && !line.contains("crate::commands"),
+                "paw-daemon/src/worker/{rel} names a command: {line}"
+            );
+        }
+    }
+    // Every job is declared in its command's job file and registered for the worker.
+    let registry = read("paw-daemon/src/commands/mod.rs");
+    let mut jobs = 0;
+    for (rel, code) in production_code("commands/") {
+        for (at, _) in code.match_indices("Job for ") {
+            let name: String = code[at + 8..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            assert!(
+                JOB_FILES.contains(&format!("commands/{rel}").as_str()) || rel == "testing/mod.rs",
+                "commands/{rel} declares the worker job {name} outside a job file"
+            );
+            assert!(
+                registry.contains(&format!("{name}>()")),
+                "the worker job {name} (commands/{rel}) is not in commands::worker_jobs"
+            );
+            jobs += 1;
+        }
+    }
+    assert!(jobs >= 8, "{jobs}");
 }
 
 #[test]

@@ -9,6 +9,7 @@
 //! a reason instead of panicking; they run off the async threads.
 
 mod docx;
+pub mod jobs;
 pub mod model;
 pub mod ocr;
 pub mod ooxml;
@@ -170,11 +171,17 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
     // Progress in three steps: read, extracted, written.
     ctx.progress(1, 3, Some("read; extracting in a worker"));
     // The bytes are untrusted: they are parsed in a worker process (SPEC §10).
-    let (x, text) = ctx
-        .services
-        .workers
-        .doc(bytes, format, mode, max_chars, pages, ocr_mode, ocr_lang)
-        .await?;
+    let job = jobs::Extract {
+        format,
+        mode,
+        max_chars,
+        pages,
+        ocr: ocr::OcrJob {
+            lang: ocr_lang,
+            ..ocr::OcrJob::default()
+        },
+    };
+    let (x, text) = jobs::extract(&ctx.services.workers, bytes, job, ocr_mode).await?;
     ctx.progress(
         2,
         3,

@@ -1,5 +1,5 @@
 //! The document reader the worker runs (SPEC §10): format detection from the bytes, the
-//! format's reader, rendering and truncation. Untrusted bytes: only `worker::jobs` calls it.
+//! format's reader, rendering and truncation. Untrusted bytes: only `doc::jobs` (in a worker) calls it.
 
 use serde::{Deserialize, Serialize};
 

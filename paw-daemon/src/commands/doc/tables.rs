@@ -87,11 +87,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     super::super::paths::resolve(ctx.home.agents(), &format!("{dir}/x.{}", to.ext()), true)?;
     let bytes = read_input(ctx, &a.input).await?;
     ctx.progress(1, 3, Some("read; finding tables in a worker"));
-    let found = ctx
-        .services
-        .workers
-        .doc_tables(bytes, None, to, pages)
-        .await?;
+    let job = super::jobs::Tables {
+        format: None,
+        to,
+        pages,
+    };
+    let found = super::jobs::tables(&ctx.services.workers, &bytes, job).await?;
     ctx.progress(
         2,
         3,

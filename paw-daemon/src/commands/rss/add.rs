@@ -91,11 +91,13 @@ async fn verify(ctx: &Ctx, url: &str, name: &str) -> Result<Fetched, CmdError> {
                 .get(url, &[])
                 .await
                 .map_err(|n| CmdError::new(n.code(), n.to_string()))?;
-            let found = ctx
-                .services
-                .workers
-                .discover(&resp.body, resp.header("content-type"), &resp.final_url)
-                .await;
+            let found = super::jobs::discover(
+                &ctx.services.workers,
+                &resp.body,
+                resp.header("content-type"),
+                &resp.final_url,
+            )
+            .await;
             match found {
                 Some(feed_url) if feed_url != url => {
                     // fetch_feed goes through the guarded client: the discovered URL is

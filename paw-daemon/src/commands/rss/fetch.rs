@@ -4,12 +4,12 @@ use serde_json::json;
 
 use super::add::check_url;
 use super::http::fetch_feed;
+use super::jobs::{Form, render};
 use super::parse::Item;
 use super::rss_store;
 use crate::commands::args::{clamp, parse};
 use crate::commands::out::write_json;
 use crate::commands::{CmdResult, Ctx, Output, Reply};
-use crate::worker::jobs::Form;
 
 /// fetch one feed's items (conditional GET; --out writes all items)
 #[derive(clap::Parser)]
@@ -44,18 +44,15 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         (None, Some(u)) => (None, check_url(u)?),
     };
     let f = fetch_feed(&ctx.services, &url, name.as_deref().unwrap_or(&url)).await?;
-    let (brief, _) = ctx
-        .services
-        .workers
-        .render(f.items.iter().take(max).cloned().collect(), Form::Brief)
-        .await?;
+    let (brief, _) = render(
+        &ctx.services.workers,
+        f.items.iter().take(max).cloned().collect(),
+        Form::Brief,
+    )
+    .await?;
     let mut artifacts = Vec::new();
     if let Some(out) = a.out.as_deref() {
-        let (items, _) = ctx
-            .services
-            .workers
-            .render(f.items.clone(), Form::Full)
-            .await?;
+        let (items, _) = render(&ctx.services.workers, f.items.clone(), Form::Full).await?;
         let full = json!({"url": url, "name": name, "title": f.title, "items": items});
         artifacts.push(write_json(ctx, out, &full, "all items of the feed").await?);
     }

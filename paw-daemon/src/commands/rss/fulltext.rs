@@ -194,11 +194,14 @@ impl Jobs {
         drop(inflight);
         let services2 = services.clone();
         let url2 = url.to_string();
+        // The extraction queues as the session that asked for it (a spawned task does not
+        // inherit the call's caller).
+        let caller = crate::worker::current_caller();
         services.tasks.spawn(async move {
             let shutdown = services2.shutdown.clone();
             let outcome = tokio::select! {
                 _ = shutdown.cancelled() => None,
-                r = run_job(&services2, &url2) => {
+                r = crate::worker::as_caller(caller, run_job(&services2, &url2)) => {
                     fulltext_jobs(&services2).save(&r).await;
                     Some(Arc::new(r))
                 }
@@ -321,11 +324,8 @@ async fn run_job(services: &Services, url: &str) -> Extraction {
     }
     // The page is untrusted: extracted in a worker (SPEC §10). A worker that dies or hits
     // a cap makes a failed record like any other failure, with its reason.
-    match services
-        .workers
-        .extract(&resp.body, resp.header("content-type"), &resp.final_url)
-        .await
-    {
+    let ctype = resp.header("content-type");
+    match super::jobs::article_of(&services.workers, &resp.body, ctype, &resp.final_url).await {
         Ok(x) => Extraction {
             url: url.to_string(),
             status: "ready".into(),

@@ -70,7 +70,7 @@ pub async fn fetch_feed(
         Err(e) => Err(e),
         Ok(Got::Done(f)) => Ok(f),
         Ok(Got::Body(mut resp)) => {
-            let parsed = services.workers.feed(body_of(&mut resp)).await;
+            let parsed = super::jobs::feed(&services.workers, body_of(&mut resp)).await;
             finish(services, url, name, &resp, parsed).await
         }
     };
@@ -166,7 +166,7 @@ pub async fn fetch_many(
     }
     drop(stream);
     let inputs = bodies.iter_mut().map(|(_, r)| body_of(r)).collect();
-    let parsed = services.workers.feeds(inputs).await;
+    let parsed = super::jobs::feeds(&services.workers, inputs).await;
     for ((i, resp), p) in bodies.into_iter().zip(parsed) {
         let (url, name) = &feeds[i];
         out[i] = Some(finish(services, url, name, &resp, p).await);
@@ -187,8 +187,8 @@ enum Got {
 
 /// What the worker needs of a response; the body is moved out, not copied (the rest of
 /// the response is only recorded).
-fn body_of(resp: &mut Response) -> crate::worker::FeedBody {
-    crate::worker::FeedBody {
+fn body_of(resp: &mut Response) -> super::jobs::FeedBody {
+    super::jobs::FeedBody {
         body: std::mem::take(&mut resp.body),
         content_type: resp.header("content-type").map(str::to_string),
         base: Some(resp.final_url.to_string()),

@@ -31,7 +31,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .map_err(|e| CmdError::new(e.0, format!("cannot read {rel}: {}", e.1)))?;
     ctx.progress(1, 3, Some("read; parsing in a worker"));
     // Parsed in a worker (SPEC §10): the file is untrusted.
-    let found = ctx.services.workers.opml(bytes).await?;
+    let found = super::jobs::opml(&ctx.services.workers, &bytes).await?;
     ctx.progress(
         2,
         3,

@@ -10,6 +10,7 @@ mod fetch;
 pub mod fulltext;
 pub mod http;
 mod import;
+pub mod jobs;
 mod list;
 mod news;
 pub mod opml_io;

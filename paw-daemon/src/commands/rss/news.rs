@@ -3,13 +3,13 @@
 use paw_proto::ErrorCode;
 
 use super::http::fetch_many;
+use super::jobs::{Form, render};
 use super::parse::Item;
 use super::rss_store;
 use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
 use crate::commands::args::{clamp, parse};
 use crate::commands::{CmdResult, Ctx, Output, Reply};
-use crate::worker::jobs::Form;
 
 /// What `rss news` says when there is nothing to read.
 pub const NO_SUBSCRIPTIONS: &str =
@@ -353,14 +353,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     }
     digest.truncate(limit);
     // Only the items handed out are rendered, in one worker job (the raw HTML is untrusted).
-    let (brief, _) = ctx
-        .services
-        .workers
-        .render(
-            digest.iter().map(|e| item_of(e).clone()).collect(),
-            Form::Brief,
-        )
-        .await?;
+    let (brief, _) = render(
+        &ctx.services.workers,
+        digest.iter().map(|e| item_of(e).clone()).collect(),
+        Form::Brief,
+    )
+    .await?;
     let items: Vec<NewsItem> = digest
         .iter()
         .zip(brief)

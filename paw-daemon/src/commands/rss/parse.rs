@@ -78,6 +78,14 @@ pub struct Item {
 }
 
 impl Item {
+    /// Bytes of raw HTML a render of it may parse (its summary source and contents).
+    pub fn html_len(&self) -> usize {
+        [&self.summary_source, &self.content_html, &self.content_raw]
+            .iter()
+            .map(|s| s.as_deref().map_or(0, str::len))
+            .sum()
+    }
+
     /// Milliseconds since the epoch for sorting, newest first (recomputed for cached items).
     pub fn sort_key(&self) -> Option<i64> {
         self.published_ms.or_else(|| {

@@ -129,11 +129,9 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     // The cached item's raw HTML is untrusted: sanitised and rendered in a worker.
     let (item, item_text) = match item {
         Some(i) => {
-            let (mut items, mut texts) = ctx
-                .services
-                .workers
-                .render(vec![i], crate::worker::jobs::Form::FullText)
-                .await?;
+            let (mut items, mut texts) =
+                super::jobs::render(&ctx.services.workers, vec![i], super::jobs::Form::FullText)
+                    .await?;
             (items.pop(), texts.pop().flatten())
         }
         None => (None, None),

@@ -5,7 +5,9 @@
 //! test-panic               panic inside the command
 //! test-echo [--stderr]     copy stdin to stdout (or to stderr)
 //! test-attach              attach a session resource whose teardown writes a marker file
-//! test-worker --do A       run a worker job that misbehaves: crash, hog, spin, overflow
+//! test-worker --do A [--bytes N]
+//!                          run a worker job that misbehaves (crash, hog, spin, overflow) on
+//!                          N bytes of input (its CPU budget grows with them)
 //! ```
 
 use std::sync::Arc;
@@ -35,7 +37,7 @@ pub fn register(r: &mut Registry) {
 static WORKER: CommandSpec = CommandSpec {
     name: "test-worker",
     summary: "run a worker job that crashes, hogs memory, spins or overflows its stack",
-    usage: "test-worker --do crash|panic|hog|spin|overflow|echo",
+    usage: "test-worker --do crash|panic|hog|spin|overflow|echo|escape [--bytes N]",
     subcommands: &[],
     capabilities: CAPS,
     max_stdin_chars: 0,
@@ -53,6 +55,9 @@ struct WorkerArgs {
     /// crash, panic, hog, spin, overflow or echo
     #[arg(long = "do", value_name = "ACTION")]
     action: String,
+    /// bytes of input to send with the job (at most 64 MiB)
+    #[arg(long, value_name = "N")]
+    bytes: Option<i64>,
 }
 
 /// sleep
@@ -85,9 +90,10 @@ impl Command for Worker {
 
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
-            let action = parse::<WorkerArgs>(&inv.argv[1..])?.action;
-            let job = crate::worker::jobs::Job::Test { action };
-            ctx.services.workers.run(job, &[], |_, _| Some(())).await?;
+            let a = parse::<WorkerArgs>(&inv.argv[1..])?;
+            let bytes = clamp(a.bytes, 0, 0, 64 << 20) as usize;
+            let job = TestJob { action: a.action };
+            ctx.services.workers.run(job, &vec![0u8; bytes]).await?;
             Ok(Output {
                 stdout: "the worker answered\n".into(),
                 result: json!({"ok": true}),
@@ -260,5 +266,70 @@ impl Command for Attach {
             })
         }
         .boxed()
+    }
+}
+
+/// A worker job that misbehaves on purpose, to prove the pool contains it.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct TestJob {
+    /// `crash`, `panic`, `hog`, `spin`, `overflow`, `escape` or `echo`.
+    pub action: String,
+}
+
+impl crate::worker::job::Job for TestJob {
+    const NAME: &'static str = "test";
+    type Reply = ();
+
+    fn run(self, _: Vec<u8>) -> Result<((), Vec<u8>), crate::worker::job::JobFailure> {
+        misbehave(&self.action);
+        Ok(((), Vec::new()))
+    }
+}
+
+fn misbehave(action: &str) {
+    match action {
+        "crash" => std::process::abort(),
+        "panic" => panic!("a test job panicked"),
+        "hog" => {
+            // Touch every page so the cap is met by real use, not only by reservation.
+            let mut hoard: Vec<Vec<u8>> = Vec::new();
+            loop {
+                hoard.push(vec![1u8; 16 << 20]);
+                std::hint::black_box(&hoard);
+            }
+        }
+        "spin" => {
+            let mut x = 0u64;
+            loop {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+        }
+        "overflow" => {
+            fn deep(n: u64) -> u64 {
+                let pad = std::hint::black_box([n; 64]);
+                if pad[1] == u64::MAX {
+                    return 0;
+                }
+                deep(n + 1).wrapping_add(pad[0])
+            }
+            std::hint::black_box(deep(0));
+        }
+        "escape" => {
+            // What the sandbox must refuse even though OCR runs in it: opening Tesseract's
+            // language data (and any other file), starting a thread (OpenMP), a socket.
+            // The worker dies if any of it works, so the call fails.
+            let mut paths: Vec<String> = crate::commands::doc::ocr::TESSDATA_DIRS
+                .iter()
+                .map(|d| format!("{d}/eng.traineddata"))
+                .collect();
+            paths.push("/etc/hostname".into());
+            let opened = paths.iter().any(|p| std::fs::File::open(p).is_ok());
+            let thread = std::thread::Builder::new().spawn(|| ()).is_ok();
+            let socket = std::net::UdpSocket::bind("127.0.0.1:0").is_ok();
+            if opened || thread || socket {
+                std::process::abort();
+            }
+        }
+        _ => {}
     }
 }

@@ -273,7 +273,12 @@ fn cpu_left() -> u64 {
     let limit = rustix::process::getrlimit(rustix::process::Resource::Cpu).current;
     let Some(limit) = limit else { return u64::MAX };
     let used = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
-    limit.saturating_sub(used.tv_sec.max(0) as u64)
+    let used_ms = (used.tv_sec.max(0) as u64)
+        .saturating_mul(1000)
+        .saturating_add(used.tv_nsec.max(0) as u64 / 1_000_000);
+    // Whole seconds left, counted from the millisecond (the limit is rounded up to a
+    // second: counting from the second would grant up to one more).
+    limit.saturating_mul(1000).saturating_sub(used_ms) / 1000
 }
 
 /// What OCR read from one picture.
