@@ -198,6 +198,10 @@ pub struct RssConfig {
     pub cache_ttl: u64,
     /// How many feeds are refreshed at once.
     pub fetch_concurrency: usize,
+    /// The daemon refreshes every subscription in the background (SPEC §7.2).
+    pub refresh: bool,
+    /// Minutes; no feed is fetched in the background more often than this.
+    pub refresh_min_interval: u64,
     /// `[tools.rss.fulltext]`
     pub fulltext: FulltextConfig,
 }
@@ -208,6 +212,8 @@ impl Default for RssConfig {
             enabled: true,
             cache_ttl: 30,
             fetch_concurrency: 8,
+            refresh: true,
+            refresh_min_interval: 10,
             fulltext: FulltextConfig::default(),
         }
     }

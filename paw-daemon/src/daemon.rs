@@ -86,10 +86,13 @@ impl Daemon {
         self.shutting_down.load(Ordering::Acquire)
     }
 
-    /// Starts the background tasks that belong to the daemon itself: the worker pool's keeper
-    /// and the idle reaper.
+    /// Starts the background tasks: the worker pool's keeper, each command state's own
+    /// (`CommandState::start`: the rss refresh), retention and the idle reaper.
     pub fn start_background(self: &Arc<Self>) {
         self.services.workers.start();
+        for s in &self.services.states {
+            s.start(&self.services);
+        }
         self.start_retention();
         let idle = self.config.session.idle_timeout_secs;
         if idle == 0 {

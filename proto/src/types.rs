@@ -318,6 +318,9 @@ pub struct DaemonStatus {
     /// the calls were answered.
     #[serde(default)]
     pub audit_write_failures: u64,
+    /// What the commands' own background work is doing (`rss`: its refresh scheduler).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub commands: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 /// `daemon.status`'s `disk`: bytes under the home, per store.

@@ -169,13 +169,13 @@ fn fairness(docx: &[u8]) {
         .collect();
     std::thread::sleep(Duration::from_millis(1500));
     let mut loaded: Vec<Duration> = (0..SMALL).map(|_| small(&mut b)).collect();
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let status = d.conn().result("daemon.status", serde_json::json!({}));
-    drop(keep);
-    drop(d);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
     for t in load {
         let _ = t.join();
     }
+    drop(keep);
+    drop(d);
     let ms = |v: &mut Vec<Duration>, q| percentile(v, q).as_secs_f64() * 1e3;
     println!("\n## fair scheduling (default [worker]: 2 warm, up to 4 within 2 GiB)\n");
     println!("| small doc extract in session B | p50 | p99 |");

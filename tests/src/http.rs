@@ -36,6 +36,9 @@ struct Shared {
     /// `/slowpage/` requests being answered now, and the most there ever were at once.
     slow_in_flight: usize,
     slow_max_in_flight: usize,
+    /// The same for `/slowdyn/` feeds.
+    dyn_in_flight: usize,
+    dyn_max_in_flight: usize,
 }
 
 /// The running server.
@@ -130,7 +133,13 @@ async fn slow_dynamic(
     headers: HeaderMap,
 ) -> Response<Body> {
     log(&s, &format!("/slowdyn/{name}"), &headers);
+    {
+        let mut g = s.lock().expect("state");
+        g.dyn_in_flight += 1;
+        g.dyn_max_in_flight = g.dyn_max_in_flight.max(g.dyn_in_flight);
+    }
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    s.lock().expect("state").dyn_in_flight -= 1;
     serve_dynamic(&s, &name, &headers)
 }
 
@@ -393,6 +402,17 @@ impl FeedServer {
 }
 
 impl FeedServer {
+    /// The most `/slowdyn/` requests the server was answering at once.
+    pub fn slow_feeds_max_in_flight(&self) -> usize {
+        self.shared.lock().expect("state").dyn_max_in_flight
+    }
+
+    /// Forgets the most `/slowdyn/` requests seen at once (counting starts again).
+    pub fn reset_slow_feeds_max(&self) {
+        let mut g = self.shared.lock().expect("state");
+        g.dyn_max_in_flight = g.dyn_in_flight;
+    }
+
     /// The most `/slowpage/` requests the server was answering at once.
     pub fn slow_max_in_flight(&self) -> usize {
         self.shared.lock().expect("state").slow_max_in_flight

@@ -170,6 +170,19 @@ pub trait CommandState: std::any::Any + Send + Sync {
     fn flush(&self) -> BoxFuture<'_, ()> {
         Box::pin(async {})
     }
+
+    /// Starts the state's background work (on `services.tasks`, stopping at
+    /// `services.shutdown`); called once when the daemon starts.
+    fn start(&self, _services: &Arc<Services>) {}
+
+    /// Called after each call of `session`, before its notices are read: from memory, on
+    /// the async thread (anything slower is started in the background).
+    fn after_call(&self, _services: &Arc<Services>, _session: &Arc<Session>) {}
+
+    /// Its part of `daemon.status` (`commands.<name>`), from memory.
+    fn status(&self) -> Option<(&'static str, Value)> {
+        None
+    }
 }
 
 /// What [`Command::init`] is given.

@@ -179,6 +179,9 @@ impl ExecRuntime {
         let mut outcome = self
             .finish_outcome(&run_id, &session.id, argv, result, started)
             .await;
+        for s in &self.services.states {
+            s.after_call(&self.services, &session);
+        }
         outcome.notices = session.notices();
         let mut command = params.command;
         mask::mask_string(&mut command);

@@ -240,6 +240,13 @@ pub async fn status(
         sessions: d.sessions.len(),
         socket: d.socket.display().to_string(),
         home: d.home.root().display().to_string(),
+        commands: d
+            .services
+            .states
+            .iter()
+            .filter_map(|s| s.status())
+            .map(|(name, v)| (name.to_string(), v))
+            .collect(),
         workers: {
             let s = d.services.workers.stats();
             let report = d.services.workers.sandbox_report();

@@ -521,11 +521,10 @@ impl Pool {
         }
     }
 
-    /// Every worker is busy and a call has waited past `burst_after_ms`: one more worker,
-    /// if the limit allows.
+    /// A call has waited past `burst_after_ms` with no worker it may use (all busy, or the
+    /// one left kept for small jobs): one more worker, if the limit allows.
     fn burst(&self) {
-        let busy = self.lock().idle.is_empty();
-        if busy && self.target() < self.limit {
+        if self.target() < self.limit {
             self.extra.fetch_add(1, Ordering::Relaxed);
             self.refill.notify_one();
         }

@@ -25,6 +25,7 @@ mod protocol;
 mod rss;
 mod rss_corpus;
 mod rss_read;
+mod rss_refresh;
 mod scheduling;
 mod schema;
 mod sessions;

@@ -198,6 +198,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .await
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     let _ = store.save_fetch().await;
+    drop(store);
+    super::refresh::refresher(&ctx.services).wake();
     let reply = Added {
         ok: true,
         command: "rss add",

@@ -14,6 +14,9 @@ use crate::clock::now_ms;
 use crate::commands::{CmdError, Services};
 use crate::net::Response;
 
+/// The most requests to one host at once in a background refresh (SPEC §7.2).
+pub const PER_HOST: usize = 2;
+
 /// When no `Retry-After` comes with a 429, wait this long before contacting the feed again.
 const DEFAULT_RETRY_AFTER_MS: u64 = 60_000;
 
@@ -133,22 +136,49 @@ async fn note_health(
     }
 }
 
-/// Fetches many feeds: `concurrency` requests at a time, `on_fetched` called as each
-/// response arrives, then every body that needs parsing parsed in batched worker jobs.
-/// Results are in the order of `feeds` (url, name).
+/// Fetches many feeds: `concurrency` requests at a time (and at most `per_host` to one
+/// host, when given), `on_fetched` called as each response arrives, then every body that
+/// needs parsing parsed in batched worker jobs. Results are in the order of `feeds` (url,
+/// name).
 pub async fn fetch_many(
     services: &Arc<Services>,
     feeds: &[(String, String)],
     concurrency: usize,
+    per_host: Option<usize>,
     mut on_fetched: impl FnMut(usize, &str),
 ) -> Vec<Result<Fetched, CmdError>> {
     use futures::StreamExt as _;
-    let gets: Vec<_> = feeds
+    // At most `per_host` requests to one host at once, and the hosts taken in turn (the
+    // first feed of every host, then the second...), so a host with many feeds neither
+    // gets more nor holds up the others' slots.
+    let mut hosts: std::collections::HashMap<String, (Arc<tokio::sync::Semaphore>, usize)> =
+        std::collections::HashMap::new();
+    let mut order: Vec<(usize, usize, Arc<tokio::sync::Semaphore>)> = feeds
         .iter()
         .enumerate()
-        .map(|(i, (url, name))| {
+        .map(|(i, (url, _))| {
+            let host = url::Url::parse(url)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+                .unwrap_or_default();
+            let (gate, seen) = hosts.entry(host).or_insert_with(|| {
+                let permits = per_host.unwrap_or(tokio::sync::Semaphore::MAX_PERMITS);
+                (Arc::new(tokio::sync::Semaphore::new(permits.max(1))), 0)
+            });
+            *seen += 1;
+            (*seen, i, gate.clone())
+        })
+        .collect();
+    order.sort_by_key(|&(turn, i, _)| (turn, i));
+    let gets: Vec<_> = order
+        .into_iter()
+        .map(|(_, i, gate)| {
+            let (url, name) = &feeds[i];
             let (services, url, name) = (services.clone(), url.clone(), name.clone());
-            async move { (i, get(&services, &url, &name).await) }
+            async move {
+                let _slot = gate.acquire_owned().await;
+                (i, get(&services, &url, &name).await)
+            }
         })
         .collect();
     let mut out: Vec<Option<Result<Fetched, CmdError>>> = vec![None; feeds.len()];
@@ -235,7 +265,7 @@ async fn get(services: &Arc<Services>, url: &str, name: &str) -> Result<Got, Cmd
     if status == 304
         && let Some(cached) = cached
     {
-        record(services, url, name, &resp, None, None).await;
+        record(services, url, name, &resp, None, None, None).await;
         return Ok(Got::Done(Fetched {
             url: url.to_string(),
             http_status: 304,
@@ -249,11 +279,20 @@ async fn get(services: &Arc<Services>, url: &str, name: &str) -> Result<Got, Cmd
             .header("retry-after")
             .and_then(|v| retry_after_ms(v, now_ms()))
             .unwrap_or(DEFAULT_RETRY_AFTER_MS);
-        record(services, url, name, &resp, Some(now_ms() + wait), None).await;
+        record(
+            services,
+            url,
+            name,
+            &resp,
+            Some(now_ms() + wait),
+            None,
+            None,
+        )
+        .await;
         return Err(rate_limited(url, wait));
     }
     if !(200..300).contains(&status) {
-        record(services, url, name, &resp, None, None).await;
+        record(services, url, name, &resp, None, None, None).await;
         return Err(
             CmdError::new(ErrorCode::HttpError, format!("HTTP {status} from {url}"))
                 .with_result(json!({"url": url, "status": status})),
@@ -291,7 +330,18 @@ async fn finish(
     if let Err(e) = rss_store(services).put_cache(feed).await {
         tracing::error!(url, error = %e, "cannot write the feed cache");
     }
-    record(services, url, name, resp, None, parsed.title.as_deref()).await;
+    let feed_ttl = parsed.ttl_minutes.map(|m| u64::from(m) * 60_000);
+    record(
+        services,
+        url,
+        name,
+        resp,
+        None,
+        parsed.title.as_deref(),
+        feed_ttl,
+    )
+    .await;
+    super::refresh::refresher(services).note_items(url, &parsed.items);
     Ok(Fetched {
         url: url.to_string(),
         http_status: resp.status,
@@ -303,7 +353,10 @@ async fn finish(
 
 /// Remembers a response in `fetch_state.json`: at once when it carries a `Retry-After`
 /// (that must survive any restart), else with the next gathered write. A parsed `title` is
-/// given to subscriptions of `url` that have none yet (added with `--no-verify`).
+/// given to subscriptions of `url` that have none yet (added with `--no-verify`); a parsed
+/// feed's own polling interval (`feed_ttl`, ms) and the response's `max-age` are kept for
+/// the refresh scheduler.
+#[allow(clippy::too_many_arguments)]
 async fn record(
     services: &Arc<Services>,
     url: &str,
@@ -311,6 +364,7 @@ async fn record(
     resp: &Response,
     retry_until: Option<u64>,
     title: Option<&str>,
+    feed_ttl: Option<u64>,
 ) {
     let mut store = rss_store(services).lock().await;
     if let Some(title) = title {
@@ -335,6 +389,10 @@ async fn record(
         fs.etag = resp.header("etag").map(str::to_string);
         fs.last_modified = resp.header("last-modified").map(str::to_string);
     }
+    let max_age = resp.header("cache-control").and_then(max_age_ms);
+    if feed_ttl.is_some() || max_age.is_some() {
+        fs.ttl_ms = feed_ttl.max(max_age);
+    }
     if retry_until.is_none() {
         drop(store);
         super::store::RssStore::save_soon(services);
@@ -345,9 +403,28 @@ async fn record(
     }
 }
 
+/// `Cache-Control: max-age=N` as milliseconds (at most a day, like a feed's own `<ttl>`).
+fn max_age_ms(value: &str) -> Option<u64> {
+    value.split(',').find_map(|d| {
+        let (k, v) = d.split_once('=')?;
+        (k.trim().eq_ignore_ascii_case("max-age"))
+            .then(|| v.trim().trim_matches('"').parse::<u64>().ok())
+            .flatten()
+            .map(|s| s.min(86_400) * 1000)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn max_age_is_read_from_cache_control() {
+        assert_eq!(max_age_ms("public, max-age=600"), Some(600_000));
+        assert_eq!(max_age_ms("MAX-AGE=\"60\", must-revalidate"), Some(60_000));
+        assert_eq!(max_age_ms("max-age=99999999"), Some(86_400_000));
+        assert_eq!(max_age_ms("no-cache"), None);
+    }
 
     #[test]
     fn retry_after_in_both_forms() {

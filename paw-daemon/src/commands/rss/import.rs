@@ -71,6 +71,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             .save_subs()
             .await
             .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
+        super::refresh::refresher(&ctx.services).wake();
     }
     ctx.progress(3, 3, Some("saved"));
     let reply = Imported {

@@ -79,6 +79,9 @@ pub enum FeedOutcome {
 pub struct FeedReply {
     /// The feed's title.
     pub title: Option<String>,
+    /// How often it asks to be polled, in minutes.
+    #[serde(default)]
+    pub ttl_minutes: Option<u32>,
     /// Its items.
     pub items: Vec<Item>,
     /// Each item's sort key.
@@ -103,8 +106,13 @@ impl Job for Feeds {
             let base = f.base.and_then(|b| url::Url::parse(&b).ok());
             out.push(
                 match parse_feed(body, f.content_type.as_deref(), base.as_ref()) {
-                    Ok(ParsedFeed { title, items }) => FeedOutcome::Parsed(FeedReply {
+                    Ok(ParsedFeed {
                         title,
+                        ttl_minutes,
+                        items,
+                    }) => FeedOutcome::Parsed(FeedReply {
+                        title,
+                        ttl_minutes,
                         published_ms: items.iter().map(|i| i.published_ms).collect(),
                         items,
                     }),
@@ -361,6 +369,7 @@ fn parsed(f: FeedOutcome) -> Result<ParsedFeed, WorkerError> {
             }
             Ok(ParsedFeed {
                 title: f.title,
+                ttl_minutes: f.ttl_minutes,
                 items,
             })
         }

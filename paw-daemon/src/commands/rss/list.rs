@@ -36,6 +36,9 @@ struct Listed {
     last_error: Option<super::store::FeedFailure>,
     #[serde(skip_serializing_if = "Option::is_none")]
     backoff_until: Option<String>,
+    /// When the background refresh fetches it next (absent when refresh is off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_refresh_at: Option<String>,
 }
 
 impl Listed {
@@ -109,6 +112,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     };
     let now = crate::clock::now_ms();
     let time = |ms: Option<u64>| ms.map(crate::clock::rfc3339_ms);
+    let schedule = super::refresh::refresher(&ctx.services).settings();
     let items: Vec<Listed> = subs
         .iter()
         .zip(&states)
@@ -123,6 +127,9 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             failures: (fs.failures > 0).then_some(fs.failures),
             last_error: fs.last_error.clone(),
             backoff_until: time(fs.backoff_until_ms.filter(|u| *u > now)),
+            next_refresh_at: schedule
+                .enabled
+                .then(|| crate::clock::rfc3339_ms(super::refresh::next_at(s, Some(fs), &schedule))),
         })
         .collect();
     let mut artifacts = Vec::new();

@@ -16,6 +16,7 @@ mod news;
 pub mod opml_io;
 pub mod parse;
 mod read;
+pub mod refresh;
 mod remove;
 pub mod seen;
 pub mod shape;
@@ -89,6 +90,7 @@ impl Command for Rss {
                     .store_max_mb
                     .saturating_mul(1 << 20),
             )),
+            Arc::new(refresh::Refresher::new(&env.config.tools.rss, &dir)),
             Arc::new(store::RssStore::new(dir)),
         ]
     }

@@ -195,7 +195,9 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .map(str::to_lowercase)
         .filter(|k| !k.is_empty());
     let refresh = a.refresh;
-    let ttl_ms = ctx.config.tools.rss.cache_ttl.saturating_mul(60_000);
+    // A feed is fresh for its own `<ttl>` or `cache_ttl` (with background refresh a
+    // quarter longer), so a digest between refreshes is served from cache.
+    let schedule = super::refresh::refresher(&ctx.services).settings();
 
     let (subs, states) = {
         let mut store = rss_store(&ctx.services).lock().await;
@@ -225,7 +227,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     for (i, sub) in subs.iter().enumerate() {
         let st = &states[i];
         let cached = rss_store(&ctx.services).cached(&sub.url).await;
-        let (limited, young) = freshness(st.as_ref(), now, ttl_ms);
+        let (limited, young) = freshness(st.as_ref(), now, schedule.fresh_for(st.as_ref()));
         // A failing feed backing off is not contacted (its cache is served).
         if limited.is_none()
             && let Some(fs) = st.as_ref()
@@ -287,7 +289,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .collect();
     // Requests run `concurrency` at a time; the bodies are then parsed in batched worker
     // jobs (one job per 64 feeds instead of one per feed).
-    let results = fetch_many(&ctx.services, &targets, concurrency, |done, name| {
+    let results = fetch_many(&ctx.services, &targets, concurrency, None, |done, name| {
         ctx.progress(done, total, Some(name))
     })
     .await;

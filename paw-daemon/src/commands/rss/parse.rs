@@ -150,6 +150,9 @@ impl Item {
 pub struct ParsedFeed {
     /// Plain-text title.
     pub title: Option<String>,
+    /// How often the feed asks to be polled, in minutes (`<ttl>`, or the syndication
+    /// module's `updatePeriod` / `updateFrequency`), at most a day.
+    pub ttl_minutes: Option<u32>,
     /// Items in feed order.
     pub items: Vec<Item>,
 }
@@ -532,7 +535,47 @@ pub fn parse_feed(
         .iter()
         .map(|e| normalise(e, &raw, base))
         .collect();
-    Ok(ParsedFeed { title, items })
+    let ttl_minutes = feed
+        .ttl
+        .filter(|&m| m > 0)
+        .or_else(|| syndication_minutes(&text))
+        .map(|m| m.min(MAX_TTL_MINUTES));
+    Ok(ParsedFeed {
+        title,
+        ttl_minutes,
+        items,
+    })
+}
+
+/// The longest polling interval a feed may ask for (a feed saying "yearly" is still
+/// refreshed daily).
+const MAX_TTL_MINUTES: u32 = 24 * 60;
+
+/// The syndication module's interval (`<sy:updatePeriod>daily</sy:updatePeriod>
+/// <sy:updateFrequency>2</sy:updateFrequency>`: 720 minutes), from the channel's head.
+fn syndication_minutes(text: &str) -> Option<u32> {
+    const HEAD: usize = 64 << 10;
+    let value = |tag: &str| {
+        let at = text.find(tag)?;
+        if at > HEAD {
+            return None;
+        }
+        let rest = &text[at + tag.len()..];
+        Some(rest[..rest.find('<')?].trim().to_ascii_lowercase())
+    };
+    let period: u32 = match value("updatePeriod>")?.as_str() {
+        "hourly" => 60,
+        "daily" => 24 * 60,
+        "weekly" => 7 * 24 * 60,
+        "monthly" => 30 * 24 * 60,
+        "yearly" => 365 * 24 * 60,
+        _ => return None,
+    };
+    let frequency: u32 = value("updateFrequency>")
+        .and_then(|f| f.parse().ok())
+        .filter(|&f| f > 0)
+        .unwrap_or(1);
+    Some((period / frequency).max(1))
 }
 
 fn normalise(e: &feed_rs::model::Entry, raw: &RawDates, base: Option<&url::Url>) -> Item {

@@ -32,6 +32,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .save_fetch()
         .await
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
+    super::refresh::refresher(&ctx.services).wake();
     drop(store);
     // Its items' full-text records go with it (another feed carrying the same article
     // would extract it again on its next read).

@@ -68,6 +68,10 @@ pub struct FetchState {
     /// after failures; `rss fetch --name` still tries at once).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backoff_until_ms: Option<u64>,
+    /// How often the feed asks to be polled, in ms: the longer of its own `<ttl>` (or
+    /// `sy:updatePeriod`) and the server's `Cache-Control: max-age`, as last seen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_ms: Option<u64>,
 }
 
 fn is_zero(n: &u32) -> bool {

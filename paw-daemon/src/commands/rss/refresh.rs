@@ -1,0 +1,551 @@
+//! Background refresh (SPEC §7.2): the daemon keeps every subscription fresh by itself, so
+//! `rss news` is warm when it is asked and every session's `notices.rss.new` counts what a
+//! refresh brought.
+//!
+//! One task, started with the daemon. Each turn it reads the subscriptions and their fetch
+//! state, picks the feeds whose time has come ([`next_at`]: the feed's interval less a
+//! jitter of up to a quarter of it, never sooner than `refresh_min_interval`, after any
+//! `Retry-After` or failure backoff), fetches up to [`BATCH`] of them with
+//! [`fetch_many`](super::http::fetch_many) — conditional GET, `fetch_concurrency` at once,
+//! two per host, parsed in the workers' background lane — then rebuilds the digest the
+//! sessions' notices count against, and sleeps until the next feed is due. It writes no
+//! audit record and sends no progress; shutdown drops whatever is in flight.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::json;
+use tokio::sync::Notify;
+
+use super::parse::Item;
+use super::rss_store;
+use super::seen::{Given, Keys};
+use super::store::{FetchState, Subscription};
+use crate::clock::now_ms;
+use crate::commands::{CommandState, Services};
+use crate::config::RssConfig;
+use crate::session::Session;
+
+/// The most feeds fetched in one turn (then the due list is read again).
+const BATCH: usize = 64;
+/// The longest the task sleeps without looking again (a clock jump, a lost wake).
+const MAX_SLEEP: Duration = Duration::from_secs(60);
+
+/// A minute, in ms: 60,000, or `PAW_RSS_MINUTE_MS` (a test hook: intervals in minutes
+/// become that many ms).
+pub fn minute_ms() -> u64 {
+    std::env::var("PAW_RSS_MINUTE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&ms| ms > 0)
+        .unwrap_or(60_000)
+}
+
+/// The scheduler's settings, from `[tools.rss]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// `refresh`.
+    pub enabled: bool,
+    /// `cache_ttl`, in ms.
+    pub ttl_ms: u64,
+    /// `refresh_min_interval`, in ms.
+    pub min_ms: u64,
+    /// `fetch_concurrency`.
+    pub concurrency: usize,
+}
+
+impl Settings {
+    /// From the config.
+    pub fn of(cfg: &RssConfig) -> Self {
+        let minute = minute_ms();
+        Self {
+            enabled: cfg.refresh,
+            ttl_ms: cfg.cache_ttl.saturating_mul(minute),
+            min_ms: cfg.refresh_min_interval.saturating_mul(minute),
+            concurrency: cfg.fetch_concurrency.max(1),
+        }
+    }
+
+    /// How long a feed's fetch stays fresh: its own interval (`<ttl>`,
+    /// `sy:updatePeriod`, `max-age`) when it gave one, else `cache_ttl`; never less than
+    /// `refresh_min_interval` when refreshing in the background.
+    pub fn interval(&self, fs: Option<&FetchState>) -> u64 {
+        let own = fs.and_then(|f| f.ttl_ms).unwrap_or(self.ttl_ms);
+        if self.enabled {
+            own.max(self.min_ms)
+        } else {
+            own
+        }
+    }
+}
+
+impl Settings {
+    /// How long `rss news` serves a feed's cache without a request: its own interval
+    /// (`<ttl>`, `max-age`) or `cache_ttl` — 0 still means always — and with background
+    /// refresh a quarter more (the scheduler refreshes it before that; a feed it could not
+    /// refresh is fetched by the digest after it).
+    pub fn fresh_for(&self, fs: Option<&FetchState>) -> u64 {
+        let interval = fs.and_then(|f| f.ttl_ms).unwrap_or(self.ttl_ms);
+        if self.enabled {
+            interval.saturating_add(interval / 4)
+        } else {
+            interval
+        }
+    }
+}
+
+/// A number in `0..n` fixed for `url` (FNV-1a), so feeds spread over an interval and keep
+/// their place in it.
+fn spread(url: &str, n: u64) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    let h = url.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    h % n
+}
+
+/// When a feed is next refreshed in the background (Unix ms). Pure, so the rules are
+/// tested with any clock:
+/// - fetched before: its last fetch plus its interval, less a jitter of up to a quarter
+///   of it (so it is refreshed before `rss news` would find it stale), but never sooner
+///   than `refresh_min_interval`;
+/// - never fetched (added with `--no-verify`, imported): `refresh_min_interval` after it
+///   was added, plus a place spread over its interval (an import of 5,000 does not fetch
+///   them at once);
+/// - never before a remembered `Retry-After` or the end of a failure backoff.
+pub fn next_at(sub: &Subscription, fs: Option<&FetchState>, s: &Settings) -> u64 {
+    let interval = s.interval(fs);
+    let mut at = match fs.and_then(|f| f.last_fetch_ms) {
+        Some(last) => {
+            let jitter = spread(&sub.url, interval / 4 + 1);
+            last.saturating_add(interval.saturating_sub(jitter).max(s.min_ms))
+        }
+        None => sub
+            .created_at_ms
+            .saturating_add(s.min_ms)
+            .saturating_add(spread(&sub.url, interval)),
+    };
+    if let Some(fs) = fs {
+        if let Some(until) = fs.retry_after_until_ms {
+            at = at.max(until);
+        }
+        if fs.failures > 0
+            && let Some(until) = fs.backoff_until_ms
+        {
+            at = at.max(until);
+        }
+    }
+    at
+}
+
+/// What `daemon.status` shows of the scheduler.
+#[derive(Debug, Clone, Default)]
+struct Figures {
+    feeds: usize,
+    due: usize,
+    in_flight: usize,
+    backing_off: usize,
+    next_at_ms: Option<u64>,
+    cycles: u64,
+    fetched: u64,
+}
+
+/// The scheduler's state ([`Rss`](super::Rss)'s): wakes, figures, and each feed's item
+/// keys for the notices' digest.
+pub struct Refresher {
+    settings: Settings,
+    /// Where the sessions' given sets live (`workspace/rss/sessions`).
+    sessions_dir: std::path::PathBuf,
+    wake: Notify,
+    figures: Mutex<Figures>,
+    /// Each subscribed feed's item keys (from its cache), by URL: the digest every
+    /// session's notices count against, kept without reading a cache file per turn.
+    keys: Mutex<HashMap<String, Keys>>,
+    /// `keys` changed since the digest was last published.
+    dirty: std::sync::atomic::AtomicBool,
+    /// When the scheduler last tried each feed (an attempt that failed without a backoff
+    /// — no worker, a full disk — is not retried before `refresh_min_interval`).
+    tried: Mutex<HashMap<String, u64>>,
+    /// Sessions whose given set is being loaded (so it is loaded once).
+    loading: Mutex<HashSet<String>>,
+}
+
+/// The scheduler's state.
+pub fn refresher(services: &Services) -> &Refresher {
+    services.state()
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Refresher {
+    /// A scheduler with `[tools.rss]`'s settings, for the store in `dir` (nothing runs
+    /// until the daemon starts it).
+    pub fn new(cfg: &RssConfig, dir: &std::path::Path) -> Self {
+        Self {
+            settings: Settings::of(cfg),
+            sessions_dir: dir.join("sessions"),
+            wake: Notify::new(),
+            figures: Mutex::new(Figures::default()),
+            keys: Mutex::new(HashMap::new()),
+            dirty: std::sync::atomic::AtomicBool::new(false),
+            tried: Mutex::new(HashMap::new()),
+            loading: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// Its settings.
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
+    /// The subscriptions changed (`rss add`, `remove`, `import`): plan again now.
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// A feed was fetched and parsed (by anyone): its items count in the notices' digest.
+    pub fn note_items(&self, url: &str, items: &[Item]) {
+        if self.settings.enabled {
+            lock(&self.keys).insert(url.to_string(), super::seen::keys_of(items));
+            self.dirty.store(true, std::sync::atomic::Ordering::Release);
+            // A fetch by a call (`rss add`, `fetch`, `news`): the digest is published at
+            // the scheduler's next turn, now.
+            self.wake.notify_one();
+        }
+    }
+
+    /// The feeds due now (at most [`BATCH`], most overdue first), and when the next one
+    /// after them is due; the figures updated.
+    async fn plan(&self, services: &Services, now: u64) -> (Vec<(String, String)>, Option<u64>) {
+        let (subs, states) = {
+            let mut store = rss_store(services).lock().await;
+            let state = store.state();
+            let states: Vec<Option<FetchState>> = state
+                .subs
+                .iter()
+                .map(|s| state.fetch_state(&s.url).cloned())
+                .collect();
+            (state.subs.clone(), states)
+        };
+        let tried = lock(&self.tried).clone();
+        let mut due: Vec<(u64, usize)> = Vec::new();
+        let mut next: Option<u64> = None;
+        let mut backing_off = 0;
+        for (i, (sub, fs)) in subs.iter().zip(&states).enumerate() {
+            let fs = fs.as_ref();
+            let mut at = next_at(sub, fs, &self.settings);
+            if let Some(t) = tried.get(&sub.url) {
+                at = at.max(t.saturating_add(self.settings.min_ms));
+            }
+            let limited = fs.is_some_and(|f| {
+                f.retry_after_until_ms.is_some_and(|u| u > now)
+                    || (f.failures > 0 && f.backoff_until_ms.is_some_and(|u| u > now))
+            });
+            backing_off += usize::from(limited);
+            if at <= now {
+                due.push((at, i));
+            } else {
+                next = Some(next.map_or(at, |n: u64| n.min(at)));
+            }
+        }
+        due.sort_unstable();
+        let total_due = due.len();
+        if due.len() > BATCH {
+            // The rest are due now too: look again as soon as this batch is done.
+            next = Some(now);
+            due.truncate(BATCH);
+        }
+        {
+            let mut f = lock(&self.figures);
+            f.feeds = subs.len();
+            f.due = total_due;
+            f.backing_off = backing_off;
+            f.next_at_ms = next;
+        }
+        // Forget what is no longer subscribed.
+        let urls: HashSet<&str> = subs.iter().map(|s| s.url.as_str()).collect();
+        lock(&self.keys).retain(|u, _| urls.contains(u.as_str()));
+        lock(&self.tried).retain(|u, _| urls.contains(u.as_str()));
+        let batch = due
+            .into_iter()
+            .map(|(_, i)| (subs[i].url.clone(), subs[i].name.clone()))
+            .collect();
+        (batch, next)
+    }
+
+    /// Every subscribed feed's keys from its cache (a daemon that restarts counts what it
+    /// already has). Reads cache files: once, when the task starts.
+    async fn load_keys(&self, services: &Services) {
+        let urls: Vec<String> = {
+            let mut store = rss_store(services).lock().await;
+            store.state().subs.iter().map(|s| s.url.clone()).collect()
+        };
+        for url in urls {
+            if let Some(c) = rss_store(services).cached(&url).await {
+                lock(&self.keys).entry(url).or_insert_with(|| c.keys());
+            }
+        }
+    }
+
+    /// The digest every session's notices count against: every subscribed feed's items,
+    /// duplicates across feeds merged (on the blocking pool: 100,000 items over 5,000
+    /// feeds).
+    async fn publish(&self, services: &Services) {
+        self.dirty
+            .store(false, std::sync::atomic::Ordering::Release);
+        let feeds: Vec<Keys> = {
+            let subs: Vec<String> = {
+                let mut store = rss_store(services).lock().await;
+                store.state().subs.iter().map(|s| s.url.clone()).collect()
+            };
+            let keys = lock(&self.keys);
+            subs.iter().filter_map(|u| keys.get(u).cloned()).collect()
+        };
+        let universe = rss_store(services).universe();
+        let _ = tokio::task::spawn_blocking(move || {
+            let mut items: Vec<(u32, u32)> = feeds
+                .iter()
+                .enumerate()
+                .flat_map(|(f, k)| (0..k.len()).map(move |at| (f as u32, at as u32)))
+                .collect();
+            super::seen::merge_duplicates(&mut items, |&(f, at)| {
+                feeds
+                    .get(f as usize)
+                    .and_then(|k| k.get(at as usize))
+                    .map_or(&[][..], Vec::as_slice)
+            });
+            universe
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .set(feeds, items);
+        })
+        .await;
+    }
+
+    /// One turn: the due feeds fetched (in the workers' background lane), the digest
+    /// published. `Ok(())` when it fetched (plan again at once), else when the next feed
+    /// is due.
+    async fn turn(&self, services: &Arc<Services>) -> Result<(), Option<u64>> {
+        let now = now_ms();
+        let (due, next) = self.plan(services, now).await;
+        if due.is_empty() {
+            if self.dirty.load(std::sync::atomic::Ordering::Acquire) {
+                self.publish(services).await;
+            }
+            return Err(next);
+        }
+        {
+            let mut tried = lock(&self.tried);
+            for (url, _) in &due {
+                tried.insert(url.clone(), now);
+            }
+        }
+        lock(&self.figures).in_flight = due.len();
+        let caller = crate::worker::Caller::background("rss refresh");
+        let results = crate::worker::as_caller(
+            caller,
+            super::http::fetch_many(
+                services,
+                &due,
+                self.settings.concurrency,
+                Some(super::http::PER_HOST),
+                |_, _| {},
+            ),
+        )
+        .await;
+        let ok = results.iter().filter(|r| r.is_ok()).count();
+        {
+            let mut f = lock(&self.figures);
+            f.in_flight = 0;
+            f.cycles += 1;
+            f.fetched += ok as u64;
+        }
+        self.publish(services).await;
+        tracing::debug!(
+            feeds = due.len(),
+            ok,
+            "rss refresh: fetched the feeds that were due"
+        );
+        Ok(())
+    }
+
+    /// The scheduler's loop, until shutdown (which drops a turn in flight).
+    async fn run(services: Arc<Services>) {
+        let me = refresher(&services);
+        me.load_keys(&services).await;
+        me.publish(&services).await;
+        loop {
+            let Err(next) = me.turn(&services).await else {
+                continue;
+            };
+            let wait = next.map_or(MAX_SLEEP, |at| {
+                Duration::from_millis(at.saturating_sub(now_ms())).min(MAX_SLEEP)
+            });
+            if wait.is_zero() {
+                continue;
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = me.wake.notified() => {}
+            }
+        }
+    }
+}
+
+impl CommandState for Refresher {
+    fn start(&self, services: &Arc<Services>) {
+        if !self.settings.enabled {
+            return;
+        }
+        let s = services.clone();
+        let shutdown = services.shutdown.clone();
+        services.tasks.spawn(async move {
+            tokio::select! {
+                _ = shutdown.cancelled() => {}
+                _ = Refresher::run(s) => {}
+            }
+        });
+    }
+
+    /// Gives the session its given set (loaded in the background, once), so its answers
+    /// count what refreshes bring whether or not it ever ran `rss news`.
+    fn after_call(&self, services: &Arc<Services>, session: &Arc<Session>) {
+        if !self.settings.enabled
+            || session.resource::<Given>("rss").is_some()
+            || lock(&self.keys).is_empty()
+            || !lock(&self.loading).insert(session.id.clone())
+        {
+            return;
+        }
+        let (services, session) = (services.clone(), session.clone());
+        let path = self
+            .sessions_dir
+            .join(crate::home::safe_session_id(&session.id))
+            .join("given.json");
+        services.clone().tasks.spawn(async move {
+            let universe = rss_store(&services).universe();
+            if let Ok(g) = tokio::task::spawn_blocking(move || Given::load(path, universe)).await {
+                // A closed session takes no resource; a `news --new` that attached one
+                // meanwhile keeps its own.
+                let _ = session.attach("rss", move || g);
+            }
+            lock(&refresher(&services).loading).remove(&session.id);
+        });
+    }
+
+    fn status(&self) -> Option<(&'static str, serde_json::Value)> {
+        let f = lock(&self.figures).clone();
+        Some((
+            "rss",
+            json!({"refresh": {
+                "enabled": self.settings.enabled,
+                "feeds": f.feeds,
+                "due": f.due,
+                "in_flight": f.in_flight,
+                "backing_off": f.backing_off,
+                "next_at": f.next_at_ms.map(crate::clock::rfc3339_ms),
+                "turns": f.cycles,
+                "fetched": f.fetched,
+            }}),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Settings {
+        Settings {
+            enabled: true,
+            ttl_ms: 30 * 60_000,
+            min_ms: 10 * 60_000,
+            concurrency: 8,
+        }
+    }
+
+    fn sub(url: &str, created: u64) -> Subscription {
+        Subscription {
+            name: url.into(),
+            url: url.into(),
+            title: None,
+            created_at_ms: created,
+            updated_at_ms: created,
+        }
+    }
+
+    #[test]
+    fn a_feed_is_refreshed_before_its_ttl_runs_out_but_not_before_the_minimum() {
+        let s = settings();
+        let fs = FetchState {
+            last_fetch_ms: Some(1_000_000),
+            ..FetchState::default()
+        };
+        let at = next_at(&sub("https://a.example/feed", 0), Some(&fs), &s);
+        assert!(
+            (1_000_000 + 22 * 60_000..=1_000_000 + 30 * 60_000).contains(&at),
+            "{at}"
+        );
+        // A feed that asks for five minutes is still not fetched more often than ten.
+        let eager = FetchState {
+            ttl_ms: Some(5 * 60_000),
+            ..fs.clone()
+        };
+        assert_eq!(
+            next_at(&sub("https://a.example/feed", 0), Some(&eager), &s),
+            1_000_000 + 10 * 60_000
+        );
+        // One that asks for a day is fetched within the day, not every half hour.
+        let lazy = FetchState {
+            ttl_ms: Some(24 * 60 * 60_000),
+            ..fs.clone()
+        };
+        assert!(
+            next_at(&sub("https://a.example/feed", 0), Some(&lazy), &s)
+                >= 1_000_000 + 18 * 60 * 60_000
+        );
+    }
+
+    #[test]
+    fn retry_after_and_backoff_push_the_next_refresh_back() {
+        let s = settings();
+        let fs = FetchState {
+            last_fetch_ms: Some(0),
+            retry_after_until_ms: Some(5 * 60 * 60_000),
+            ..FetchState::default()
+        };
+        let u = sub("https://b.example/", 0);
+        assert_eq!(next_at(&u, Some(&fs), &s), 5 * 60 * 60_000);
+        let failing = FetchState {
+            last_fetch_ms: Some(0),
+            failures: 3,
+            backoff_until_ms: Some(7 * 60 * 60_000),
+            ..FetchState::default()
+        };
+        assert_eq!(next_at(&u, Some(&failing), &s), 7 * 60 * 60_000);
+    }
+
+    #[test]
+    fn an_import_of_many_feeds_spreads_their_first_refresh_over_the_interval() {
+        let s = settings();
+        let ats: Vec<u64> = (0..5000)
+            .map(|i| next_at(&sub(&format!("https://f{i}.example/rss"), 0), None, &s))
+            .collect();
+        let min = s.min_ms;
+        assert!(ats.iter().all(|&a| (min..min + s.ttl_ms).contains(&a)));
+        // About a tenth in each tenth of the interval: no burst.
+        let tenth = s.ttl_ms / 10;
+        for k in 0..10 {
+            let n = ats
+                .iter()
+                .filter(|&&a| (min + k * tenth..min + (k + 1) * tenth).contains(&a))
+                .count();
+            assert!((350..650).contains(&n), "tenth {k}: {n}");
+        }
+    }
+}
