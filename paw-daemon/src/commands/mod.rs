@@ -121,7 +121,8 @@ pub fn worker_jobs() -> crate::worker::job::Registry {
         .with::<rss::jobs::Render>()
         .with::<rss::jobs::Extract>()
         .with::<rss::jobs::Discover>()
-        .with::<rss::jobs::Opml>();
+        .with::<rss::jobs::Opml>()
+        .with::<rss::jobs::Markdown>();
     #[cfg(feature = "test-commands")]
     let r = r.with::<testing::TestJob>();
     r

@@ -441,3 +441,61 @@ fn a_long_article_is_read_in_pages_that_reassemble_to_the_whole() {
     assert_eq!(pages, text);
     assert_eq!(n, total.div_ceil(100));
 }
+
+#[test]
+fn format_md_gives_the_article_as_markdown_headed_by_its_title_once() {
+    let s = FeedServer::start();
+    let paras: String = (0..6)
+        .map(|i| format!("<p>Paragraph {i} explains the harbour plan at a length that reads as prose, with <a href=\"/map\">a map</a>.</p>"))
+        .collect();
+    s.set_page(
+        "md",
+        &format!(
+            "<html><head><title>The Harbour Plan | Northtown Gazette</title></head><body>\
+             <nav><a href=\"/\">Home</a></nav><article><h1>The Harbour Plan</h1>{paras}\
+             <h2>What it costs</h2><ul><li>Dredging: 2 million</li><li>New quay: 5 million</li></ul>\
+             <table><tr><th>Year</th><th>Ships</th></tr><tr><td>2025</td><td>310</td></tr></table>\
+             <pre><code>berth = 7</code></pre></article></body></html>"
+        ),
+    );
+    let d = daemon(&s, true);
+    let url = s.url("/page/md");
+    let o = read(&d, &format!("--link {url} --wait 10000 --format md"));
+    let r = &o["result"];
+    assert_eq!(r["fulltext_status"], "ready", "{o}");
+    // The article's own title, not the site's.
+    assert_eq!(r["title"], "The Harbour Plan");
+    let text = r["content_full_text"].as_str().expect("text");
+    assert!(text.starts_with("The Harbour Plan\n\n"), "{text}");
+    assert_eq!(text.matches("The Harbour Plan").count(), 1, "{text}");
+    let md = r["content_full_markdown"].as_str().expect("markdown");
+    assert!(md.starts_with("# The Harbour Plan"), "{md}");
+    assert_eq!(md.matches("The Harbour Plan").count(), 1, "{md}");
+    assert!(md.contains("## What it costs"), "{md}");
+    assert!(md.contains("Dredging: 2 million"), "{md}");
+    assert!(md.contains("| Year | Ships |"), "{md}");
+    assert!(md.contains("berth = 7"), "{md}");
+    assert!(
+        md.contains(&format!("({})", s.url("/map"))),
+        "links absolute: {md}"
+    );
+    assert_eq!(
+        o["stdout"]
+            .as_str()
+            .map(|s| s.contains("# The Harbour Plan")),
+        Some(true)
+    );
+    // Paged like the text.
+    let o = read(&d, &format!("--link {url} --format md --max-chars 100"));
+    let r = &o["result"];
+    assert_eq!(
+        r["content_full_markdown"]
+            .as_str()
+            .map(|m| m.chars().count()),
+        Some(100)
+    );
+    assert!(r["total_markdown_chars"].as_u64() > Some(100), "{o}");
+    assert_eq!(r["next_offset"], 100);
+    let bad = d.exec(&format!("rss read --link {url} --format pdf"));
+    assert_eq!(bad["error_code"], "InvalidArgs", "{bad}");
+}

@@ -169,6 +169,7 @@ fn untrusted_bytes_are_parsed_only_behind_the_worker_boundary() {
     let parsers = [
         "feed_rs::",
         "html2text::",
+        "htmd::",
         "ammonia::",
         "Html::parse",
         "calamine::",
@@ -202,6 +203,7 @@ fn untrusted_bytes_are_parsed_only_behind_the_worker_boundary() {
         "html_to_text(",
         "sanitize(",
         "text::summary(",
+        "text::markdown(",
     ];
     let src = root().join("paw-daemon/src");
     let mut files = Vec::new();

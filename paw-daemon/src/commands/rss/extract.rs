@@ -28,16 +28,27 @@ const LINK_BLOCK_MAX_CHARS: usize = 200;
 /// dom_smoothie's element budget: a page with more elements is refused, not ground through.
 const MAX_ELEMENTS: usize = 50_000;
 
+/// An article shorter than this (characters, no whitespace) is checked against the page's
+/// largest block of text.
+const SHORT_ARTICLE_CHARS: usize = 1000;
+
 /// An extracted article.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Extracted {
     /// The article's title.
     pub title: String,
-    /// The article body, sanitised HTML with absolute URLs.
+    /// The article body, sanitised HTML with absolute URLs, headed by its title.
     pub html: String,
-    /// The article body as plain text, paragraphs separated by a blank line.
+    /// The article body as plain text, paragraphs separated by a blank line; the title is
+    /// its first paragraph (once).
     pub text: String,
+    /// Set when no article was recognised and this is the page's largest text block.
+    pub warning: Option<String>,
 }
+
+/// What the result says when the extractor found no article and fell back.
+pub const FALLBACK_WARNING: &str =
+    "no article was recognised on the page; this is its largest block of text";
 
 /// Extracts the article of `html`, a page fetched from `url` (after redirects).
 pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
@@ -64,20 +75,201 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
     };
     let mut r = dom_smoothie::Readability::new(html, Some(url.as_str()), Some(cfg))
         .map_err(|e| format!("cannot read the page: {e}"))?;
-    let article = r
-        .parse()
-        .map_err(|e| format!("no article found on the page: {e}"))?;
-    let body = clean(&article.content);
-    let html = sanitize(&body, Some(url));
-    let text = plain_text(&html);
-    if text.trim().is_empty() {
-        return Err("no article text found on the page".into());
-    }
+    let found = r.parse().ok().and_then(|article| {
+        let body = clean(&article.content);
+        let html = sanitize(&body, Some(url));
+        let text = plain_text(&html);
+        (!text.trim().is_empty()).then(|| (super::text::collapse(&article.title), html, text))
+    });
+    let chars = |t: &str| t.chars().filter(|c| !c.is_whitespace()).count();
+    let short = found
+        .as_ref()
+        .is_none_or(|(_, _, text)| chars(text) < SHORT_ARTICLE_CHARS);
+    // A short article may be a piece of the page (the first cell of a table layout, one
+    // of a listing's entries): the page's largest block of text, when it holds twice as
+    // much. A page with a main text is never `failed`: with no article, its largest block.
+    let block = if short {
+        largest_block(html).map(|(title, body)| {
+            let html = sanitize(&clean(&body), Some(url));
+            let text = plain_text(&html);
+            (title, html, text)
+        })
+    } else {
+        None
+    };
+    let (title, body_html, body_text, warning) = match (found, block) {
+        (Some(f), Some(b)) if chars(&b.2) >= 2 * chars(&f.2) => (f.0, b.1, b.2, None),
+        (Some(f), _) => (f.0, f.1, f.2, None),
+        (None, Some(b)) if chars(&b.2) > 0 => (b.0, b.1, b.2, Some(FALLBACK_WARNING.to_string())),
+        (None, _) => return Err("no text found on the page".into()),
+    };
+    let title = article_title(&title, html);
+    let (html, text) = headed(&title, body_html, body_text);
     Ok(Extracted {
-        title: super::text::collapse(&article.title),
+        title,
         html,
         text,
+        warning,
     })
+}
+
+/// The article's own title: the page's first `<h1>` when the title found (from `<title>`
+/// or `og:title`) contains it — "Opening hours | Corner Bakery" is "Opening hours" — else
+/// the title found. A cheap scan of the raw page for the first `<h1>…</h1>`.
+fn article_title(found: &str, page: &str) -> String {
+    let lower = page.get(..page.len().min(1 << 20)).unwrap_or(page);
+    let Some(at) = find_ascii_ci(lower, "<h1") else {
+        return found.to_string();
+    };
+    let rest = &lower[at..];
+    let Some(open_end) = rest.find('>') else {
+        return found.to_string();
+    };
+    let inner = &rest[open_end + 1..];
+    let Some(close) = find_ascii_ci(inner, "</h1").filter(|&c| c <= 2000) else {
+        return found.to_string();
+    };
+    // Tags inside the heading (a link, a span) dropped; entities decoded by the parser
+    // would be better, but a heading with entities rarely matches anyway.
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in inner[..close].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let heading = super::text::collapse(&text);
+    let key = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    let (h, f) = (key(&heading), key(found));
+    if (!h.is_empty() && h.len() < f.len() && f.contains(&h)) || (f.is_empty() && !h.is_empty()) {
+        heading
+    } else {
+        found.to_string()
+    }
+}
+
+/// Where `needle` (ASCII) starts in `hay`, any case.
+fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
+    let n = needle.as_bytes();
+    hay.as_bytes()
+        .windows(n.len())
+        .position(|w| w.eq_ignore_ascii_case(n))
+}
+
+/// The article headed by its title, once: when the text does not already open with it,
+/// an `<h1>` and a first paragraph are added.
+fn headed(title: &str, html: String, text: String) -> (String, String) {
+    let key = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    let t = key(title);
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    if t.is_empty() || key(first) == t {
+        return (html, text);
+    }
+    let escaped = title
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    (
+        format!("<h1>{escaped}</h1>{html}"),
+        format!("{title}\n\n{text}"),
+    )
+}
+
+/// Elements a page's main text may sit in, for [`largest_block`].
+const CONTAINERS: &[&str] = &["article", "main", "section", "div", "td", "body"];
+/// Subtrees never taken as the main text.
+const CHROME: &[&str] = &[
+    "nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template",
+];
+
+/// The page's largest block of text that is not navigation (its text outside navigation,
+/// headers and footers, less twice its link text), and the page's title: the smallest
+/// container holding at least four fifths of the best one's. One pass over the tree
+/// (hostile pages reach this path: no per-element subtree walks). For pages the article
+/// extractor finds nothing on.
+fn largest_block(html: &str) -> Option<(String, String)> {
+    use ego_tree::iter::Edge;
+    let doc = Html::parse_document(html);
+    // Per open element: (text outside chrome, link text outside chrome).
+    let mut open: Vec<(usize, usize)> = vec![(0, 0)];
+    let (mut in_chrome, mut in_link) = (0usize, 0usize);
+    // Each container outside chrome: (id, score, text).
+    let mut scored: Vec<(ego_tree::NodeId, usize, usize)> = Vec::new();
+    for edge in doc.root_element().traverse() {
+        match edge {
+            Edge::Open(n) => match n.value() {
+                scraper::Node::Text(t) if in_chrome == 0 => {
+                    let len = t.chars().filter(|c| !c.is_whitespace()).count();
+                    if let Some(top) = open.last_mut() {
+                        top.0 += len;
+                        if in_link > 0 {
+                            top.1 += len;
+                        }
+                    }
+                }
+                scraper::Node::Element(e) => {
+                    in_chrome += usize::from(CHROME.contains(&e.name()));
+                    in_link += usize::from(e.name() == "a");
+                    open.push((0, 0));
+                }
+                _ => {}
+            },
+            Edge::Close(n) => {
+                if let scraper::Node::Element(e) = n.value() {
+                    let (len, linked) = open.pop().unwrap_or((0, 0));
+                    if in_chrome == 0 && CONTAINERS.contains(&e.name()) {
+                        scored.push((n.id(), len.saturating_sub(linked * 2), len));
+                    }
+                    in_chrome -= usize::from(CHROME.contains(&e.name()));
+                    in_link -= usize::from(e.name() == "a");
+                    if let Some(top) = open.last_mut() {
+                        top.0 += len;
+                        top.1 += linked;
+                    }
+                }
+            }
+        }
+    }
+    let best = scored.iter().map(|(_, s, _)| *s).max().filter(|&b| b > 0)?;
+    let (block, _, _) = scored
+        .iter()
+        .filter(|(_, s, _)| *s * 5 >= best * 4)
+        .min_by_key(|(_, _, total)| *total)?;
+    let block = doc.tree.get(*block).and_then(ElementRef::wrap)?;
+    // Its chrome stays out of the text.
+    let mut body = Html::parse_fragment(&block.inner_html());
+    let chrome = selector(&CHROME.join(", "));
+    let doomed: Vec<_> = body.select(&chrome).map(|e| e.id()).collect();
+    for id in doomed {
+        if let Some(mut n) = body.tree.get_mut(id) {
+            n.detach();
+        }
+    }
+    let title = doc
+        .select(&selector("h1"))
+        .next()
+        .map(|h| h.text().collect::<String>())
+        .or_else(|| {
+            doc.select(&selector("title"))
+                .next()
+                .map(|t| t.text().collect::<String>())
+        })
+        .map(|t| super::text::collapse(&t))
+        .unwrap_or_default();
+    Some((title, body.root_element().inner_html()))
 }
 
 fn selector(s: &str) -> Selector {
@@ -360,6 +552,71 @@ mod tests {
         (0..n)
             .map(|i| format!("<p>Paragraph {i} says something worth reading about the subject, in words long enough to count as prose for an extractor.</p>"))
             .collect()
+    }
+
+    #[test]
+    fn the_articles_heading_heads_the_text_once() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let x = extract(&page(&para(5)), &url).expect("extracted");
+        assert_eq!(x.title, "The Title Of This Story");
+        assert!(
+            x.text.starts_with("The Title Of This Story\n\n"),
+            "{}",
+            x.text
+        );
+        assert_eq!(x.text.matches("The Title Of This Story").count(), 1);
+        assert!(x.html.starts_with("<h1>"), "{}", x.html);
+        assert_eq!(x.warning, None);
+    }
+
+    #[test]
+    fn the_largest_block_skips_navigation_and_the_title_is_the_pages_heading() {
+        let url = Url::parse("https://example.com/shop/opening-hours").expect("url");
+        let html = "<html><head><title>Opening hours | Corner Bakery</title></head><body>\
+             <header><nav><a href=\"/\">Home</a> <a href=\"/shop\">Shop</a></nav></header>\
+             <div class=\"content\"><h1>Opening hours</h1><ul>\
+             <li>Monday to Friday: 7:00 to 18:00</li><li>Saturday: 8:00 to 14:00</li>\
+             <li>Sunday: closed</li><li>12 Mill Street, Northtown</li></ul></div>\
+             <footer><a href=\"/imprint\">Imprint</a> © Corner Bakery</footer></body></html>";
+        let x = extract(html, &url).expect("extracted");
+        assert_eq!(x.title, "Opening hours");
+        assert!(x.text.contains("Saturday: 8:00 to 14:00"), "{}", x.text);
+        assert!(x.text.contains("12 Mill Street"), "{}", x.text);
+        assert!(!x.text.contains("Imprint"), "{}", x.text);
+        assert!(!x.text.contains("Shop"), "{}", x.text);
+        assert_eq!(x.text.matches("Opening hours").count(), 1, "{}", x.text);
+        let (title, block) = largest_block(html).expect("a block");
+        assert_eq!(title, "Opening hours");
+        assert!(
+            block.contains("12 Mill Street") && !block.contains("Imprint"),
+            "{block}"
+        );
+        // A page with no text outside its navigation has none.
+        assert!(
+            largest_block("<html><body><nav><a href=\"/\">x</a></nav></body></html>").is_none()
+        );
+    }
+
+    #[test]
+    fn a_short_article_that_is_a_piece_of_the_page_gives_way_to_the_pages_largest_block() {
+        // Readability takes the first cell of a table layout; the page holds four times it.
+        let url = Url::parse("https://example.com/events/spring-fair").expect("url");
+        let rows: String = [
+            "Spring fair on the market square, Saturday 12 April from 10:00 to 17:00",
+            "Entry is free; the raffle tickets cost 2 euros each and fund the school trip",
+            "Stalls: bread and cakes, plants, second-hand books, a bicycle repair corner",
+            "Parking at the sports hall on Mill Street, a five minute walk from the square",
+        ]
+        .iter()
+        .map(|r| format!("<tr><td>{r}</td></tr>"))
+        .collect();
+        let html = format!(
+            "<html><head><title>Spring fair</title></head><body><table>{rows}</table></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("second-hand books"), "{}", x.text);
+        assert!(x.text.contains("Parking at the sports hall"), "{}", x.text);
+        assert_eq!(x.warning, None);
     }
 
     #[test]

@@ -39,6 +39,9 @@ pub struct Extraction {
     pub full: FullText,
     /// When the job ended (Unix ms).
     pub at_ms: u64,
+    /// Set when no article was recognised and the page's largest text block was taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// An article's full text as `rss read` reports it: the `content_full_*` fields.
@@ -291,6 +294,7 @@ fn failed(url: &str, why: String) -> Extraction {
             ..FullText::default()
         },
         at_ms: now_ms(),
+        warning: None,
     }
 }
 
@@ -338,6 +342,7 @@ async fn run_job(services: &Services, url: &str) -> Extraction {
                 content_full_error: None,
             },
             at_ms: now_ms(),
+            warning: x.warning,
         },
         Err(e) => failed(url, e.to_string()),
     }

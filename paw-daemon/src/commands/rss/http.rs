@@ -320,12 +320,14 @@ async fn finish(
             format!("cannot parse this feed URL; check it ({url}): {e}"),
         )
     })?;
+    // The items' duplicate keys, made once: the digest and the notices share them.
+    let keys = super::seen::keys_of(&parsed.items);
     let feed = CachedFeed {
         url: url.to_string(),
         title: parsed.title.clone(),
         fetched_at_ms: now_ms(),
         items: parsed.items.clone(),
-        keys: std::sync::OnceLock::new(),
+        keys: keys.clone().into(),
     };
     if let Err(e) = rss_store(services).put_cache(feed).await {
         tracing::error!(url, error = %e, "cannot write the feed cache");
@@ -341,7 +343,7 @@ async fn finish(
         feed_ttl,
     )
     .await;
-    super::refresh::refresher(services).note_items(url, &parsed.items);
+    super::refresh::refresher(services).note_keys(url, keys);
     Ok(Fetched {
         url: url.to_string(),
         http_status: resp.status,

@@ -201,6 +201,9 @@ pub struct ExtractReply {
     pub title: String,
     /// Bytes of HTML at the start of the reply's bytes; the text follows.
     pub html_len: usize,
+    /// Set when no article was recognised and the page's largest text block was taken.
+    #[serde(default)]
+    pub warning: Option<String>,
 }
 
 /// An extracted article.
@@ -212,6 +215,8 @@ pub struct ArticleReply {
     pub html: String,
     /// Plain text.
     pub text: String,
+    /// Set when no article was recognised and the page's largest text block was taken.
+    pub warning: Option<String>,
 }
 
 impl Job for Extract {
@@ -230,6 +235,7 @@ impl Job for Extract {
             ExtractReply {
                 title: x.title,
                 html_len,
+                warning: x.warning,
             },
             bytes,
         ))
@@ -247,6 +253,7 @@ pub fn article(reply: ExtractReply, mut payload: Vec<u8>) -> Option<ArticleReply
         title: reply.title,
         html,
         text,
+        warning: reply.warning,
     })
 }
 
@@ -270,6 +277,45 @@ impl Job for Discover {
         });
         Ok((url, Vec::new()))
     }
+}
+
+/// Sanitised HTML (an article, an item's content) to Markdown, for `rss read --format
+/// md`: the HTML travels in the job, one Markdown string per input comes back.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Markdown {
+    /// Each HTML fragment.
+    pub html: Vec<String>,
+}
+
+impl Job for Markdown {
+    const NAME: &'static str = "markdown";
+    type Reply = Vec<String>;
+
+    fn run(self, _: Vec<u8>) -> Result<(Vec<String>, Vec<u8>), JobFailure> {
+        let md = self.html.iter().map(|h| super::text::markdown(h)).collect();
+        Ok((md, Vec::new()))
+    }
+
+    fn size(&self, _: usize) -> usize {
+        self.html.iter().map(String::len).sum()
+    }
+
+    fn heavy(&self) -> bool {
+        true
+    }
+}
+
+/// Each HTML fragment as Markdown, in one worker job.
+pub async fn markdown(pool: &Pool, html: Vec<String>) -> Result<Vec<String>, CmdError> {
+    if html.is_empty() {
+        return Ok(Vec::new());
+    }
+    let n = html.len();
+    let (md, _) = pool.run(Markdown { html }, &[]).await?;
+    if md.len() != n {
+        return Err(WorkerError::Crashed.into());
+    }
+    Ok(md)
 }
 
 /// An OPML file (payload) to its feed outlines, (title, url), depth first.

@@ -67,6 +67,9 @@ pub struct Args {
     /// at most this many characters of text (default 20000, 100-200000)
     #[arg(long, value_name = "M")]
     max_chars: Option<i64>,
+    /// md: also the article (and the feed's content) as Markdown, paged like the text
+    #[arg(long, value_name = "text|md")]
+    format: Option<String>,
 }
 
 /// Text characters one `rss read` answer carries by default: with the rest of the result,
@@ -89,6 +92,15 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let wait = clamp(a.wait, 0, 0, i64::MAX) as u64;
     let offset = clamp(a.offset, 0, 0, i64::MAX) as usize;
     let max_chars = clamp(a.max_chars, PAGE_CHARS, 100, 200_000) as usize;
+    let markdown = match a.format.as_deref() {
+        None | Some("text") => false,
+        Some("md") => true,
+        Some(other) => {
+            return Err(CmdError::invalid_args(format!(
+                "--format must be text or md, not {other:?}"
+            )));
+        }
+    };
     let (source, item, link) = match (a.link.as_deref(), a.name.as_deref(), a.guid.as_deref()) {
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
             return Err(CmdError::invalid_args(
@@ -151,6 +163,9 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         total_chars: None,
         offset: None,
         next_offset: None,
+        content_markdown: None,
+        content_full_markdown: None,
+        total_markdown_chars: None,
     };
     if let Some(i) = item {
         reply.title = i.title;
@@ -191,16 +206,40 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         }
     };
     reply.fulltext_status = status;
+    let mut warnings = Vec::new();
     if let Some(r) = record {
+        // The feed item's title when there is one, else the article's own (its heading).
         if reply.title.is_none() {
             reply.title = r.title.clone();
         }
         reply.full = Some(r.full.clone());
+        warnings.extend(r.warning.clone());
+    }
+    if markdown {
+        // Sanitised HTML, still rendered in a worker (a parse of page-derived markup).
+        let full_html = reply
+            .full
+            .as_ref()
+            .and_then(|f| f.content_full_html.clone());
+        let html: Vec<String> = [full_html.clone(), reply.content_html.clone()]
+            .into_iter()
+            .flatten()
+            .collect();
+        let mut md = super::jobs::markdown(&ctx.services.workers, html)
+            .await?
+            .into_iter();
+        if full_html.is_some() {
+            reply.content_full_markdown = md.next();
+        }
+        if reply.content_html.is_some() {
+            reply.content_markdown = md.next();
+        }
     }
     reply.paginate(offset, max_chars);
     let source = format!("the article {}", reply.link);
     let mut out = Output::reply(&reply, Vec::new()).untrusted(source);
-    out.add_warnings(fulltext_jobs(&ctx.services).take_warnings());
+    warnings.extend(fulltext_jobs(&ctx.services).take_warnings());
+    out.add_warnings(warnings);
     Ok(out)
 }
 
@@ -234,12 +273,34 @@ struct ReadReply {
     /// Where the next page starts, while more remains (`--offset` it).
     #[serde(skip_serializing_if = "Option::is_none")]
     next_offset: Option<usize>,
+    /// `--format md`: the feed's content as Markdown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content_markdown: Option<String>,
+    /// `--format md`: the article as Markdown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content_full_markdown: Option<String>,
+    /// `--format md`: characters of the Markdown paged (the article's when ready, else the
+    /// feed content's); it is paged with the same `--offset` and `--max-chars`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_markdown_chars: Option<usize>,
 }
 
 impl ReadReply {
     /// Cuts the text to one page; when a page is not the whole text, the HTML twin goes
     /// (it would repeat the text in markup).
     fn paginate(&mut self, offset: usize, max: usize) {
+        let md = if self.content_full_markdown.is_some() {
+            self.content_full_markdown.as_mut()
+        } else {
+            self.content_markdown.as_mut()
+        };
+        let mut md_next = None;
+        if let Some(m) = md {
+            let (p, total, next) = page(m, offset, max);
+            *m = p;
+            self.total_markdown_chars = Some(total);
+            md_next = next;
+        }
         let full = self.full.as_mut().filter(|f| f.content_full_text.is_some());
         let (text, html) = match full {
             Some(f) => (&mut f.content_full_text, &mut f.content_full_html),
@@ -255,7 +316,7 @@ impl ReadReply {
         }
         self.total_chars = Some(total);
         self.offset = Some(offset.min(total));
-        self.next_offset = next;
+        self.next_offset = next.or(md_next);
     }
 }
 
@@ -273,8 +334,11 @@ impl Reply for ReadReply {
         if let Some(e) = full.and_then(|f| f.content_full_error.as_ref()) {
             s.push_str(&format!("full text failed: {e}\n"));
         }
-        let body = full
-            .and_then(|f| f.content_full_text.as_ref())
+        let body = self
+            .content_full_markdown
+            .as_ref()
+            .or(self.content_markdown.as_ref())
+            .or(full.and_then(|f| f.content_full_text.as_ref()))
             .or(self.content_text.as_ref());
         if let Some(b) = body.filter(|b| !b.is_empty()) {
             s.push('\n');

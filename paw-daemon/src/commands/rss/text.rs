@@ -20,6 +20,22 @@ pub fn html_to_text(html: &str) -> String {
     collapse(&rendered)
 }
 
+/// Sanitised HTML (an article, an item's content) as Markdown: headings, lists, links,
+/// tables, code (htmd, turndown.js's rules). Too deep to build a tree of in linear time:
+/// its plain text.
+pub fn markdown(html: &str) -> String {
+    if !super::shape::buildable(html) {
+        return collapse(&super::shape::text_only(html));
+    }
+    let converter = htmd::HtmlToMarkdown::builder()
+        .skip_tags(vec!["script", "style", "img"])
+        .build();
+    converter
+        .convert(html)
+        .map(|md| md.trim().to_string())
+        .unwrap_or_else(|_| html_to_text(html))
+}
+
 /// Whether `s` holds something that looks like a character reference (`&amp;`, `&#233;`):
 /// a bare `&` ("Q&A") needs no HTML rendering.
 fn has_entity(s: &str) -> bool {
