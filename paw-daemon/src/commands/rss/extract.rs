@@ -142,17 +142,23 @@ fn article_title(found: &str, page: &str) -> String {
         }
     }
     let heading = super::text::collapse(&text);
-    let key = |s: &str| {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect::<String>()
-    };
-    let (h, f) = (key(&heading), key(found));
-    if (!h.is_empty() && h.len() < f.len() && f.contains(&h)) || (f.is_empty() && !h.is_empty()) {
-        heading
-    } else {
-        found.to_string()
+    if heading.is_empty() {
+        return found.to_string();
+    }
+    if found.is_empty() {
+        return heading;
+    }
+    // The heading opens the title and a separator follows it: what follows is the site's
+    // name ("Heading | Site", "Heading - Site"). A heading that is the site's name (the
+    // title's end) is not taken.
+    let rest = found
+        .get(..heading.len())
+        .filter(|head| head.eq_ignore_ascii_case(&heading))
+        .and_then(|_| found.get(heading.len()..))
+        .map(str::trim_start);
+    match rest {
+        Some(r) if r.starts_with(['|', '-', '–', '—', ':', '·', '»', '/']) => heading,
+        _ => found.to_string(),
     }
 }
 
