@@ -77,7 +77,7 @@ pub enum WorkerError {
     /// The worker died otherwise (a crash, a stack overflow, an abort).
     #[error("worker crashed")]
     Crashed,
-    /// The job ran past its wall-clock limit (four times its CPU budget).
+    /// The job ran past its wall-clock limit (eight times its CPU budget, at least 30 s).
     #[error("worker took too long")]
     TooSlow,
     /// No worker could be started.
@@ -655,11 +655,11 @@ impl Pool {
         let Some(w) = lease.worker.as_mut() else {
             return Err(WorkerError::Crashed);
         };
-        // CPU time is capped in the worker; a wall-clock limit is a backstop. Four times
-        // the budget: on a loaded machine (load 9 on 2 cores was seen) a job that gets a
-        // quarter of a core still ends by its CPU cap, with that reason, before the
-        // backstop.
-        let limit = Duration::from_millis(cpu_ms.saturating_mul(4).max(10_000));
+        // CPU time is capped in the worker; a wall-clock limit is a backstop. Eight times
+        // the budget, at least 30 s: on a loaded machine (load 9 on 2 cores was seen; a
+        // 6 s budget once took 24 s of wall time) a job that gets an eighth of a core still
+        // ends by its CPU cap, with that reason, before the backstop.
+        let limit = Duration::from_millis(cpu_ms.saturating_mul(8).max(30_000));
         let frame = match tokio::time::timeout(limit, talk(w, header, input)).await {
             Ok(Ok(frame)) => frame,
             Ok(Err(_)) => return Err(diagnose(w).await),
