@@ -236,25 +236,9 @@ fn main() {
 /// file), 20 items each.
 fn news_at_scale(server: &FeedServer) {
     const FEEDS: usize = 5_000;
-    let mut opml = String::from("<opml version=\"2.0\"><body>\n");
-    for i in 0..FEEDS {
-        let name = format!("s{i}");
-        server.set(
-            &name,
-            &rss_feed(&format!("Scale {i}"), &name, 20, 1 + (i % 28) as u32),
-        );
-        opml.push_str(&format!(
-            "<outline type=\"rss\" text=\"s{i}\" xmlUrl=\"{}\"/>\n",
-            server.url(&format!("/dyn/{name}"))
-        ));
-    }
-    opml.push_str("</body></opml>\n");
     let d = Daemon::with_config(&server.config());
-    std::fs::create_dir_all(d.agents().join("workspace")).expect("workspace");
-    std::fs::write(d.agents().join("workspace/scale.opml"), opml).expect("opml");
+    import(server, &d, "s", FEEDS);
     let mut c = d.conn();
-    let o = c.exec(serde_json::json!({"command": "rss import --in workspace/scale.opml"}));
-    assert_eq!(o["result"]["added"], FEEDS, "{o}");
     let t = Instant::now();
     let o = c.exec(serde_json::json!({"command": "rss news --limit 10", "timeout_ms": 600000}));
     let cold = t.elapsed();

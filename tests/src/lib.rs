@@ -17,6 +17,7 @@ pub mod pdfgen;
 pub mod procfs;
 pub mod quality;
 pub mod services;
+pub mod snippets;
 pub mod soak;
 pub mod stats;
 pub mod tty;

@@ -331,12 +331,35 @@ const BOILERPLATE_NAMES: &[&str] = &[
     "bio",
 ];
 
+/// Words in a class or id that name a quotation: a block so named stays, whatever else
+/// its name says (`comment-quote`: a reader's comment the author quotes).
+const QUOTATION_NAMES: &[&str] = &["quote", "quotation", "blockquote", "citation"];
+
 fn boilerplate_name(e: ElementRef<'_>) -> bool {
     let v = e.value();
-    v.classes()
-        .chain(v.id())
-        .flat_map(|c| c.split(['-', '_']))
-        .any(|w| BOILERPLATE_NAMES.iter().any(|b| w.eq_ignore_ascii_case(b)))
+    let words = || v.classes().chain(v.id()).flat_map(|c| c.split(['-', '_']));
+    words().any(|w| BOILERPLATE_NAMES.iter().any(|b| w.eq_ignore_ascii_case(b)))
+        && !words().any(|w| QUOTATION_NAMES.iter().any(|q| w.eq_ignore_ascii_case(q)))
+        && !quoted_in_the_flow(e)
+}
+
+/// Whether `e` sits in the article's running text: a paragraph of prose (80 characters or
+/// more) follows it as a sibling. A reader's comment the author quotes between paragraphs
+/// is part of the post; a comments section ends it.
+fn quoted_in_the_flow(e: ElementRef<'_>) -> bool {
+    e.next_siblings()
+        .filter_map(ElementRef::wrap)
+        .find(|s| !s.text().all(|t| t.trim().is_empty()))
+        .is_some_and(|s| {
+            s.value().name() == "p"
+                && s.text().map(|t| t.trim().chars().count()).sum::<usize>() >= 80
+        })
+}
+
+/// Whether `e` carries the author's licence (`rel="license"`, the HTML way to say it): a
+/// footer or aside that does is the post's own line, not the site's.
+fn licence(e: ElementRef<'_>) -> bool {
+    e.select(&selector("[rel~=license]")).next().is_some()
 }
 
 /// Blocks shorter than this (characters, no whitespace) are tested for a boilerplate opening.
@@ -377,11 +400,15 @@ fn clean(fragment: &str) -> String {
     let lens = text_lens(&doc);
     let len_of = |e: ElementRef<'_>| lens.get(&e.id()).copied().unwrap_or(0);
     let total = len_of(doc.root_element());
-    let mut doomed: Vec<_> = doc.select(&selector(DROPPED)).map(|e| e.id()).collect();
+    let mut doomed: Vec<_> = doc
+        .select(&selector(DROPPED))
+        .filter(|e| !licence(*e))
+        .map(|e| e.id())
+        .collect();
     // Blocks whose class or id says what they are (a share bar, a byline, a caption), unless
     // one holds a quarter of the article: then the name is not about that block alone.
     for e in doc.select(&selector("[class], [id]")) {
-        if boilerplate_name(e) && len_of(e) * 4 < total {
+        if boilerplate_name(e) && len_of(e) * 4 < total && !licence(e) {
             doomed.push(e.id());
         }
     }
@@ -394,10 +421,15 @@ fn clean(fragment: &str) -> String {
         if len == 0 || len >= LINK_BLOCK_MAX_CHARS {
             continue;
         }
-        // A short line that opens like a byline, a credit or a prompt.
-        if len < OPENING_BLOCK_MAX_CHARS {
+        // A short line that opens like a byline, a credit or a prompt, or holds a site's
+        // notice in any of the vocabulary's languages (a paywall appeal, a copyright line).
+        if len < OPENING_BLOCK_MAX_CHARS.max(super::boilerplate::MAX_BLOCK_CHARS) {
             let text = super::text::collapse(&e.text().collect::<String>()).to_lowercase();
-            if BOILERPLATE_OPENINGS.iter().any(|o| text.starts_with(o)) {
+            if (len < OPENING_BLOCK_MAX_CHARS
+                && BOILERPLATE_OPENINGS.iter().any(|o| text.starts_with(o)))
+                || (len < super::boilerplate::MAX_BLOCK_CHARS
+                    && super::boilerplate::is_boilerplate(&text))
+            {
                 doomed.push(e.id());
                 continue;
             }

@@ -3,6 +3,7 @@
 //! summaries `terminal.commands` serves are rendered from those declarations.
 
 pub mod add;
+mod boilerplate;
 pub mod dates;
 mod export;
 pub mod extract;
