@@ -308,7 +308,7 @@ fn refresh_at_scale(server: &FeedServer) {
         "| feeds | a minute | first rss news after an idle interval | from cache | requests in the interval | refresh turns | daemon + workers CPU in the interval |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- |");
-    for (n, minute_ms) in [(200usize, 100u64), (5_000, 1_000)] {
+    for (n, minute_ms) in [(200usize, 100u64), (5_000, 4_000)] {
         let d = Daemon::start_with(paw_tests::Opts {
             config: Some(format!(
                 "{}[tools.rss]\ncache_ttl = 30\nrefresh_min_interval = 10\n",

@@ -330,6 +330,11 @@ pub struct RssStore {
     memory: std::sync::Mutex<Memory>,
     /// Whether a deferred `fetch_state.json` write is pending (see [`RssStore::save_soon`]).
     save_pending: std::sync::atomic::AtomicBool,
+    /// `fetch_state.json` snapshots: the generation of the last one taken, and (under its
+    /// own lock, apart from the store's) of the last one written — a snapshot written late
+    /// never replaces a newer one, and the file is written without the store locked.
+    fetch_taken: std::sync::atomic::AtomicU64,
+    fetch_written: Mutex<u64>,
     /// The last full digest's items, for the sessions' `notices.rss.new`.
     universe: std::sync::Arc<std::sync::Mutex<super::seen::Universe>>,
 }
@@ -390,6 +395,7 @@ const SAVE_DELAY: std::time::Duration = std::time::Duration::from_millis(250);
 pub struct Locked<'a> {
     guard: MutexGuard<'a, Option<State>>,
     dir: &'a Path,
+    store: &'a RssStore,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -443,6 +449,8 @@ impl RssStore {
             memory: std::sync::Mutex::new(Memory::new(memory_bytes)),
             warnings: std::sync::Mutex::new(Vec::new()),
             save_pending: std::sync::atomic::AtomicBool::new(false),
+            fetch_taken: std::sync::atomic::AtomicU64::new(0),
+            fetch_written: Mutex::new(0),
             universe: std::sync::Arc::default(),
         }
     }
@@ -475,6 +483,7 @@ impl RssStore {
         Locked {
             guard,
             dir: &self.dir,
+            store: self,
         }
     }
 
@@ -529,11 +538,28 @@ impl RssStore {
         services.tasks.spawn(async move {
             tokio::time::sleep(SAVE_DELAY).await;
             rss_store(&s).save_pending.store(false, Ordering::Release);
-            let mut l = rss_store(&s).lock().await;
-            if let Err(e) = l.save_fetch().await {
+            // Taken under the store's lock, written after it is released: a digest or the
+            // refresh does not wait for an fsync of 5,000 feeds' state.
+            let snapshot = rss_store(&s).lock().await.snapshot_fetch();
+            let written = match snapshot {
+                Ok((generation, bytes)) => rss_store(&s).write_fetch(generation, bytes).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = written {
                 tracing::error!(error = %e, "cannot write fetch_state.json");
             }
         });
+    }
+
+    /// Writes a `fetch_state.json` snapshot unless a newer one was written already.
+    async fn write_fetch(&self, generation: u64, bytes: Vec<u8>) -> Result<(), StoreError> {
+        let mut written = self.fetch_written.lock().await;
+        if *written >= generation {
+            return Ok(());
+        }
+        write_blocking(self.dir.join("fetch_state.json"), bytes, Durability::Sync).await?;
+        *written = generation;
+        Ok(())
     }
 
     /// Writes a pending `fetch_state.json` now (daemon shutdown).
@@ -606,9 +632,20 @@ impl Locked<'_> {
 
     /// Writes `fetch_state.json`.
     pub async fn save_fetch(&mut self) -> Result<(), StoreError> {
-        let bytes = serde_json::to_vec_pretty(self.state().fetch_states())
+        let (generation, bytes) = self.snapshot_fetch()?;
+        self.store.write_fetch(generation, bytes).await
+    }
+
+    /// `fetch_state.json`'s bytes now, with their generation.
+    pub fn snapshot_fetch(&mut self) -> Result<(u64, Vec<u8>), StoreError> {
+        let bytes = serde_json::to_vec(self.state().fetch_states())
             .map_err(|e| StoreError(e.to_string()))?;
-        write_blocking(self.dir.join("fetch_state.json"), bytes, Durability::Sync).await
+        let generation = self
+            .store
+            .fetch_taken
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel)
+            + 1;
+        Ok((generation, bytes))
     }
 }
 
