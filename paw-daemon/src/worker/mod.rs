@@ -262,10 +262,15 @@ struct Ticket<'a> {
     pool: &'a Pool,
     id: u64,
     rx: oneshot::Receiver<Worker>,
+    /// The worker was received: nothing to undo.
+    served: bool,
 }
 
 impl Drop for Ticket<'_> {
     fn drop(&mut self) {
+        if self.served {
+            return;
+        }
         let handed = self.rx.try_recv().ok();
         let mut st = self.pool.lock();
         if st.queue.is_waiting(self.id) || handed.is_some() {
@@ -288,15 +293,16 @@ struct Lease<'a> {
 }
 
 impl Drop for Lease<'_> {
+    /// A worker still held was not given back by [`Pool::release`]: its job was lost.
     fn drop(&mut self) {
-        let lost = self.worker.take();
+        let Some(lost) = self.worker.take() else {
+            return;
+        };
         let mut st = self.pool.lock();
         st.queue.remove(self.id);
-        if lost.is_some() {
-            self.pool.failed.fetch_add(1, Ordering::Relaxed);
-            drop(lost);
-            self.pool.refill.notify_one();
-        }
+        self.pool.failed.fetch_add(1, Ordering::Relaxed);
+        drop(lost);
+        self.pool.refill.notify_one();
         self.pool.dispatch(&mut st);
     }
 }
@@ -495,7 +501,12 @@ impl Pool {
             self.dispatch(&mut st);
             id
         };
-        let mut ticket = Ticket { pool: self, id, rx };
+        let mut ticket = Ticket {
+            pool: self,
+            id,
+            rx,
+            served: false,
+        };
         let burst_after = Duration::from_millis(self.cfg.burst_after_ms);
         loop {
             tokio::select! {
@@ -503,7 +514,7 @@ impl Pool {
                     let Ok(w) = w else {
                         return Err(WorkerError::Unavailable("shutting down".into()));
                     };
-                    // The ticket's drop finds the job no longer queued: nothing to undo.
+                    ticket.served = true;
                     return Ok(Lease { pool: self, id, worker: Some(w) });
                 }
                 _ = self.shutdown.cancelled() => {

@@ -320,17 +320,17 @@ async fn finish(
             format!("cannot parse this feed URL; check it ({url}): {e}"),
         )
     })?;
-    // The items' duplicate keys, made once: the digest and the notices share them.
-    let keys = super::seen::keys_of(&parsed.items);
     let feed = CachedFeed {
         url: url.to_string(),
         title: parsed.title.clone(),
         fetched_at_ms: now_ms(),
         items: parsed.items.clone(),
-        keys: keys.clone().into(),
+        keys: std::sync::OnceLock::new(),
     };
-    if let Err(e) = rss_store(services).put_cache(feed).await {
-        tracing::error!(url, error = %e, "cannot write the feed cache");
+    match rss_store(services).put_cache(feed).await {
+        // The notices count the new items (keys made with the cache, off this thread).
+        Ok(keys) => super::refresh::refresher(services).note_keys(url, keys),
+        Err(e) => tracing::error!(url, error = %e, "cannot cache the feed"),
     }
     let feed_ttl = parsed.ttl_minutes.map(|m| u64::from(m) * 60_000);
     record(
@@ -343,7 +343,6 @@ async fn finish(
         feed_ttl,
     )
     .await;
-    super::refresh::refresher(services).note_keys(url, keys);
     Ok(Fetched {
         url: url.to_string(),
         http_status: resp.status,

@@ -574,14 +574,27 @@ impl RssStore {
     }
 
     /// Replaces the cached items of `url`, on disk and in memory.
-    pub async fn put_cache(&self, feed: CachedFeed) -> Result<(), StoreError> {
+    /// Its items' duplicate keys are made here too and returned (the digest and the
+    /// notices share them); they and the file's bytes cost in proportion to the items, so
+    /// both are made on the blocking pool. A file that cannot be written is logged: the
+    /// items are in memory all the same.
+    pub async fn put_cache(&self, feed: CachedFeed) -> Result<super::seen::Keys, StoreError> {
+        let feed = std::sync::Arc::new(feed);
         let path = self.cache_path(&feed.url);
-        let bytes = serde_json::to_vec(&feed).map_err(|e| StoreError(e.to_string()))?;
+        let f = feed.clone();
+        let (keys, bytes) = tokio::task::spawn_blocking(move || {
+            let bytes = serde_json::to_vec(&*f).map_err(|e| StoreError(e.to_string()))?;
+            Ok::<_, StoreError>((f.keys(), bytes))
+        })
+        .await
+        .map_err(|e| StoreError(e.to_string()))??;
         let url = feed.url.clone();
-        self.memory()
-            .insert(url, std::sync::Arc::new(feed), bytes.len());
+        self.memory().insert(url, feed, bytes.len());
         // The cache can always be fetched again: an atomic rename without fsync is enough.
-        write_blocking(path, bytes, Durability::NoSync).await
+        if let Err(e) = write_blocking(path, bytes, Durability::NoSync).await {
+            tracing::error!(error = %e, "cannot write the feed cache");
+        }
+        Ok(keys)
     }
 
     /// Drops the cached items of `url`.
