@@ -29,6 +29,8 @@ use crate::session::Session;
 
 /// The most feeds fetched in one turn (then the due list is read again).
 const BATCH: usize = 64;
+/// Caches read at once when the task starts, for their keys.
+const KEYS_CHUNK: usize = 256;
 /// The longest the task sleeps without looking again (a clock jump, a lost wake).
 const MAX_SLEEP: Duration = Duration::from_secs(60);
 /// The digest the notices count against is rebuilt at most this often (a pass over every
@@ -295,9 +297,26 @@ impl Refresher {
             let mut store = rss_store(services).lock().await;
             store.state().subs.iter().map(|s| s.url.clone()).collect()
         };
-        for url in urls {
-            if let Some(c) = rss_store(services).cached(&url).await {
-                lock(&self.keys).entry(url).or_insert_with(|| c.keys());
+        // A chunk at a time: the caches held here stay within what the in-memory bound
+        // keeps anyway. Keys cost in proportion to the items: made on the blocking pool.
+        for chunk in urls.chunks(KEYS_CHUNK) {
+            let mut cached = Vec::with_capacity(chunk.len());
+            for url in chunk {
+                if let Some(c) = rss_store(services).cached(url).await {
+                    cached.push((url.clone(), c));
+                }
+            }
+            let keys = tokio::task::spawn_blocking(move || {
+                cached
+                    .into_iter()
+                    .map(|(url, c)| (url, c.keys()))
+                    .collect::<Vec<_>>()
+            })
+            .await
+            .unwrap_or_default();
+            let mut held = lock(&self.keys);
+            for (url, k) in keys {
+                held.entry(url).or_insert(k);
             }
         }
     }
