@@ -33,6 +33,9 @@ const LINK_BLOCK_MAX_CHARS: usize = 200;
 /// dom_smoothie's element budget: a page with more elements is refused, not ground through.
 const MAX_ELEMENTS: usize = 50_000;
 
+/// What separates a page's title from its site's name in `<title>` ("Heading | Site").
+pub const TITLE_SEPARATORS: [char; 8] = ['|', '-', '–', '—', ':', '·', '»', '/'];
+
 /// An article shorter than this (characters, no whitespace) is checked against the page's
 /// largest block of text.
 const SHORT_ARTICLE_CHARS: usize = 1000;
@@ -162,7 +165,7 @@ fn article_title(found: &str, page: &str) -> String {
         .and_then(|_| found.get(heading.len()..))
         .map(str::trim_start);
     match rest {
-        Some(r) if r.starts_with(['|', '-', '–', '—', ':', '·', '»', '/']) => heading,
+        Some(r) if r.starts_with(TITLE_SEPARATORS) => heading,
         _ => found.to_string(),
     }
 }
