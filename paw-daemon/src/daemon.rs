@@ -134,6 +134,7 @@ impl Daemon {
         self.tracker.spawn(async move {
             loop {
                 let (paths, cfg) = (paths.clone(), cfg.clone());
+                let seen = meter.pass_begins();
                 let pruned = tokio::task::spawn_blocking(move || {
                     retention::prune(
                         &paths,
@@ -145,6 +146,7 @@ impl Daemon {
                 })
                 .await
                 .unwrap_or_default();
+                meter.pass_ended(seen);
                 if pruned.runs > 0 || pruned.segments > 0 {
                     tracing::info!(
                         runs = pruned.runs,

@@ -154,6 +154,8 @@ impl ExecRuntime {
         let timestamp_ms = now_ms();
         let run_id = new_run_id(timestamp_ms);
         session.touch();
+        // The audit's cap holds at every moment: a burst waits for retention to keep up.
+        self.audit_paths.meter.throttle().await;
         let stdin_chars = params.stdin.as_deref().map_or(0, |s| s.chars().count());
 
         let (argv, result) = match tokenize::tokenize(&params.command) {

@@ -29,7 +29,16 @@ pub struct Meter {
     /// Bytes written that ask for a pass (0: no cap, never).
     every: std::sync::atomic::AtomicU64,
     wake: tokio::sync::Notify,
+    /// Bytes written since the last pass began, and how many a new call may find there
+    /// before it waits for a pass (a twentieth of the cap: the 5 % the cap allows; 0: never).
+    unpruned: std::sync::atomic::AtomicU64,
+    slack: std::sync::atomic::AtomicU64,
+    passed: tokio::sync::Notify,
 }
+
+/// The longest a call waits for a retention pass before it goes on anyway (a pass that
+/// cannot run must not stop the daemon).
+const THROTTLE_MAX: Duration = Duration::from_secs(1);
 
 impl Meter {
     /// A meter for a cap of `max_bytes` (0: none).
@@ -41,6 +50,8 @@ impl Meter {
             (max_bytes / 40).max(16 << 10)
         };
         m.every.store(every, std::sync::atomic::Ordering::Relaxed);
+        m.slack
+            .store(max_bytes / 20, std::sync::atomic::Ordering::Relaxed);
         m
     }
 
@@ -51,6 +62,7 @@ impl Meter {
         if every == 0 {
             return;
         }
+        self.unpruned.fetch_add(n, Relaxed);
         if self.written.fetch_add(n, Relaxed) + n >= every {
             self.written.store(0, Relaxed);
             self.wake.notify_one();
@@ -60,6 +72,39 @@ impl Meter {
     /// Waits until enough has been written to ask for a pass.
     pub async fn asked(&self) {
         self.wake.notified().await
+    }
+
+    /// A pass begins: what it will see as written.
+    pub fn pass_begins(&self) -> u64 {
+        self.unpruned.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// A pass that began having seen `seen` bytes ended: those are accounted for.
+    pub fn pass_ended(&self, seen: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let _ = self
+            .unpruned
+            .fetch_update(Relaxed, Relaxed, |u| Some(u.saturating_sub(seen)));
+        self.passed.notify_waiters();
+    }
+
+    /// Before a call: while more than the slack has been written since the last pass, ask
+    /// for one and wait for it (at most [`THROTTLE_MAX`]). So a burst of calls cannot pile
+    /// up the audit past the cap faster than retention prunes it.
+    pub async fn throttle(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let slack = self.slack.load(Relaxed);
+        if slack == 0 || self.every.load(Relaxed) == 0 {
+            return;
+        }
+        let deadline = tokio::time::Instant::now() + THROTTLE_MAX;
+        while self.unpruned.load(Relaxed) > slack {
+            let passed = self.passed.notified();
+            self.wake.notify_one();
+            if tokio::time::timeout_at(deadline, passed).await.is_err() {
+                return;
+            }
+        }
     }
 }
 
@@ -210,6 +255,42 @@ pub fn prune(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_waits_for_a_pass_once_more_than_the_slack_is_unpruned() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .expect("runtime");
+        rt.block_on(async {
+            let m = std::sync::Arc::new(Meter::new(1 << 20));
+            // Under a twentieth of the cap: no wait.
+            m.wrote(40_000);
+            tokio::time::timeout(Duration::from_millis(50), m.throttle())
+                .await
+                .expect("no wait under the slack");
+            // Past it: the call waits until a pass that saw those bytes ends.
+            m.wrote(40_000);
+            let seen = m.pass_begins();
+            let waiting = tokio::spawn({
+                let m = m.clone();
+                async move { m.throttle().await }
+            });
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            assert!(!waiting.is_finished(), "a call went on past the slack");
+            m.pass_ended(seen);
+            tokio::time::timeout(Duration::from_millis(200), waiting)
+                .await
+                .expect("the pass let it go")
+                .expect("task");
+            // No cap, never a wait.
+            let none = Meter::new(0);
+            none.wrote(10 << 20);
+            tokio::time::timeout(Duration::from_millis(50), none.throttle())
+                .await
+                .expect("no cap: no wait");
+        });
+    }
 
     fn names(dir: &Path) -> Vec<String> {
         let mut left: Vec<String> = std::fs::read_dir(dir)
