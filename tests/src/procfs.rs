@@ -55,6 +55,16 @@ pub fn parent_of(pid: u32) -> Option<u32> {
     f.next()?.parse().ok()
 }
 
+/// CPU ticks (cutime + cstime) of `pid`'s children that have ended and been waited for
+/// (a worker killed by its CPU limit, once the daemon reaped it).
+pub fn ended_children_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
+    let f: Vec<&str> = stat[stat.rfind(')').expect("comm") + 2..]
+        .split_whitespace()
+        .collect();
+    f[13].parse::<u64>().expect("cutime") + f[14].parse::<u64>().expect("cstime")
+}
+
 /// CPU ticks (utime + stime) of `pid` and of its live children.
 pub fn tree_ticks(pid: u32) -> u64 {
     let ticks = |p: u32| -> Option<u64> {
