@@ -66,6 +66,12 @@ fn absolute(p: PathBuf) -> PathBuf {
 
 /// Runs the daemon; the exit code is non-zero when it could not start.
 pub fn main() -> ExitCode {
+    // No transparent huge pages (inherited by the workers): the allocator hands freed
+    // memory back after a second idle, and on virtual machines the fault that takes a
+    // fresh 2 MiB page back costs milliseconds (6 ms each on the 2-core test machine: the
+    // first digest after an idle minute paid 20 ms of them, later ones 1 ms). 4 KiB faults
+    // cost microseconds. Best effort: a kernel without the flag keeps its default.
+    let _ = rustix::thread::disable_transparent_huge_pages(true);
     // A worker (SPEC §10) is this binary re-executed by the daemon: no logging, no runtime.
     // args_os: a non-UTF-8 argument (a home path) must reach clap, not panic here.
     if std::env::args_os().nth(1).as_deref() == Some(crate::worker::WORKER_FLAG.as_ref()) {

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use paw_tests::stats::round_trips;
 use paw_tests::{Daemon, client_bin};
 
 const HELLO_REQ: &str =
@@ -32,26 +33,6 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 fn us(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
-}
-
-/// Round trips of `line` over one connection; returns sorted latencies.
-fn round_trips(stream: UnixStream, line: &str, warmup: usize, n: usize) -> Vec<Duration> {
-    let mut reader = BufReader::new(stream);
-    let mut msg = line.as_bytes().to_vec();
-    msg.push(b'\n');
-    let mut buf = String::new();
-    let mut lat = Vec::with_capacity(n);
-    for i in 0..warmup + n {
-        let t = Instant::now();
-        reader.get_mut().write_all(&msg).expect("write");
-        buf.clear();
-        reader.read_line(&mut buf).expect("read");
-        if i >= warmup {
-            lat.push(t.elapsed());
-        }
-    }
-    lat.sort_unstable();
-    lat
 }
 
 /// A bare echo server: one thread per connection, a line in, the same line out.

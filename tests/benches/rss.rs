@@ -308,7 +308,14 @@ fn refresh_at_scale(server: &FeedServer) {
         "| feeds | a minute | first rss news after an idle interval | from cache | requests in the interval | refresh turns | daemon + workers CPU in the interval |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- |");
+    // `PAW_BENCH_REFRESH_ONLY=200` (or 5000) runs one size alone.
+    let only: Option<usize> = std::env::var("PAW_BENCH_REFRESH_ONLY")
+        .ok()
+        .and_then(|v| v.parse().ok());
     for (n, minute_ms) in [(200usize, 100u64), (5_000, 4_000)] {
+        if only.is_some_and(|o| o != n) {
+            continue;
+        }
         let d = Daemon::start_with(paw_tests::Opts {
             config: Some(format!(
                 "{}[tools.rss]\ncache_ttl = 30\nrefresh_min_interval = 10\n",
@@ -364,5 +371,104 @@ fn refresh_at_scale(server: &FeedServer) {
             o["result"]["from_cache"],
             ticks * 10
         );
+        if n == 200 {
+            notices_cost(&d);
+            day_of_refreshes(server, &d, &format!("r{n}x"), n, minute_ms);
+        }
     }
+}
+
+/// A "day" (1,440 shortened minutes) of refreshes with a quarter of the feeds gaining
+/// twenty new items every half hour: the daemon's RSS sampled every 2.4 hours stays flat.
+fn day_of_refreshes(server: &FeedServer, d: &Daemon, prefix: &str, n: usize, minute_ms: u64) {
+    let rss = || status_field(d.pid(), "VmRSS:");
+    let start = Instant::now();
+    let day = Duration::from_millis(1440 * minute_ms);
+    let (mut samples, mut round) = (vec![rss()], 0u32);
+    while start.elapsed() < day {
+        std::thread::sleep(Duration::from_millis(30 * minute_ms));
+        round += 1;
+        for i in (0..n).filter(|i| (*i as u32 + round).is_multiple_of(4)) {
+            let name = format!("{prefix}{i}");
+            server.set(
+                &name,
+                &rss_feed(
+                    &format!("Feed {i}"),
+                    &format!("{name}-{round}"),
+                    20,
+                    1 + round % 28,
+                ),
+            );
+        }
+        if round.is_multiple_of(5) {
+            samples.push(rss());
+        }
+    }
+    samples.push(rss());
+    let kib = |v: u64| format!("{:.1}", v as f64 / 1024.0);
+    println!(
+        "a day of refreshes ({n} feeds, {round} half-hours, a quarter changed each): daemon RSS MiB every 2.4 h: {}",
+        samples
+            .iter()
+            .map(|&v| kib(v))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+}
+
+/// Hello p50 in a session whose answers carry `notices.rss.new` (the refreshes brought
+/// items it was not given) beside one that was given everything, interleaved in blocks
+/// while the scheduler keeps refreshing (target: ≤ 1.10×).
+fn notices_cost(d: &Daemon) {
+    use paw_tests::stats::{percentile, round_trips};
+    let mut c = d.conn();
+    for name in ["reader", "caught-up"] {
+        c.open_session(name);
+    }
+    let new_items = |c: &mut paw_tests::Conn, sid: &str| {
+        c.exec(serde_json::json!({"command": "hello", "session_id": sid}))["notices"]["rss"]["new"]
+            .as_u64()
+            .unwrap_or(0)
+    };
+    // A session's set is loaded, and its count made, behind its first answers.
+    for sid in ["reader", "caught-up"] {
+        let t = Instant::now();
+        while new_items(&mut c, sid) == 0 {
+            assert!(
+                t.elapsed() < Duration::from_secs(10),
+                "{sid} hears of nothing"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    while new_items(&mut c, "caught-up") > 0 {
+        let o = c.exec(
+            serde_json::json!({"command": "rss news --new --limit 100", "session_id": "caught-up"}),
+        );
+        assert_eq!(o["exit_code"], 0, "{o}");
+    }
+    let carried = new_items(&mut c, "reader");
+    assert!(carried > 0, "the reader's answers carry no notices");
+    let line = |sid: &str| {
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "terminal.exec",
+            "params": {"command": "hello", "session_id": sid}})
+        .to_string()
+    };
+    let (with, without) = (line("reader"), line("caught-up"));
+    let mut lat: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+    for b in 0..20 {
+        let warm = if b == 0 { 500 } else { 0 };
+        for (i, l) in [&with, &without].into_iter().enumerate() {
+            let s = std::os::unix::net::UnixStream::connect(&d.socket).expect("daemon");
+            lat[i].extend(round_trips(s, l, warm, 1000));
+        }
+    }
+    let [mut a, mut b] = lat;
+    let (pa, pb) = (percentile(&mut a, 0.5), percentile(&mut b, 0.5));
+    println!(
+        "hello p50 beside the scheduler: with notices.rss.new = {carried} {:.1} us, given everything {:.1} us: {:.2}x (target <= 1.10x)",
+        pa.as_secs_f64() * 1e6,
+        pb.as_secs_f64() * 1e6,
+        pa.as_secs_f64() / pb.as_secs_f64()
+    );
 }

@@ -102,6 +102,22 @@ fn feeds_refresh_by_themselves_and_every_session_hears_of_new_items() {
     );
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(rss_records(), 4 + 2);
+    // A removed feed is no longer refreshed; the others are, and the reader's notices no
+    // longer count the removed feed's items.
+    let o = d.exec("rss remove --name a0");
+    assert_eq!(o["exit_code"], 0, "{o}");
+    let (a0, a1) = (server.hits("/slowdyn/a0"), server.hits("/slowdyn/a1"));
+    until(15, "a1 refreshed twice more", || {
+        server.hits("/slowdyn/a1") >= a1 + 2
+    });
+    assert_eq!(
+        server.hits("/slowdyn/a0"),
+        a0,
+        "a removed feed was refreshed"
+    );
+    until(5, "the notices drop the removed feed's item", || {
+        new_items(&hello()) == 4
+    });
 }
 
 #[test]

@@ -92,3 +92,22 @@ fn the_documented_socat_line_works() {
     assert_eq!(v["result"]["exit_code"], 0);
     assert_eq!(v["id"], 1);
 }
+
+/// The daemon runs without transparent huge pages, and so do its workers (the flag is
+/// inherited): on a virtual machine the fault that brings back a 2 MiB page the allocator
+/// had returned costs milliseconds, which the first `rss news` after an idle minute paid
+/// several times over (docs/benchmarks.md, background refresh).
+#[test]
+fn the_daemon_and_its_workers_run_without_transparent_huge_pages() {
+    let d = Daemon::start();
+    let thp = |pid: u32| paw_tests::procfs::status_field(pid, "THP_enabled:");
+    assert_eq!(thp(d.pid()), 0, "the daemon may use transparent huge pages");
+    // A job that does nothing starts a worker.
+    let o = d.exec("test-worker --do nothing --bytes 1");
+    assert_eq!(o["exit_code"], 0, "{o}");
+    let workers = paw_tests::procfs::children(d.pid());
+    assert!(!workers.is_empty(), "no worker is running");
+    for w in workers {
+        assert_eq!(thp(w), 0, "worker {w} may use transparent huge pages");
+    }
+}

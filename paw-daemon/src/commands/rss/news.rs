@@ -6,6 +6,7 @@ use super::http::fetch_many;
 use super::jobs::{Form, render};
 use super::parse::Item;
 use super::rss_store;
+use super::seen::Entry;
 use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
 use crate::commands::args::{clamp, parse};
@@ -61,16 +62,24 @@ struct Ordered {
     duplicates_merged: usize,
 }
 
-/// Orders the items of `got` newest first (undated items after dated ones, in feed order)
-/// and keeps one copy of each article across feeds, the newest; sets `universe` to the
-/// result, then keeps the items whose title contains `keyword` and, for `--new`, the first
-/// `limit` not given to the session. CPU-bound: blocking pool.
+/// Orders the items of `got` newest first (undated items after dated ones, then in
+/// subscription order) and keeps one copy of each article across feeds, the newest
+/// ([`super::seen::digest`]); then keeps the items whose title contains `keyword` and, for
+/// `--new`, the first `limit` not given to the session. CPU-bound: blocking pool.
+///
+/// With `universe` (a digest of every subscription, `--source` not given) the digest is
+/// what every session's `notices.rss.new` counts against: when the one last published was
+/// made of the same cached feeds in the same order (with background refresh, nearly
+/// always) it is taken as it is — a warm digest over 5,000 feeds is neither sorted nor
+/// merged again — else the one made here is published.
 fn order(
-    got: Vec<(usize, Got)>,
+    mut got: Vec<(usize, Got)>,
     universe: Option<&std::sync::Mutex<super::seen::Universe>>,
     keyword: Option<&str>,
     new_only: Option<(&super::seen::Given, usize)>,
 ) -> Ordered {
+    // In subscription order, as the scheduler publishes it.
+    got.sort_unstable_by_key(|(sub, _)| *sub);
     let feeds: Vec<FeedItems> = got
         .into_iter()
         .map(|(sub, g)| match g {
@@ -83,28 +92,22 @@ fn order(
             },
         })
         .collect();
-    let mut digest: Vec<Entry> = Vec::new();
-    for (f, feed) in feeds.iter().enumerate() {
-        digest.extend(feed.items().iter().enumerate().map(|(at, item)| Entry {
-            sort_key: item.sort_key(),
-            feed: f as u32,
-            at: at as u32,
-        }));
-    }
-    digest.sort_unstable_by(|a, b| {
-        b.sort_key
-            .cmp(&a.sort_key)
-            .then(a.feed.cmp(&b.feed))
-            .then(a.at.cmp(&b.at))
-    });
-    let duplicates_merged = super::seen::merge_duplicates(&mut digest, |e| keys_at(&feeds, e));
-    if let Some(u) = universe {
-        // The whole digest: what every session's `notices.rss.new` counts against.
-        u.lock().unwrap_or_else(|e| e.into_inner()).set(
-            feeds.iter().map(|f| f.keys.clone()).collect(),
-            digest.iter().map(|e| (e.feed, e.at)).collect(),
-        );
-    }
+    let keys: Vec<&super::seen::Keys> = feeds.iter().map(|f| &f.keys).collect();
+    let reused = universe.and_then(|u| u.lock().unwrap_or_else(|e| e.into_inner()).reuse(&keys));
+    let (mut digest, duplicates_merged) = match reused {
+        Some(d) => d,
+        None => {
+            let made = super::seen::digest(&keys.iter().map(|k| &***k).collect::<Vec<_>>());
+            if let Some(u) = universe {
+                u.lock().unwrap_or_else(|e| e.into_inner()).set(
+                    keys.iter().map(|&k| k.clone()).collect(),
+                    made.0.iter().map(|e| (e.feed, e.at)).collect(),
+                    made.1,
+                );
+            }
+            made
+        }
+    };
     if let Some(k) = keyword {
         digest.retain(|e| {
             feeds[e.feed as usize].items()[e.at as usize]
@@ -121,15 +124,6 @@ fn order(
         digest,
         duplicates_merged,
     }
-}
-
-/// One digest item: where it is, and its date. The items themselves are not copied (a
-/// warm digest over 5,000 feeds orders 100,000 of them); only those handed out are.
-#[derive(Clone, Copy)]
-struct Entry {
-    sort_key: Option<i64>,
-    feed: u32,
-    at: u32,
 }
 
 /// Whether a feed is rate-limited (until when) and whether its last fetch is younger than
@@ -317,8 +311,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     got.extend(fresh.into_iter().map(|(i, c)| (i, Got::Cached(c))));
     // Keys, order and merging cost CPU in proportion to every item of every feed (100,000
     // over 5,000 feeds): on the blocking pool, not an async thread.
-    let universe =
-        (a.source.is_none() && keyword.is_none()).then(|| rss_store(&ctx.services).universe());
+    let (universe, one_source) = (rss_store(&ctx.services).universe(), a.source.is_some());
     let kw = keyword.clone();
     let given = if a.new { Some(given(ctx).await?) } else { None };
     let for_order = given.clone();
@@ -328,7 +321,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         duplicates_merged,
     } = tokio::task::spawn_blocking(move || {
         let new_only = for_order.as_deref().map(|g| (g, limit));
-        order(got, universe.as_deref(), kw.as_deref(), new_only)
+        let all = (!one_source).then_some(&*universe);
+        order(got, all, kw.as_deref(), new_only)
     })
     .await
     .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;

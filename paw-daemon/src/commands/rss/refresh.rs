@@ -268,6 +268,8 @@ impl Refresher {
             if lock(&self.keys).len() > feeds || tried.len() > feeds {
                 let urls: HashSet<&str> = state.subs.iter().map(|s| s.url.as_str()).collect();
                 lock(&self.keys).retain(|u, _| urls.contains(u.as_str()));
+                // The notices no longer count a removed feed's items.
+                self.dirty.store(true, Ordering::Release);
                 drop(tried);
                 lock(&self.tried).retain(|u, _| urls.contains(u.as_str()));
             }
@@ -337,21 +339,13 @@ impl Refresher {
         };
         let universe = rss_store(services).universe();
         let _ = tokio::task::spawn_blocking(move || {
-            let mut items: Vec<(u32, u32)> = feeds
-                .iter()
-                .enumerate()
-                .flat_map(|(f, k)| (0..k.len()).map(move |at| (f as u32, at as u32)))
-                .collect();
-            super::seen::merge_duplicates(&mut items, |&(f, at)| {
-                feeds
-                    .get(f as usize)
-                    .and_then(|k| k.get(at as usize))
-                    .map_or(&[][..], Vec::as_slice)
-            });
+            let (entries, merged) =
+                super::seen::digest(&feeds.iter().map(|k| &**k).collect::<Vec<_>>());
+            let items = entries.iter().map(|e| (e.feed, e.at)).collect();
             universe
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .set(feeds, items);
+                .set(feeds, items, merged);
         })
         .await;
     }
