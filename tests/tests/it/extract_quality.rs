@@ -42,7 +42,7 @@ fn extraction_quality_holds_on_both_measuring_sticks() {
         s.article_tuned.0
     );
     assert!(
-        s.article_held_out.0 >= 0.965,
+        s.article_held_out.0 >= 0.97,
         "held-out F1 {:.4}",
         s.article_held_out.0
     );
@@ -59,15 +59,17 @@ fn extraction_quality_holds_on_both_measuring_sticks() {
 /// --bench web` prints the same figures beside trafilatura's and Readability.js's.
 ///
 /// Measured (paw in process, 613 snippets): before the title, fallback and vocabulary work
-/// precision 0.882 and recall 0.948 (F 0.914); after it 0.962 and 0.948 (F 0.955). The
-/// floors are the latter less 0.02. Every page has main text, so none may fail.
+/// precision 0.882 and recall 0.948 (F 0.914); after it 0.962 and 0.948 (F 0.955); with the
+/// pre-pass (fact boxes, quoted comments, licence lines, sign-up boxes) and linked facts in
+/// plain lists 0.969 and 1.000 (F 0.984). The floors are the last less 0.02. Every page has
+/// main text, so none may fail.
 #[test]
 fn the_multilingual_web_corpus_scores_at_least_its_floor() {
     use paw_tests::snippets::{score_snippets, web_pages};
     use std::collections::HashMap;
 
-    const PRECISION_FLOOR: f64 = 0.94;
-    const RECALL_FLOOR: f64 = 0.928;
+    const PRECISION_FLOOR: f64 = 0.949;
+    const RECALL_FLOOR: f64 = 0.98;
 
     let pages = web_pages();
     assert_eq!(pages.len(), 61);

@@ -7,8 +7,13 @@
 //! blocks whose class or id names them as share bars, bylines, captions, newsletter
 //! prompts, related links or ads; short lines that open like a byline or a credit
 //! ("By …", "Updated …", "Photo: …"); and short blocks that are mostly links ("Related: …",
-//! "More:" lists, tag rows). Each rule was kept only for its effect on pages it was not
-//! tuned on (the benchmark's held-out third). The result is
+//! "More:" lists, tag rows; a linked item of a list or row of plain facts stays). Before
+//! Readability, a pre-pass over the page's tree ([`before_readability`]) keeps what
+//! Readability itself would drop: a reader's comment quoted between paragraphs, the
+//! author's licence line after the text, and the fact box (a short `<dl>`) beside a short
+//! text, appended to it; and it drops sign-up boxes (an e-mail field with its pitch). Each
+//! rule was kept only for its effect on pages it was not tuned on (the benchmark's
+//! held-out third, and the multilingual web corpus). The result is
 //! sanitised with the same allowlist as feed content, relative URLs made absolute
 //! against the page's final URL, and rendered to plain text keeping paragraph breaks.
 //!
@@ -83,6 +88,7 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
     };
     let mut r = dom_smoothie::Readability::new(html, Some(url.as_str()), Some(cfg))
         .map_err(|e| format!("cannot read the page: {e}"))?;
+    let boxes = before_readability(&r);
     let found = r.parse().ok().and_then(|article| {
         let body = clean(&article.content);
         let html = sanitize(&body, Some(url));
@@ -90,9 +96,13 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
         (!text.trim().is_empty()).then(|| (super::text::collapse(&article.title), html, text))
     });
     let chars = |t: &str| t.chars().filter(|c| !c.is_whitespace()).count();
-    let short = found
-        .as_ref()
-        .is_none_or(|(_, _, text)| chars(text) < SHORT_ARTICLE_CHARS);
+    // No block holds more text than the page (a rendered block adds at most a list
+    // marker or a line break per element: a quarter is room enough), so when the article
+    // is over half of it none can be twice as long, and the page is not parsed again.
+    let short = found.as_ref().is_none_or(|(_, _, text)| {
+        let n = chars(text);
+        n < SHORT_ARTICLE_CHARS && 2 * n <= shape.text_chars + shape.text_chars / 4
+    });
     // A short article may be a piece of the page (the first cell of a table layout, one
     // of a listing's entries): the page's largest block of text, when it holds twice as
     // much. A page with a main text is never `failed`: with no article, its largest block.
@@ -111,6 +121,7 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
         (None, Some(b)) if chars(&b.2) > 0 => (b.0, b.1, b.2, Some(FALLBACK_WARNING.to_string())),
         (None, _) => return Err("no text found on the page".into()),
     };
+    let (body_html, body_text) = with_fact_boxes(body_html, body_text, &boxes, url);
     let title = article_title(&title, html);
     let (html, text) = headed(&title, body_html, body_text);
     Ok(Extracted {
@@ -119,6 +130,315 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
         text,
         warning,
     })
+}
+
+/// Elements of the page the pre-pass looks at: definition lists (fact boxes), licence
+/// links, blocks whose class or id names them a comment, and e-mail fields (sign-ups).
+const PREPASS: &str = "dl, a[rel~=license], a[href*='creativecommons.org/licenses/'], \
+     a[href*='creativecommons.org/publicdomain/'], [class*=comment], [id*=comment], \
+     input[type=email]";
+/// A sign-up box is a heading, a line of pitch and the form (characters, no whitespace).
+const SIGNUP_MAX_CHARS: usize = 300;
+/// Candidates of each kind the pre-pass examines on one page: a hostile page of thousands
+/// of comment-named blocks costs no more than a real one.
+const PREPASS_MAX_CANDIDATES: usize = 64;
+/// Nodes read under one candidate: what the pre-pass keeps is short, so a candidate with
+/// more is not one (and the walk stays bounded, whatever the page).
+const WALK_MAX_NODES: usize = 400;
+/// A fact box is short: a few terms and their values (characters, no whitespace).
+const FACT_BOX_MAX_CHARS: usize = 600;
+/// A fact box's heading is a few words.
+const HEADING_MAX_CHARS: usize = 80;
+/// Fact boxes appended to one article.
+const FACT_BOXES_MAX: usize = 3;
+/// A quoted comment is a few sentences; a comments section is longer.
+const QUOTE_MAX_CHARS: usize = 600;
+/// A licence line is one sentence.
+const LICENCE_MAX_CHARS: usize = 300;
+/// How far the pre-pass looks for a licence link's line, and past neighbouring quotes.
+const NEAR: usize = 4;
+/// A block between a quote and the text with less text than this is a slot (an ad's
+/// label, an empty box), looked past.
+const SLOT_MAX_CHARS: usize = 16;
+/// Site chrome: nothing inside it is the article's.
+const PAGE_CHROME: &[&str] = &["nav", "header", "footer", "form"];
+
+/// What a bounded walk over a candidate's subtree found.
+#[derive(Debug, Default)]
+struct Walk {
+    /// Characters of text (no whitespace).
+    chars: usize,
+    /// Of those, characters inside a link.
+    linked: usize,
+    /// Terms (`dt`).
+    terms: usize,
+    /// Descriptions (`dd`).
+    descriptions: usize,
+    /// Headings or form controls: not a fact box, a quote or a licence line.
+    structure: bool,
+}
+
+/// One node of a walk: its element name (none for text), and for text its characters and
+/// whether a link holds it.
+struct Step {
+    name: Option<String>,
+    chars: usize,
+    linked: bool,
+}
+
+/// Sums a walk; `None` when it holds more than [`WALK_MAX_NODES`] nodes.
+fn walk(steps: impl Iterator<Item = Step>) -> Option<Walk> {
+    let mut w = Walk::default();
+    for (i, s) in steps.enumerate() {
+        if i > WALK_MAX_NODES {
+            return None;
+        }
+        w.chars += s.chars;
+        w.linked += if s.linked { s.chars } else { 0 };
+        match s.name.as_deref() {
+            Some("dt") => w.terms += 1,
+            Some("dd") => w.descriptions += 1,
+            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "form" | "input" | "textarea") => {
+                w.structure = true
+            }
+            _ => {}
+        }
+    }
+    Some(w)
+}
+
+/// Characters of `t`, not counting whitespace (how every length here is measured).
+fn nonspace(t: &str) -> usize {
+    t.chars().filter(|c| !c.is_whitespace()).count()
+}
+
+/// Elements of running text that may stand before a licence line or around a quote.
+const FLOW: &[&str] = &[
+    "p",
+    "ul",
+    "ol",
+    "blockquote",
+    "pre",
+    "table",
+    "dl",
+    "figure",
+];
+
+/// Runs on the page's tree before Readability, which would drop what a reader keeps:
+///
+/// - a block named as a comment that sits between paragraphs of the running text is a
+///   reader's comment the author quotes (`<p>…</p><div class="reader-comment">…</div><p>`);
+///   a comments section is not between paragraphs. It becomes a `<blockquote>` without its
+///   class and id, which Readability keeps.
+/// - the line that carries the author's licence (a `rel="license"` link or a Creative
+///   Commons licence URL) directly after the running text becomes a plain paragraph:
+///   Readability drops footers, and divs whose text is a fifth link.
+///
+/// Returns the page's fact boxes: short definition lists of mostly plain text outside the
+/// site's chrome (an event's date and place, a product's price), which Readability drops
+/// with the sidebar they sit in; [`with_fact_boxes`] appends them to a short article.
+///
+/// One selector pass over the tree, then at most [`PREPASS_MAX_CANDIDATES`] candidates of
+/// each kind, each read for at most [`WALK_MAX_NODES`] nodes: linear in the page.
+fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
+    // dom_query's node type is not nameable here (paw depends on it only through
+    // dom_smoothie), so the per-node reading is a macro over whatever node it is given.
+    macro_rules! walk_of {
+        ($n:expr) => {
+            walk($n.descendants_it().map(|d| Step {
+                name: d.node_name().map(|t| t.to_string()),
+                chars: if d.is_text() { nonspace(&d.text()) } else { 0 },
+                linked: d.is_text() && d.ancestors_it(Some(3)).any(|a| a.has_name("a")),
+            }))
+        };
+    }
+    macro_rules! in_chrome {
+        ($n:expr, $chrome:expr) => {
+            $n.ancestors_it(None)
+                .any(|a| $chrome.iter().any(|c: &&str| a.has_name(c)))
+        };
+    }
+    macro_rules! comment_named {
+        ($n:expr) => {
+            $n.class().is_some_and(|c| c.contains("comment"))
+                || $n.id_attr().is_some_and(|c| c.contains("comment"))
+        };
+    }
+    let found = r.doc.select(PREPASS);
+    let (mut boxes, mut quotes, mut licences) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut lists, mut named, mut links, mut fields) = (0, 0, 0, 0);
+    let mut signups = Vec::new();
+    let mut lines = Vec::new();
+    for n in found.nodes() {
+        if n.has_name("dl") {
+            lists += 1;
+            if lists > PREPASS_MAX_CANDIDATES || boxes.len() >= FACT_BOXES_MAX {
+                continue;
+            }
+            // A list inside another is read with it (and so each node once).
+            if n.ancestors_it(None).any(|a| a.has_name("dl")) {
+                continue;
+            }
+            let Some(w) = walk_of!(n) else { continue };
+            if w.terms < 2
+                || w.descriptions < 2
+                || w.structure
+                || w.chars == 0
+                || w.chars > FACT_BOX_MAX_CHARS
+                || w.linked * 4 > w.chars
+                || in_chrome!(n, PAGE_CHROME)
+            {
+                continue;
+            }
+            // Its heading, when one stands right before it, says what the facts are of.
+            let heading = n
+                .prev_element_sibling()
+                .filter(|h| {
+                    ["h2", "h3", "h4", "h5", "h6"].iter().any(|t| h.has_name(t))
+                        && walk_of!(h).is_some_and(|w| w.chars <= HEADING_MAX_CHARS)
+                })
+                .map(|h| h.html().to_string())
+                .unwrap_or_default();
+            boxes.push(format!("{heading}{}", n.html()));
+        } else if n.has_name("input") {
+            fields += 1;
+            if fields > PREPASS_MAX_CANDIDATES {
+                continue;
+            }
+            // An e-mail field asks the reader to sign up (a newsletter, an account, a
+            // comment): the box around it, as far up as it holds little else, is not the
+            // article. Readability keeps the pitch and drops only the form.
+            let mut signup = None;
+            for a in n.ancestors_it(Some(NEAR + 2)) {
+                if ["body", "main", "article"].iter().any(|t| a.has_name(t))
+                    || walk_of!(a).is_none_or(|w| w.chars > SIGNUP_MAX_CHARS)
+                {
+                    break;
+                }
+                signup = Some(a);
+            }
+            signups.extend(signup);
+        } else if n.has_name("a") {
+            links += 1;
+            if links > PREPASS_MAX_CANDIDATES {
+                continue;
+            }
+            // The line the link is in: its nearest block.
+            let Some(line) = n.ancestors_it(Some(NEAR)).find(|a| {
+                ["p", "div", "footer", "section", "aside", "small"]
+                    .iter()
+                    .any(|t| a.has_name(t))
+            }) else {
+                continue;
+            };
+            // Several links in one line: the line is read once.
+            if lines.contains(&line.id) {
+                continue;
+            }
+            lines.push(line.id);
+            let Some(w) = walk_of!(line) else { continue };
+            let phrasing = line.element_children().iter().all(|c| {
+                [
+                    "a", "span", "em", "strong", "b", "i", "small", "abbr", "time", "img", "br",
+                ]
+                .iter()
+                .any(|t| c.has_name(t))
+            });
+            let after_text = line.prev_element_sibling().is_some_and(|s| {
+                FLOW.iter().any(|t| s.has_name(t)) && walk_of!(s).is_none_or(|w| w.chars > 0)
+            });
+            if phrasing
+                && after_text
+                && w.chars <= LICENCE_MAX_CHARS
+                && !w.structure
+                && !in_chrome!(line, ["nav", "header", "footer", "form", "aside"])
+            {
+                licences.push(line);
+            }
+        } else {
+            named += 1;
+            if named > PREPASS_MAX_CANDIDATES
+                || !["div", "p", "blockquote", "section", "aside", "figure"]
+                    .iter()
+                    .any(|t| n.has_name(t))
+            {
+                continue;
+            }
+            // Between paragraphs: the nearest siblings that are neither quotes themselves
+            // nor slots with next to no text (an ad, an empty box) are paragraphs with text.
+            macro_rules! passed {
+                ($s:expr) => {
+                    comment_named!($s)
+                        || (!$s.has_name("p")
+                            && walk_of!($s).is_some_and(|w| w.chars < SLOT_MAX_CHARS))
+                };
+            }
+            let mut before = n.prev_element_sibling();
+            for _ in 0..NEAR {
+                match before {
+                    Some(b) if passed!(b) => before = b.prev_element_sibling(),
+                    _ => break,
+                }
+            }
+            let mut after = n.next_element_sibling();
+            for _ in 0..NEAR {
+                match after {
+                    Some(a) if passed!(a) => after = a.next_element_sibling(),
+                    _ => break,
+                }
+            }
+            // (A paragraph too long to read is one with text.)
+            let paragraph_before =
+                before.is_some_and(|b| b.has_name("p") && walk_of!(b).is_none_or(|w| w.chars > 0));
+            let paragraph_after =
+                after.is_some_and(|a| a.has_name("p") && walk_of!(a).is_none_or(|w| w.chars > 0));
+            if !paragraph_before || !paragraph_after {
+                continue;
+            }
+            let Some(w) = walk_of!(n) else { continue };
+            if w.chars > 0 && w.chars <= QUOTE_MAX_CHARS && !w.structure && w.linked * 4 <= w.chars
+            {
+                quotes.push(*n);
+            }
+        }
+    }
+    // Changed only now: the tree is not borrowed by a walk any more.
+    for q in quotes {
+        q.rename("blockquote");
+        q.remove_attrs(&["class", "id"]);
+    }
+    for l in licences {
+        l.rename("p");
+        l.remove_attrs(&["class", "id"]);
+    }
+    for s in signups {
+        s.remove_from_parent();
+    }
+    boxes
+}
+
+/// A short article (the text of an event, a product, a place) with the page's fact boxes
+/// after it, each once: Readability drops the box beside the text, where the date, the
+/// price or the address is. A long article is the page's text already; nothing is added.
+fn with_fact_boxes(html: String, text: String, boxes: &[String], url: &Url) -> (String, String) {
+    if boxes.is_empty() || nonspace(&text) >= SHORT_ARTICLE_CHARS {
+        return (html, text);
+    }
+    let (mut html, mut text) = (html, text);
+    for b in boxes {
+        let box_html = sanitize(&clean(b), Some(url));
+        let box_text = plain_text(&box_html);
+        let lines: Vec<&str> = box_text.lines().filter(|l| !l.trim().is_empty()).collect();
+        // A box whose lines the article holds already is in it.
+        let held = lines.iter().filter(|l| text.contains(**l)).count();
+        if lines.is_empty() || held * 2 > lines.len() {
+            continue;
+        }
+        html.push_str(&box_html);
+        text.push_str("\n\n");
+        text.push_str(&box_text);
+    }
+    (html, text)
 }
 
 /// The article's own title: the page's first `<h1>` when the title found (from `<title>`
@@ -399,9 +719,9 @@ const BOILERPLATE_OPENINGS: &[&str] = &[
 fn clean(fragment: &str) -> String {
     let mut doc = Html::parse_fragment(fragment);
     let blocks = selector(BLOCKS);
-    let links = selector("a");
     let lens = text_lens(&doc);
-    let len_of = |e: ElementRef<'_>| lens.get(&e.id()).copied().unwrap_or(0);
+    let len_of = |e: ElementRef<'_>| lens.get(&e.id()).map_or(0, |l| l.0);
+    let linked_of = |e: ElementRef<'_>| lens.get(&e.id()).map_or(0, |l| l.1);
     let total = len_of(doc.root_element());
     let mut doomed: Vec<_> = doc
         .select(&selector(DROPPED))
@@ -440,12 +760,8 @@ fn clean(fragment: &str) -> String {
         let in_link = e
             .ancestors()
             .any(|a| a.value().as_element().is_some_and(|el| el.name() == "a"));
-        let linked: usize = if in_link {
-            len
-        } else {
-            e.select(&links).map(len_of).sum()
-        };
-        if linked as f64 > LINK_DENSITY * len as f64 {
+        let linked: usize = if in_link { len } else { linked_of(e) };
+        if linked as f64 > LINK_DENSITY * len as f64 && !fact_in_a_row(e, len_of, linked_of) {
             doomed.push(e.id());
         }
     }
@@ -457,33 +773,68 @@ fn clean(fragment: &str) -> String {
     doc.root_element().inner_html()
 }
 
-/// Characters of text (not counting whitespace) under every element, in one pass over the
-/// tree: asking each element for its own subtree would be quadratic in the nesting (a
-/// page of nested `<div class="share">` asks at every level).
-fn text_lens(doc: &Html) -> std::collections::HashMap<ego_tree::NodeId, usize> {
+/// Items of a list, cells of a row, terms and values of a definition list.
+const ITEMS: &[&str] = &["li", "td", "th", "dd", "dt"];
+
+/// Whether a link-dense item `e` is one fact of a list or row that is mostly plain text:
+/// the place's name linked in a row of its hours and prices, the address linked in a list
+/// of a market's days and stalls. A list of links (a menu, related headlines) is link-dense
+/// as a whole and goes with its items.
+fn fact_in_a_row(
+    e: ElementRef<'_>,
+    len_of: impl Fn(ElementRef<'_>) -> usize,
+    linked_of: impl Fn(ElementRef<'_>) -> usize,
+) -> bool {
+    if !ITEMS.contains(&e.value().name()) {
+        return false;
+    }
+    let Some(row) = e.parent().and_then(ElementRef::wrap) else {
+        return false;
+    };
+    // Not the only item: a row of one link is a link.
+    let items = row.children().filter_map(ElementRef::wrap).take(2).count();
+    let len = len_of(row);
+    items > 1 && len > 0 && (linked_of(row) as f64) <= LINK_DENSITY * len as f64
+}
+
+/// Characters of text (not counting whitespace) under every element, and of those the ones
+/// inside a link, in one pass over the tree: asking each element for its own subtree would
+/// be quadratic in the nesting (a page of nested `<div class="share">` asks at every level).
+fn text_lens(doc: &Html) -> std::collections::HashMap<ego_tree::NodeId, (usize, usize)> {
     use ego_tree::iter::Edge;
     let mut lens = std::collections::HashMap::new();
-    // The running count of each open element.
-    let mut open: Vec<usize> = vec![0];
+    // The running counts (text, linked text) of each open element.
+    let mut open: Vec<(usize, usize)> = vec![(0, 0)];
+    let mut in_link = 0usize;
     for edge in doc.root_element().traverse() {
         match edge {
             Edge::Open(n) => match n.value() {
                 scraper::Node::Text(t) => {
                     if let Some(c) = open.last_mut() {
-                        *c += t.chars().filter(|c| !c.is_whitespace()).count();
+                        let len = t.chars().filter(|c| !c.is_whitespace()).count();
+                        c.0 += len;
+                        if in_link > 0 {
+                            c.1 += len;
+                        }
                     }
                 }
-                scraper::Node::Element(_) => open.push(0),
+                scraper::Node::Element(e) => {
+                    in_link += usize::from(e.name() == "a");
+                    open.push((0, 0));
+                }
                 _ => {}
             },
-            Edge::Close(n) if n.value().is_element() => {
-                let len = open.pop().unwrap_or(0);
-                lens.insert(n.id(), len);
-                if let Some(c) = open.last_mut() {
-                    *c += len;
+            Edge::Close(n) => {
+                if let scraper::Node::Element(e) = n.value() {
+                    in_link -= usize::from(e.name() == "a");
+                    let len = open.pop().unwrap_or((0, 0));
+                    lens.insert(n.id(), len);
+                    if let Some(c) = open.last_mut() {
+                        c.0 += len.0;
+                        c.1 += len.1;
+                    }
                 }
             }
-            Edge::Close(_) => {}
         }
     }
     lens
@@ -726,13 +1077,17 @@ mod tests {
                 .map(|t| t.chars().filter(|c| !c.is_whitespace()).count())
                 .sum();
             assert_eq!(
-                lens.get(&e.id()).copied(),
+                lens.get(&e.id()).map(|l| l.0),
                 Some(naive),
                 "<{}>",
                 e.value().name()
             );
         }
-        assert_eq!(lens[&doc.root_element().id()], 19);
+        assert_eq!(lens[&doc.root_element().id()].0, 19);
+        let linked =
+            Html::parse_fragment("<ul><li>at <a href=x>Mill Street</a></li><li>daily</li></ul>");
+        let lens = text_lens(&linked);
+        assert_eq!(lens[&linked.root_element().id()], (17, 10));
     }
 
     #[test]
@@ -751,5 +1106,101 @@ mod tests {
         let url = Url::parse("https://example.com/").expect("url");
         assert!(extract("", &url).is_err());
         assert!(extract("<html><body></body></html>", &url).is_err());
+    }
+
+    #[test]
+    fn a_fact_box_beside_a_short_text_is_appended_once() {
+        let url = Url::parse("https://example.com/events/reading").expect("url");
+        let html = "<html><head><title>A reading - Site</title></head><body><main><article>\
+             <h1>A reading</h1><p>The author reads from her second novel and talks with the \
+             host about winters on a small island and counting geese.</p></article></main>\
+             <aside><div><h3>Details</h3><dl><dt>When</dt><dd>Thursday 3 April, 19:30</dd>\
+             <dt>Where</dt><dd>Harbour Street 12, first floor</dd><dt>Entry</dt><dd>12, reduced 8</dd>\
+             </dl></div><ul><li><a href=\"/a\">Most read one</a></li><li><a href=\"/b\">Most read two</a></li></ul></aside>\
+             <footer><dl><dt>Phone</dt><dd>0123</dd><dt>Mail</dt><dd>info at site</dd></dl></footer></body></html>";
+        let x = extract(html, &url).expect("extracted");
+        assert!(x.text.contains("Thursday 3 April, 19:30"), "{}", x.text);
+        assert!(x.text.contains("Harbour Street 12"), "{}", x.text);
+        assert_eq!(x.text.matches("Thursday 3 April").count(), 1, "{}", x.text);
+        // The site's footer is chrome, and a list of links is no box of facts.
+        assert!(!x.text.contains("0123"), "{}", x.text);
+        assert!(!x.text.contains("Most read"), "{}", x.text);
+        // A long article is the page's text already: nothing is added to it.
+        let long = html.replace("<p>The author", &format!("{}<p>The author", para(10)));
+        let x = extract(&long, &url).expect("extracted");
+        assert!(!x.text.contains("Thursday 3 April"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_readers_comment_quoted_between_paragraphs_stays_and_a_comments_section_goes() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let body = format!(
+            "{}<p>Two readers wrote in.</p>\
+             <div class=\"reader-comment\"><p>Put a lid on the barrel or it breeds mosquitoes.</p></div>\
+             <div class=\"ad-slot\"><span>Ad</span></div>\
+             <div class=\"reader-comment\"><p>Paint it dark and the algae stay away.</p></div>\
+             <p>Both were right.</p>{}\
+             <div id=\"comments\" class=\"comments-area\"><h3>Leave a comment</h3>\
+             <div class=\"comment\"><p>First comment below the post, not part of it.</p></div></div>",
+            para(3),
+            para(2)
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        assert!(x.text.contains("Put a lid on the barrel"), "{}", x.text);
+        assert!(x.text.contains("algae stay away"), "{}", x.text);
+        assert!(!x.text.contains("First comment below"), "{}", x.text);
+    }
+
+    #[test]
+    fn the_authors_licence_line_after_the_text_stays() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        for line in [
+            "<footer class=\"post-footer license\">This post is under <a rel=\"license\" \
+             href=\"/licence\">CC BY-SA 4.0</a>.</footer>",
+            "<div class=\"license\">This post is under \
+             <a href=\"https://creativecommons.org/licenses/by/4.0/\">CC BY 4.0</a>.</div>",
+        ] {
+            let body = format!("{}{line}", para(5));
+            let x = extract(&page(&body), &url).expect("extracted");
+            assert!(
+                x.text.contains("This post is under CC"),
+                "{line}: {}",
+                x.text
+            );
+        }
+    }
+
+    #[test]
+    fn a_sign_up_box_goes_with_its_pitch() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let body = format!(
+            "{}<div class=\"box\"><h3>The morning letter</h3><p>Our best stories once a week.</p>\
+             <form><input type=\"email\"><button>Go</button></form></div>{}",
+            para(3),
+            para(3)
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        assert!(!x.text.contains("best stories once a week"), "{}", x.text);
+        assert!(x.text.contains("Paragraph 2 says"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_linked_item_in_a_list_of_plain_facts_stays() {
+        let url = Url::parse("https://example.com/markets").expect("url");
+        let body = format!(
+            "{}<ul><li>Address: <a href=\"/map\">Anger Square 2, Northtown</a></li>\
+             <li>Thursdays, 8 to 17</li><li>A fish van every week</li></ul>\
+             <table><thead><tr><th>Museum</th><th>Open</th><th>Entry</th></tr></thead><tbody>\
+             <tr><td><a href=\"/m/1\">Maritime Museum</a></td><td>daily 10 to 17</td><td>12.50</td></tr>\
+             <tr><td><a href=\"/m/2\">City Gallery</a></td><td>Tuesday to Sunday 11 to 17</td><td>15.00</td></tr>\
+             </tbody></table>\
+             <ul><li><a href=\"/x\">A related headline</a></li><li><a href=\"/y\">Another one</a></li></ul>{}",
+            para(3),
+            para(2)
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        assert!(x.text.contains("Anger Square 2"), "{}", x.text);
+        assert!(x.text.contains("Maritime Museum"), "{}", x.text);
+        assert!(!x.text.contains("related headline"), "{}", x.text);
     }
 }

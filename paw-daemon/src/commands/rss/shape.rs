@@ -27,6 +27,10 @@ pub struct Shape {
     pub depth: usize,
     /// Start tags.
     pub elements: usize,
+    /// Characters of text outside `script` and `style`, whitespace not counted (more than
+    /// any block of the page renders to: entities count as their characters, and `title`
+    /// counts too).
+    pub text_chars: usize,
 }
 
 impl Shape {
@@ -127,8 +131,13 @@ impl TokenSink for Sink {
                     }
                 }
             }
-            Token::CharacterTokens(t) if self.keep_text && !self.hidden.get() => {
-                self.text.borrow_mut().push_str(&t);
+            Token::CharacterTokens(t) if !self.hidden.get() => {
+                let mut shape = self.shape.get();
+                shape.text_chars += t.chars().filter(|c| !c.is_whitespace()).count();
+                self.shape.set(shape);
+                if self.keep_text {
+                    self.text.borrow_mut().push_str(&t);
+                }
             }
             _ => {}
         }
@@ -187,6 +196,11 @@ mod tests {
         // `<div>` inside a script is not markup.
         let s = measure("<script>if (a<b) { x = '<div><div><div>'; }</script><div></div>");
         assert_eq!(s.depth, 1);
+        assert_eq!(s.text_chars, 0);
+        assert_eq!(
+            measure("<p>Fish &amp; chips</p><style>p{}</style>").text_chars,
+            10
+        );
         assert_eq!(
             text_only("<p>Fish &amp; chips</p><script>var x='<b>';</script><style>p{}</style>ok"),
             "Fish & chips   ok"
