@@ -383,8 +383,16 @@ const ALL: &[&[&str]] = &[
 /// boilerplate phrase or is a boilerplate label.
 pub fn is_boilerplate(lower: &str) -> bool {
     let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
-    LABELS.contains(&bare) || ALL.iter().flat_map(|c| c.iter()).any(|p| lower.contains(p))
+    LABELS.contains(&bare) || PHRASES.is_match(lower)
 }
+
+/// Every phrase of [`ALL`] in one automaton: a block is read once, not once per phrase
+/// (an article of 6,000 short paragraphs was searched for each of hundreds of phrases:
+/// 35 ms of a 1 MB page's 78 ms).
+static PHRASES: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+    aho_corasick::AhoCorasick::new(ALL.iter().flat_map(|c| c.iter()))
+        .unwrap_or_else(|e| panic!("the boilerplate phrases make an automaton: {e}"))
+});
 
 #[cfg(test)]
 mod tests {
@@ -417,6 +425,10 @@ mod tests {
             "Sign up for the workshop at the library desk.",
         ] {
             assert!(!is_boilerplate(&prose.to_lowercase()), "{prose}");
+        }
+        // Every phrase is found, inside a longer line too.
+        for p in ALL.iter().flat_map(|c| c.iter()) {
+            assert!(is_boilerplate(&format!("x {p} y")), "{p}");
         }
     }
 }
