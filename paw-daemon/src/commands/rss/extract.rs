@@ -66,7 +66,16 @@ pub const FALLBACK_WARNING: &str =
 /// Extracts the article of `html`, a page fetched from `url` (after redirects).
 pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
     // Before any tree is built: a tree of a page nested this deep costs quadratic time.
-    let shape = super::shape::measure(html);
+    // A page with fewer tags than the limit cannot nest past it: it is not tokenized
+    // twice (its text is then not counted: the largest block is always weighed).
+    let shape = if super::shape::cannot_nest_too_deep(html) {
+        super::shape::Shape {
+            text_chars: usize::MAX,
+            ..Default::default()
+        }
+    } else {
+        super::shape::measure(html)
+    };
     if !shape.buildable() {
         return Err(format!(
             "the page nests elements {} deep (the limit is {}): not an article",
@@ -101,13 +110,16 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
     // is over half of it none can be twice as long, and the page is not parsed again.
     let short = found.as_ref().is_none_or(|(_, _, text)| {
         let n = chars(text);
-        n < SHORT_ARTICLE_CHARS && 2 * n <= shape.text_chars + shape.text_chars / 4
+        n < SHORT_ARTICLE_CHARS && 2 * n <= shape.text_chars.saturating_add(shape.text_chars / 4)
     });
+    // The block must hold twice the article's text to replace it: one that cannot is not
+    // cleaned and rendered.
+    let beat = found.as_ref().map_or(0, |(_, _, text)| 2 * chars(text));
     // A short article may be a piece of the page (the first cell of a table layout, one
     // of a listing's entries): the page's largest block of text, when it holds twice as
     // much. A page with a main text is never `failed`: with no article, its largest block.
     let block = if short {
-        largest_block(html).map(|(title, body)| {
+        largest_block(html, beat).map(|(title, body)| {
             let html = sanitize(&clean(&body), Some(url));
             let text = plain_text(&html);
             (title, html, text)
@@ -533,8 +545,9 @@ const CHROME: &[&str] = &[
 /// headers and footers, less twice its link text), and the page's title: the smallest
 /// container holding at least four fifths of the best one's. One pass over the tree
 /// (hostile pages reach this path: no per-element subtree walks). For pages the article
-/// extractor finds nothing on.
-fn largest_block(html: &str) -> Option<(String, String)> {
+/// extractor finds nothing on. `None` as well when its text, with room for what rendering
+/// adds (a list marker or a line break per element: a quarter), is under `beat` characters.
+fn largest_block(html: &str, beat: usize) -> Option<(String, String)> {
     use ego_tree::iter::Edge;
     let doc = Html::parse_document(html);
     // Per open element: (text outside chrome, link text outside chrome).
@@ -578,10 +591,13 @@ fn largest_block(html: &str) -> Option<(String, String)> {
         }
     }
     let best = scored.iter().map(|(_, s, _)| *s).max().filter(|&b| b > 0)?;
-    let (block, _, _) = scored
+    let (block, _, total) = scored
         .iter()
         .filter(|(_, s, _)| *s * 5 >= best * 4)
         .min_by_key(|(_, _, total)| *total)?;
+    if total.saturating_add(total / 4) < beat {
+        return None;
+    }
     let block = doc.tree.get(*block).and_then(ElementRef::wrap)?;
     // Its chrome stays out of the text.
     let mut body = Html::parse_fragment(&block.inner_html());
@@ -982,15 +998,23 @@ mod tests {
         assert!(!x.text.contains("Imprint"), "{}", x.text);
         assert!(!x.text.contains("Shop"), "{}", x.text);
         assert_eq!(x.text.matches("Opening hours").count(), 1, "{}", x.text);
-        let (title, block) = largest_block(html).expect("a block");
+        let (title, block) = largest_block(html, 0).expect("a block");
         assert_eq!(title, "Opening hours");
         assert!(
             block.contains("12 Mill Street") && !block.contains("Imprint"),
             "{block}"
         );
+        // A block that cannot hold what it must beat (twice an article, with room for
+        // rendering) is not handed back to be cleaned and rendered.
+        let held = block.chars().filter(|c| !c.is_whitespace()).count();
+        assert!(largest_block(html, 2 * held).is_none());
         // A page with no text outside its navigation has none.
         assert!(
-            largest_block("<html><body><nav><a href=\"/\">x</a></nav></body></html>").is_none()
+            largest_block(
+                "<html><body><nav><a href=\"/\">x</a></nav></body></html>",
+                0
+            )
+            .is_none()
         );
     }
 

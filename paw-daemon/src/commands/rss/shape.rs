@@ -162,7 +162,13 @@ fn run(html: &str, keep_text: bool) -> Sink {
 /// tags than [`MAX_DEPTH`] cannot nest deeper, so most feed items and pages are answered
 /// by counting `<` without tokenizing them.
 pub fn buildable(html: &str) -> bool {
-    html.bytes().filter(|b| *b == b'<').count() <= MAX_DEPTH || measure(html).buildable()
+    cannot_nest_too_deep(html) || measure(html).buildable()
+}
+
+/// Whether `html` has no more tags than [`MAX_DEPTH`] (so it cannot nest deeper), counted
+/// by its `<` bytes without tokenizing it.
+pub fn cannot_nest_too_deep(html: &str) -> bool {
+    html.bytes().filter(|b| *b == b'<').count() <= MAX_DEPTH
 }
 
 /// Measures `html` in one pass.
