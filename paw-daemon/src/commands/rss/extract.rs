@@ -65,17 +65,9 @@ pub const FALLBACK_WARNING: &str =
 
 /// Extracts the article of `html`, a page fetched from `url` (after redirects).
 pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
-    // Before any tree is built: a tree of a page nested this deep costs quadratic time.
-    // A page with fewer tags than the limit cannot nest past it: it is not tokenized
-    // twice (its text is then not counted: the largest block is always weighed).
-    let shape = if super::shape::cannot_nest_too_deep(html) {
-        super::shape::Shape {
-            text_chars: usize::MAX,
-            ..Default::default()
-        }
-    } else {
-        super::shape::measure(html)
-    };
+    // Measured as it is built: a tree of a page nested too deep costs quadratic time, so
+    // the builder stops at the limit and the page is refused by its shape.
+    let (doc, shape) = super::shape::parse_measured(html, MAX_ELEMENTS);
     if !shape.buildable() {
         return Err(format!(
             "the page nests elements {} deep (the limit is {}): not an article",
@@ -95,7 +87,7 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
         keep_classes: true,
         ..Default::default()
     };
-    let mut r = dom_smoothie::Readability::new(html, Some(url.as_str()), Some(cfg))
+    let mut r = dom_smoothie::Readability::with_document(doc, Some(url.as_str()), Some(cfg))
         .map_err(|e| format!("cannot read the page: {e}"))?;
     let boxes = before_readability(&r);
     let found = r.parse().ok().and_then(|article| {

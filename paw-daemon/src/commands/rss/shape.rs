@@ -7,14 +7,20 @@
 //! so 45,000 nested `<div>` cost ~10⁹ steps before the extractor scores anything (20 s of
 //! worker CPU in the measured case); ammonia and html2text build the same tree. The
 //! extractor refuses such a page, and the renderers flatten it to its text, in one pass.
+//!
+//! The extractor measures while it builds ([`parse_measured`]): one tokenizer pass feeds
+//! both the measure and the tree builder, which gets no more tokens past the limits (a
+//! separate measuring pass cost a quarter of an extraction).
 
 use std::cell::Cell;
 
+use html5ever::TokenizerResult;
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{
     BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer,
 };
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts, TreeSink};
 
 /// The deepest nesting a page or fragment may have to be built as a tree. Real articles
 /// nest a few dozen deep; the deepest of the 181 benchmark pages is under 40.
@@ -88,17 +94,17 @@ struct Sink {
     hidden: Cell<bool>,
 }
 
-impl TokenSink for Sink {
-    type Handle = ();
-
-    fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+impl Sink {
+    /// Counts `token` in the shape (and keeps its text when asked); for a start tag that
+    /// opens raw text (`script`, `style`, `title`, …), the tokenizer state it needs.
+    fn note(&self, token: &Token) -> Option<RawKind> {
         match token {
             Token::TagToken(tag) => {
                 let mut shape = self.shape.get();
                 match tag.kind {
                     TagKind::StartTag => {
                         shape.elements += 1;
-                        if !tag.self_closing && !unnested(&tag) {
+                        if !tag.self_closing && !unnested(tag) {
                             let d = self.depth.get() + 1;
                             self.depth.set(d);
                             shape.depth = shape.depth.max(d);
@@ -108,20 +114,18 @@ impl TokenSink for Sink {
                         match &*tag.name {
                             "script" => {
                                 self.hidden.set(true);
-                                return TokenSinkResult::RawData(RawKind::ScriptData);
+                                return Some(RawKind::ScriptData);
                             }
                             "style" | "xmp" | "iframe" | "noembed" | "noframes" => {
                                 self.hidden.set(true);
-                                return TokenSinkResult::RawData(RawKind::Rawtext);
+                                return Some(RawKind::Rawtext);
                             }
-                            "title" | "textarea" => {
-                                return TokenSinkResult::RawData(RawKind::Rcdata);
-                            }
+                            "title" | "textarea" => return Some(RawKind::Rcdata),
                             _ => {}
                         }
                     }
                     TagKind::EndTag => {
-                        if !unnested(&tag) {
+                        if !unnested(tag) {
                             self.depth.set(self.depth.get().saturating_sub(1));
                         }
                         self.hidden.set(false);
@@ -136,13 +140,85 @@ impl TokenSink for Sink {
                 shape.text_chars += t.chars().filter(|c| !c.is_whitespace()).count();
                 self.shape.set(shape);
                 if self.keep_text {
-                    self.text.borrow_mut().push_str(&t);
+                    self.text.borrow_mut().push_str(t);
                 }
             }
             _ => {}
         }
-        TokenSinkResult::Continue
+        None
     }
+}
+
+impl TokenSink for Sink {
+    type Handle = ();
+
+    fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+        match self.note(&token) {
+            Some(kind) => TokenSinkResult::RawData(kind),
+            None => TokenSinkResult::Continue,
+        }
+    }
+}
+
+/// The tree builder behind a [`Sink`] that measures each token first: once the page nests
+/// past [`MAX_DEPTH`] or has more than `max_elements` start tags, the builder gets no more
+/// tokens (its cost, quadratic in the nesting, stops there); the rest is only measured.
+struct Measured {
+    tb: TreeBuilder<<dom_query::Document as TreeSink>::Handle, dom_query::Document>,
+    shape: Sink,
+    max_elements: usize,
+    stopped: Cell<bool>,
+}
+
+impl TokenSink for Measured {
+    type Handle = <dom_query::Document as TreeSink>::Handle;
+
+    fn process_token(&self, token: Token, line: u64) -> TokenSinkResult<Self::Handle> {
+        // Measured to the end (a refusal names the page's depth), built up to the limit;
+        // while building, the builder says which tags hold raw text.
+        let raw = self.shape.note(&token);
+        let shape = self.shape.shape.get();
+        if self.stopped.get() || !shape.buildable() || shape.elements > self.max_elements {
+            self.stopped.set(true);
+            return raw.map_or(TokenSinkResult::Continue, TokenSinkResult::RawData);
+        }
+        self.tb.process_token(token, line)
+    }
+
+    fn end(&self) {
+        self.tb.end();
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
+        self.tb
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
+
+/// Parses `html` into a document for the article extractor in one tokenizer pass,
+/// measuring it on the way (as [`measure`] would): when the shape is not
+/// [`buildable`](Shape::buildable) or has more than `max_elements` elements, the document
+/// holds only what came before and the caller refuses the page by its shape.
+pub fn parse_measured(html: &str, max_elements: usize) -> (dom_query::Document, Shape) {
+    let opts = TreeBuilderOpts {
+        // As dom_query parses (a `<noscript>`'s content is markup).
+        scripting_enabled: false,
+        ..Default::default()
+    };
+    let sink = Measured {
+        tb: TreeBuilder::new(dom_query::Document::default(), opts),
+        shape: Sink::default(),
+        max_elements,
+        stopped: Cell::new(false),
+    };
+    let tok = Tokenizer::new(sink, Default::default());
+    let input = BufferQueue::default();
+    input.push_back(StrTendril::from_slice(html));
+    // A feed stops at the end of each script; the rest follows.
+    while !matches!(tok.feed(&input), TokenizerResult::Done) {}
+    tok.end();
+    let Measured { tb, shape, .. } = tok.sink;
+    (tb.sink.finish(), shape.shape.get())
 }
 
 fn run(html: &str, keep_text: bool) -> Sink {
@@ -211,6 +287,31 @@ mod tests {
             text_only("<p>Fish &amp; chips</p><script>var x='<b>';</script><style>p{}</style>ok"),
             "Fish & chips   ok"
         );
+    }
+
+    #[test]
+    fn a_measured_parse_builds_the_page_and_stops_building_past_the_limits() {
+        let page = "<html><head><title>T</title><script>var x = '<div><div>';</script></head>\
+                    <body><div><p>Fish &amp; chips</p></div></body></html>";
+        let (doc, shape) = parse_measured(page, 100);
+        assert_eq!(shape, measure(page));
+        assert_eq!(doc.select("p").text().to_string(), "Fish & chips");
+        assert_eq!(
+            doc.select("body div").length(),
+            1,
+            "a script's text is not markup"
+        );
+        // Too deep: measured to the end, built only to the limit.
+        let deep = format!("{}<p>x</p>", "<div>".repeat(45_000));
+        let (doc, shape) = parse_measured(&deep, 100_000);
+        assert_eq!(shape.depth, 45_000);
+        assert!(!shape.buildable());
+        assert!(doc.select("div").length() <= MAX_DEPTH + 1);
+        // Too many elements: the same.
+        let many = "<b>x</b>".repeat(1_000);
+        let (doc, shape) = parse_measured(&many, 100);
+        assert_eq!(shape.elements, 1_000);
+        assert!(doc.select("b").length() <= 100);
     }
 
     #[test]
