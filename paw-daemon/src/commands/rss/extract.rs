@@ -22,6 +22,7 @@
 //! largest block of text outside navigation, which replaces it when twice as long; a page
 //! with no article gives that block with a warning, never a failure.
 
+use dom_query::NodeRef;
 use scraper::{ElementRef, Html, Selector};
 use url::Url;
 
@@ -96,17 +97,16 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
         let text = plain_text(&html);
         (!text.trim().is_empty()).then(|| (super::text::collapse(&article.title), html, text))
     });
-    let chars = |t: &str| t.chars().filter(|c| !c.is_whitespace()).count();
     // No block holds more text than the page (a rendered block adds at most a list
     // marker or a line break per element: a quarter is room enough), so when the article
     // is over half of it none can be twice as long, and the page is not parsed again.
     let short = found.as_ref().is_none_or(|(_, _, text)| {
-        let n = chars(text);
+        let n = nonspace(text);
         n < SHORT_ARTICLE_CHARS && 2 * n <= shape.text_chars.saturating_add(shape.text_chars / 4)
     });
     // The block must hold twice the article's text to replace it: one that cannot is not
     // cleaned and rendered.
-    let beat = found.as_ref().map_or(0, |(_, _, text)| 2 * chars(text));
+    let beat = found.as_ref().map_or(0, |(_, _, text)| 2 * nonspace(text));
     // A short article may be a piece of the page (the first cell of a table layout, one
     // of a listing's entries): the page's largest block of text, when it holds twice as
     // much. A page with a main text is never `failed`: with no article, its largest block.
@@ -120,9 +120,11 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
         None
     };
     let (title, body_html, body_text, warning) = match (found, block) {
-        (Some(f), Some(b)) if chars(&b.2) >= 2 * chars(&f.2) => (f.0, b.1, b.2, None),
+        (Some(f), Some(b)) if nonspace(&b.2) >= 2 * nonspace(&f.2) => (f.0, b.1, b.2, None),
         (Some(f), _) => (f.0, f.1, f.2, None),
-        (None, Some(b)) if chars(&b.2) > 0 => (b.0, b.1, b.2, Some(FALLBACK_WARNING.to_string())),
+        (None, Some(b)) if nonspace(&b.2) > 0 => {
+            (b.0, b.1, b.2, Some(FALLBACK_WARNING.to_string()))
+        }
         (None, _) => return Err("no text found on the page".into()),
     };
     let (body_html, body_text) = with_fact_boxes(body_html, body_text, &boxes, url);
@@ -228,6 +230,33 @@ const FLOW: &[&str] = &[
     "figure",
 ];
 
+/// The bounded [`walk`] of `n`'s subtree.
+fn walk_of(n: &NodeRef<'_>) -> Option<Walk> {
+    walk(n.descendants_it().map(|d| Step {
+        name: d.node_name().map(|t| t.to_string()),
+        chars: if d.is_text() { nonspace(&d.text()) } else { 0 },
+        linked: d.is_text() && d.ancestors_it(Some(3)).any(|a| a.has_name("a")),
+    }))
+}
+
+/// Whether `n` is inside one of the `chrome` elements.
+fn in_chrome(n: &NodeRef<'_>, chrome: &[&str]) -> bool {
+    n.ancestors_it(None)
+        .any(|a| chrome.iter().any(|c| a.has_name(c)))
+}
+
+/// Whether `n`'s class or id names it a comment.
+fn comment_named(n: &NodeRef<'_>) -> bool {
+    n.class().is_some_and(|c| c.contains("comment"))
+        || n.id_attr().is_some_and(|c| c.contains("comment"))
+}
+
+/// Whether a sibling between a comment-named block and the running text is looked past:
+/// another quote, or a slot with next to no text (an ad, an empty box).
+fn passed(s: &NodeRef<'_>) -> bool {
+    comment_named(s) || (!s.has_name("p") && walk_of(s).is_some_and(|w| w.chars < SLOT_MAX_CHARS))
+}
+
 /// Runs on the page's tree before Readability, which would drop what a reader keeps:
 ///
 /// - a block named as a comment that sits between paragraphs of the running text is a
@@ -245,29 +274,6 @@ const FLOW: &[&str] = &[
 /// One selector pass over the tree, then at most [`PREPASS_MAX_CANDIDATES`] candidates of
 /// each kind, each read for at most [`WALK_MAX_NODES`] nodes: linear in the page.
 fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
-    // dom_query's node type is not nameable here (paw depends on it only through
-    // dom_smoothie), so the per-node reading is a macro over whatever node it is given.
-    macro_rules! walk_of {
-        ($n:expr) => {
-            walk($n.descendants_it().map(|d| Step {
-                name: d.node_name().map(|t| t.to_string()),
-                chars: if d.is_text() { nonspace(&d.text()) } else { 0 },
-                linked: d.is_text() && d.ancestors_it(Some(3)).any(|a| a.has_name("a")),
-            }))
-        };
-    }
-    macro_rules! in_chrome {
-        ($n:expr, $chrome:expr) => {
-            $n.ancestors_it(None)
-                .any(|a| $chrome.iter().any(|c: &&str| a.has_name(c)))
-        };
-    }
-    macro_rules! comment_named {
-        ($n:expr) => {
-            $n.class().is_some_and(|c| c.contains("comment"))
-                || $n.id_attr().is_some_and(|c| c.contains("comment"))
-        };
-    }
     let found = r.doc.select(PREPASS);
     let (mut boxes, mut quotes, mut licences) = (Vec::new(), Vec::new(), Vec::new());
     let (mut lists, mut named, mut links, mut fields) = (0, 0, 0, 0);
@@ -283,14 +289,14 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
             if n.ancestors_it(None).any(|a| a.has_name("dl")) {
                 continue;
             }
-            let Some(w) = walk_of!(n) else { continue };
+            let Some(w) = walk_of(n) else { continue };
             if w.terms < 2
                 || w.descriptions < 2
                 || w.structure
                 || w.chars == 0
                 || w.chars > FACT_BOX_MAX_CHARS
                 || w.linked * 4 > w.chars
-                || in_chrome!(n, PAGE_CHROME)
+                || in_chrome(n, PAGE_CHROME)
             {
                 continue;
             }
@@ -299,7 +305,7 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
                 .prev_element_sibling()
                 .filter(|h| {
                     ["h2", "h3", "h4", "h5", "h6"].iter().any(|t| h.has_name(t))
-                        && walk_of!(h).is_some_and(|w| w.chars <= HEADING_MAX_CHARS)
+                        && walk_of(h).is_some_and(|w| w.chars <= HEADING_MAX_CHARS)
                 })
                 .map(|h| h.html().to_string())
                 .unwrap_or_default();
@@ -315,7 +321,7 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
             let mut signup = None;
             for a in n.ancestors_it(Some(NEAR + 2)) {
                 if ["body", "main", "article"].iter().any(|t| a.has_name(t))
-                    || walk_of!(a).is_none_or(|w| w.chars > SIGNUP_MAX_CHARS)
+                    || walk_of(&a).is_none_or(|w| w.chars > SIGNUP_MAX_CHARS)
                 {
                     break;
                 }
@@ -340,7 +346,7 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
                 continue;
             }
             lines.push(line.id);
-            let Some(w) = walk_of!(line) else { continue };
+            let Some(w) = walk_of(&line) else { continue };
             let phrasing = line.element_children().iter().all(|c| {
                 [
                     "a", "span", "em", "strong", "b", "i", "small", "abbr", "time", "img", "br",
@@ -349,13 +355,13 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
                 .any(|t| c.has_name(t))
             });
             let after_text = line.prev_element_sibling().is_some_and(|s| {
-                FLOW.iter().any(|t| s.has_name(t)) && walk_of!(s).is_none_or(|w| w.chars > 0)
+                FLOW.iter().any(|t| s.has_name(t)) && walk_of(&s).is_none_or(|w| w.chars > 0)
             });
             if phrasing
                 && after_text
                 && w.chars <= LICENCE_MAX_CHARS
                 && !w.structure
-                && !in_chrome!(line, ["nav", "header", "footer", "form", "aside"])
+                && !in_chrome(&line, &["nav", "header", "footer", "form", "aside"])
             {
                 licences.push(line);
             }
@@ -370,36 +376,29 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
             }
             // Between paragraphs: the nearest siblings that are neither quotes themselves
             // nor slots with next to no text (an ad, an empty box) are paragraphs with text.
-            macro_rules! passed {
-                ($s:expr) => {
-                    comment_named!($s)
-                        || (!$s.has_name("p")
-                            && walk_of!($s).is_some_and(|w| w.chars < SLOT_MAX_CHARS))
-                };
-            }
             let mut before = n.prev_element_sibling();
             for _ in 0..NEAR {
                 match before {
-                    Some(b) if passed!(b) => before = b.prev_element_sibling(),
+                    Some(b) if passed(&b) => before = b.prev_element_sibling(),
                     _ => break,
                 }
             }
             let mut after = n.next_element_sibling();
             for _ in 0..NEAR {
                 match after {
-                    Some(a) if passed!(a) => after = a.next_element_sibling(),
+                    Some(a) if passed(&a) => after = a.next_element_sibling(),
                     _ => break,
                 }
             }
             // (A paragraph too long to read is one with text.)
             let paragraph_before =
-                before.is_some_and(|b| b.has_name("p") && walk_of!(b).is_none_or(|w| w.chars > 0));
+                before.is_some_and(|b| b.has_name("p") && walk_of(&b).is_none_or(|w| w.chars > 0));
             let paragraph_after =
-                after.is_some_and(|a| a.has_name("p") && walk_of!(a).is_none_or(|w| w.chars > 0));
+                after.is_some_and(|a| a.has_name("p") && walk_of(&a).is_none_or(|w| w.chars > 0));
             if !paragraph_before || !paragraph_after {
                 continue;
             }
-            let Some(w) = walk_of!(n) else { continue };
+            let Some(w) = walk_of(n) else { continue };
             if w.chars > 0 && w.chars <= QUOTE_MAX_CHARS && !w.structure && w.linked * 4 <= w.chars
             {
                 quotes.push(*n);
@@ -551,7 +550,7 @@ fn largest_block(html: &str, beat: usize) -> Option<(String, String)> {
         match edge {
             Edge::Open(n) => match n.value() {
                 scraper::Node::Text(t) if in_chrome == 0 => {
-                    let len = t.chars().filter(|c| !c.is_whitespace()).count();
+                    let len = nonspace(t);
                     if let Some(top) = open.last_mut() {
                         top.0 += len;
                         if in_link > 0 {
@@ -689,9 +688,13 @@ fn quoted_in_the_flow(e: ElementRef<'_>) -> bool {
 
 /// Whether `e` carries the author's licence (`rel="license"`, the HTML way to say it): a
 /// footer or aside that does is the post's own line, not the site's.
-fn licence(e: ElementRef<'_>) -> bool {
-    e.select(&selector("[rel~=license]")).next().is_some()
+/// `licensed` is [`LICENCE_LINK`], parsed once per article.
+fn licence(e: ElementRef<'_>, licensed: &Selector) -> bool {
+    e.select(licensed).next().is_some()
 }
+
+/// A link that says it is the licence.
+const LICENCE_LINK: &str = "[rel~=license]";
 
 /// Blocks shorter than this (characters, no whitespace) are tested for a boilerplate opening.
 const OPENING_BLOCK_MAX_CHARS: usize = 120;
@@ -727,19 +730,20 @@ const BOILERPLATE_OPENINGS: &[&str] = &[
 fn clean(fragment: &str) -> String {
     let mut doc = Html::parse_fragment(fragment);
     let blocks = selector(BLOCKS);
+    let licensed = selector(LICENCE_LINK);
     let lens = text_lens(&doc);
     let len_of = |e: ElementRef<'_>| lens.get(&e.id()).map_or(0, |l| l.0);
     let linked_of = |e: ElementRef<'_>| lens.get(&e.id()).map_or(0, |l| l.1);
     let total = len_of(doc.root_element());
     let mut doomed: Vec<_> = doc
         .select(&selector(DROPPED))
-        .filter(|e| !licence(*e))
+        .filter(|e| !licence(*e, &licensed))
         .map(|e| e.id())
         .collect();
     // Blocks whose class or id says what they are (a share bar, a byline, a caption), unless
     // one holds a quarter of the article: then the name is not about that block alone.
     for e in doc.select(&selector("[class], [id]")) {
-        if boilerplate_name(e) && len_of(e) * 4 < total && !licence(e) {
+        if boilerplate_name(e) && len_of(e) * 4 < total && !licence(e, &licensed) {
             doomed.push(e.id());
         }
     }
@@ -819,7 +823,7 @@ fn text_lens(doc: &Html) -> std::collections::HashMap<ego_tree::NodeId, (usize, 
             Edge::Open(n) => match n.value() {
                 scraper::Node::Text(t) => {
                     if let Some(c) = open.last_mut() {
-                        let len = t.chars().filter(|c| !c.is_whitespace()).count();
+                        let len = nonspace(t);
                         c.0 += len;
                         if in_link > 0 {
                             c.1 += len;

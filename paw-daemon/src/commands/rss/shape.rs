@@ -167,19 +167,18 @@ struct Measured {
     tb: TreeBuilder<<dom_query::Document as TreeSink>::Handle, dom_query::Document>,
     shape: Sink,
     max_elements: usize,
-    stopped: Cell<bool>,
 }
 
 impl TokenSink for Measured {
     type Handle = <dom_query::Document as TreeSink>::Handle;
 
     fn process_token(&self, token: Token, line: u64) -> TokenSinkResult<Self::Handle> {
-        // Measured to the end (a refusal names the page's depth), built up to the limit;
+        // Measured to the end (a refusal names the page's depth), built up to the limit
+        // (the deepest nesting and the element count only grow: once past, always past);
         // while building, the builder says which tags hold raw text.
         let raw = self.shape.note(&token);
         let shape = self.shape.shape.get();
-        if self.stopped.get() || !shape.buildable() || shape.elements > self.max_elements {
-            self.stopped.set(true);
+        if !shape.buildable() || shape.elements > self.max_elements {
             return raw.map_or(TokenSinkResult::Continue, TokenSinkResult::RawData);
         }
         self.tb.process_token(token, line)
@@ -209,7 +208,6 @@ pub fn parse_measured(html: &str, max_elements: usize) -> (dom_query::Document, 
         tb: TreeBuilder::new(dom_query::Document::default(), opts),
         shape: Sink::default(),
         max_elements,
-        stopped: Cell::new(false),
     };
     let tok = Tokenizer::new(sink, Default::default());
     let input = BufferQueue::default();
@@ -238,13 +236,7 @@ fn run(html: &str, keep_text: bool) -> Sink {
 /// tags than [`MAX_DEPTH`] cannot nest deeper, so most feed items and pages are answered
 /// by counting `<` without tokenizing them.
 pub fn buildable(html: &str) -> bool {
-    cannot_nest_too_deep(html) || measure(html).buildable()
-}
-
-/// Whether `html` has no more tags than [`MAX_DEPTH`] (so it cannot nest deeper), counted
-/// by its `<` bytes without tokenizing it.
-pub fn cannot_nest_too_deep(html: &str) -> bool {
-    html.bytes().filter(|b| *b == b'<').count() <= MAX_DEPTH
+    html.bytes().filter(|b| *b == b'<').count() <= MAX_DEPTH || measure(html).buildable()
 }
 
 /// Measures `html` in one pass.
