@@ -101,7 +101,7 @@ fn order(
             if let Some(u) = universe {
                 u.lock().unwrap_or_else(|e| e.into_inner()).set(
                     keys.iter().map(|&k| k.clone()).collect(),
-                    made.0.iter().map(|e| (e.feed, e.at)).collect(),
+                    made.0.clone(),
                     made.1,
                 );
             }

@@ -339,9 +339,8 @@ impl Refresher {
         };
         let universe = rss_store(services).universe();
         let _ = tokio::task::spawn_blocking(move || {
-            let (entries, merged) =
+            let (items, merged) =
                 super::seen::digest(&feeds.iter().map(|k| &**k).collect::<Vec<_>>());
-            let items = entries.iter().map(|e| (e.feed, e.at)).collect();
             universe
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())

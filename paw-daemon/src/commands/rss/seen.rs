@@ -135,11 +135,10 @@ pub fn keys_of(items: &[Item]) -> Keys {
     })
 }
 
-/// One digest item: its date, its feed (an index into the digest's feeds) and its place
-/// there. The items themselves are not copied (a digest over 5,000 feeds orders 100,000).
+/// One digest item: its feed (an index into the digest's feeds) and its place there. The
+/// items themselves are not copied (a digest over 5,000 feeds orders 100,000).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
-    pub sort_key: Option<i64>,
     pub feed: u32,
     pub at: u32,
 }
@@ -148,20 +147,21 @@ pub struct Entry {
 /// with one copy of each article across feeds, the newest; and how many copies went.
 /// CPU-bound (a sort and a hash-set pass over every item): call on the blocking pool.
 pub fn digest(feeds: &[&FeedKeys]) -> (Vec<Entry>, usize) {
-    let mut entries: Vec<Entry> = Vec::with_capacity(feeds.iter().map(|f| f.len()).sum());
+    let mut dated: Vec<(Option<i64>, Entry)> =
+        Vec::with_capacity(feeds.iter().map(|f| f.len()).sum());
     for (f, feed) in feeds.iter().enumerate() {
-        entries.extend(feed.dates.iter().enumerate().map(|(at, &d)| Entry {
-            sort_key: d,
-            feed: f as u32,
-            at: at as u32,
+        dated.extend(feed.dates.iter().enumerate().map(|(at, &d)| {
+            let e = Entry {
+                feed: f as u32,
+                at: at as u32,
+            };
+            (d, e)
         }));
     }
-    entries.sort_unstable_by(|a, b| {
-        b.sort_key
-            .cmp(&a.sort_key)
-            .then(a.feed.cmp(&b.feed))
-            .then(a.at.cmp(&b.at))
+    dated.sort_unstable_by(|(da, a), (db, b)| {
+        db.cmp(da).then(a.feed.cmp(&b.feed)).then(a.at.cmp(&b.at))
     });
+    let mut entries: Vec<Entry> = dated.into_iter().map(|(_, e)| e).collect();
     let merged = merge_duplicates(&mut entries, |e| {
         feeds[e.feed as usize]
             .get(e.at as usize)
@@ -196,7 +196,7 @@ pub struct Universe {
     /// The feeds' keys.
     feeds: Vec<Keys>,
     /// Each item, newest first: its feed in `feeds` and its place there.
-    items: Vec<(u32, u32)>,
+    items: Vec<Entry>,
     /// Copies merged away.
     merged: usize,
     /// Bumped when the items change.
@@ -210,23 +210,12 @@ impl Universe {
     pub fn reuse(&self, feeds: &[&Keys]) -> Option<(Vec<Entry>, usize)> {
         let same = self.feeds.len() == feeds.len()
             && self.feeds.iter().zip(feeds).all(|(a, b)| Arc::ptr_eq(a, b));
-        same.then(|| {
-            let entries = self
-                .items
-                .iter()
-                .map(|&(feed, at)| Entry {
-                    sort_key: None,
-                    feed,
-                    at,
-                })
-                .collect();
-            (entries, self.merged)
-        })
+        same.then(|| (self.items.clone(), self.merged))
     }
 
     /// Replaces the digest's items (a digest like the last one changes nothing, so the
     /// sessions' counts stay valid).
-    pub fn set(&mut self, feeds: Vec<Keys>, items: Vec<(u32, u32)>, merged: usize) {
+    pub fn set(&mut self, feeds: Vec<Keys>, items: Vec<Entry>, merged: usize) {
         let same = self.items == items
             && self.feeds.len() == feeds.len()
             && self
@@ -242,7 +231,7 @@ impl Universe {
     }
 
     fn keys(&self) -> impl Iterator<Item = &[Key]> {
-        self.items.iter().map(|&(f, at)| {
+        self.items.iter().map(|&Entry { feed: f, at }| {
             self.feeds
                 .get(f as usize)
                 .and_then(|k| k.get(at as usize))
@@ -470,6 +459,11 @@ mod tests {
         assert_eq!(canonical_link("mailto:a@b"), None);
     }
 
+    /// Digest entries at these (feed, place) pairs.
+    fn entries_at(at: &[(u32, u32)]) -> Vec<Entry> {
+        at.iter().map(|&(feed, at)| Entry { feed, at }).collect()
+    }
+
     fn item(title: &str, link: &str, guid: &str) -> Item {
         Item {
             title: Some(title.into()),
@@ -504,12 +498,9 @@ mod tests {
         assert_eq!(at, [(1, 0), (0, 0), (1, 1)]);
         assert_eq!(merged, 1);
         let mut u = Universe::default();
-        u.set(vec![a.clone(), b.clone()], at.clone(), merged);
+        u.set(vec![a.clone(), b.clone()], entries.clone(), merged);
         let again = u.reuse(&[&a, &b]).expect("the same caches");
-        assert_eq!(
-            again.0.iter().map(|e| (e.feed, e.at)).collect::<Vec<_>>(),
-            at
-        );
+        assert_eq!(again.0, entries);
         assert_eq!(again.1, 1);
         // A feed fetched again (a new cache, whatever its items) is not the same digest.
         let b2 = keys_of(&[dated("Story again", "https://news.example/s/", 9)]);
@@ -561,10 +552,11 @@ mod tests {
         // 20 items, two keys each (link; title and date): 40 hex keys, not 40 MiB.
         let size = std::fs::metadata(&path).expect("file").len();
         assert!(size < 40 * 40, "{size} bytes");
-        universe
-            .lock()
-            .expect("u")
-            .set(vec![ks.clone()], (0..20).map(|n| (0, n)).collect(), 0);
+        universe.lock().expect("u").set(
+            vec![ks.clone()],
+            (0..20).map(|at| Entry { feed: 0, at }).collect(),
+            0,
+        );
         let again = Given::load(path, universe.clone());
         assert!(ks.iter().all(|k| again.was_given(k)));
         assert_eq!(again.new_count(), 0);
@@ -576,13 +568,13 @@ mod tests {
         let mut u = universe.lock().expect("u");
         u.set(
             vec![ks.clone(), more.clone()],
-            vec![(1, 0), (0, 3), (1, 1)],
+            entries_at(&[(1, 0), (0, 3), (1, 1)]),
             0,
         );
         let version = u.version;
         u.set(
             vec![ks.clone(), more.clone()],
-            vec![(1, 0), (0, 3), (1, 1)],
+            entries_at(&[(1, 0), (0, 3), (1, 1)]),
             0,
         );
         assert_eq!(u.version, version);
@@ -602,7 +594,7 @@ mod tests {
         universe
             .lock()
             .expect("u")
-            .set(vec![one.clone()], vec![(0, 0)], 0);
+            .set(vec![one.clone()], entries_at(&[(0, 0)]), 0);
         let g = Given::load(dir.path().join("given.json"), universe.clone());
         assert_eq!(g.new_count(), 1);
         let notice = |g: &Given| {
@@ -620,7 +612,7 @@ mod tests {
         universe
             .lock()
             .expect("u")
-            .set(vec![one, two], vec![(0, 0), (1, 0), (1, 1)], 0);
+            .set(vec![one, two], entries_at(&[(0, 0), (1, 0), (1, 1)]), 0);
         assert_eq!(notice(&g), Some(1));
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
         while notice(&g) != Some(3) {
