@@ -22,16 +22,34 @@
 //! largest block of text outside navigation, which replaces it when twice as long; a page
 //! with no article gives that block with a warning, never a failure.
 
-use dom_query::NodeRef;
-use scraper::{ElementRef, Html, Selector};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use dom_query::{Document, Matcher, NodeId, NodeRef};
 use url::Url;
 
 use super::text::sanitize;
+use super::tree::{self, Counts, Edge, named, nonspace};
 
 /// Subtrees dropped from the article: not its running text.
-const DROPPED: &str = "figure, figcaption, aside, nav, footer";
+const DROPPED: &[&str] = &["figure", "figcaption", "aside", "nav", "footer"];
 /// Blocks tested for link density.
-const BLOCKS: &str = "p, li, h1, h2, h3, h4, h5, h6, blockquote, dd, dt, div, td, th";
+const BLOCKS: &[&str] = &[
+    "p",
+    "li",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "dd",
+    "dt",
+    "div",
+    "td",
+    "th",
+];
 /// A block whose link text is more than this share of its text is navigation...
 const LINK_DENSITY: f64 = 0.5;
 /// ...unless it is at least this long (a real paragraph that links a lot).
@@ -82,6 +100,10 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
             shape.elements
         ));
     }
+    // The page as it was parsed, for its largest block once Readability has changed the
+    // tree: a copy of a small page's tree costs a fraction of parsing it again; a large
+    // page (whose article is rarely short) is parsed again when its block is wanted.
+    let page = (html.len() <= COPY_MAX_BYTES).then(|| doc.clone());
     let cfg = dom_smoothie::Config {
         max_elements_to_parse: MAX_ELEMENTS,
         // The classes name what a block is (`share-bar`, `byline`); sanitising drops them.
@@ -91,11 +113,16 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
     let mut r = dom_smoothie::Readability::with_document(doc, Some(url.as_str()), Some(cfg))
         .map_err(|e| format!("cannot read the page: {e}"))?;
     let boxes = before_readability(&r);
+    // The article is cleaned, measured and rendered in Readability's own tree, where it
+    // was found: not serialised and parsed again.
     let found = r.parse().ok().and_then(|article| {
-        let body = clean(&article.content);
-        let html = sanitize(&body, Some(url));
-        let text = plain_text(&html);
-        (!text.trim().is_empty()).then(|| (super::text::collapse(&article.title), html, text))
+        let root = *r.doc.select_single_matcher(&ARTICLE_ROOT).nodes().first()?;
+        clean(&root, true);
+        let text = tree::text(&root);
+        (!text.trim().is_empty()).then(|| {
+            let html = sanitize(&root.html(), Some(url));
+            (super::text::collapse(&article.title), html, text)
+        })
     });
     // No block holds more text than the page (a rendered block adds at most a list
     // marker or a line break per element: a quarter is room enough), so when the article
@@ -111,10 +138,13 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
     // of a listing's entries): the page's largest block of text, when it holds twice as
     // much. A page with a main text is never `failed`: with no article, its largest block.
     let block = if short {
-        largest_block(html, beat).map(|(title, body)| {
-            let html = sanitize(&clean(&body), Some(url));
-            let text = plain_text(&html);
-            (title, html, text)
+        let page = page.unwrap_or_else(|| super::shape::parse_measured(html, MAX_ELEMENTS).0);
+        largest_block(&page, beat).map(|(title, block)| {
+            // Its chrome stays out of the text.
+            drop_named(&block, CHROME);
+            clean(&block, false);
+            let text = tree::text(&block);
+            (title, sanitize(&block.inner_html(), Some(url)), text)
         })
     } else {
         None
@@ -138,11 +168,28 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
     })
 }
 
+/// Pages up to this size keep a copy of their tree for [`largest_block`].
+const COPY_MAX_BYTES: usize = 256 << 10;
+
+/// The element Readability puts the article in.
+static ARTICLE_ROOT: LazyLock<Matcher> =
+    LazyLock::new(|| Matcher::new("#readability-page-1").expect("static selector"));
+
+/// Removes every element named one of `names` under `root` (not `root` itself).
+fn drop_named(root: &NodeRef<'_>, names: &[&str]) {
+    let doomed: Vec<NodeRef<'_>> = root.descendants_it().filter(|d| named(d, names)).collect();
+    for d in doomed {
+        d.remove_from_parent();
+    }
+}
+
 /// Elements of the page the pre-pass looks at: definition lists (fact boxes), licence
 /// links, blocks whose class or id names them a comment, and e-mail fields (sign-ups).
 const PREPASS: &str = "dl, a[rel~=license], a[href*='creativecommons.org/licenses/'], \
      a[href*='creativecommons.org/publicdomain/'], [class*=comment], [id*=comment], \
      input[type=email]";
+static PREPASS_MATCHER: LazyLock<Matcher> =
+    LazyLock::new(|| Matcher::new(PREPASS).expect("static selector"));
 /// A sign-up box is a heading, a line of pitch and the form (characters, no whitespace).
 const SIGNUP_MAX_CHARS: usize = 300;
 /// Candidates of each kind the pre-pass examines on one page: a hostile page of thousands
@@ -213,11 +260,6 @@ fn walk(steps: impl Iterator<Item = Step>) -> Option<Walk> {
     Some(w)
 }
 
-/// Characters of `t`, not counting whitespace (how every length here is measured).
-fn nonspace(t: &str) -> usize {
-    t.chars().filter(|c| !c.is_whitespace()).count()
-}
-
 /// Elements of running text that may stand before a licence line or around a quote.
 const FLOW: &[&str] = &[
     "p",
@@ -274,7 +316,7 @@ fn passed(s: &NodeRef<'_>) -> bool {
 /// One selector pass over the tree, then at most [`PREPASS_MAX_CANDIDATES`] candidates of
 /// each kind, each read for at most [`WALK_MAX_NODES`] nodes: linear in the page.
 fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
-    let found = r.doc.select(PREPASS);
+    let found = r.doc.select_matcher(&PREPASS_MATCHER);
     let (mut boxes, mut quotes, mut licences) = (Vec::new(), Vec::new(), Vec::new());
     let (mut lists, mut named, mut links, mut fields) = (0, 0, 0, 0);
     let mut signups = Vec::new();
@@ -429,8 +471,11 @@ fn with_fact_boxes(html: String, text: String, boxes: &[String], url: &Url) -> (
     }
     let (mut html, mut text) = (html, text);
     for b in boxes {
-        let box_html = sanitize(&clean(b), Some(url));
-        let box_text = plain_text(&box_html);
+        let fragment = Document::fragment(b.as_str());
+        let root = fragment.html_root();
+        clean(&root, false);
+        let box_text = tree::text(&root);
+        let box_html = sanitize(&root.inner_html(), Some(url));
         let lines: Vec<&str> = box_text.lines().filter(|l| !l.trim().is_empty()).collect();
         // A box whose lines the article holds already is in it.
         let held = lines.iter().filter(|l| text.contains(**l)).count();
@@ -538,47 +583,51 @@ const CHROME: &[&str] = &[
 /// (hostile pages reach this path: no per-element subtree walks). For pages the article
 /// extractor finds nothing on. `None` as well when its text, with room for what rendering
 /// adds (a list marker or a line break per element: a quarter), is under `beat` characters.
-fn largest_block(html: &str, beat: usize) -> Option<(String, String)> {
-    use ego_tree::iter::Edge;
-    let doc = Html::parse_document(html);
+fn largest_block(page: &Document, beat: usize) -> Option<(String, NodeRef<'_>)> {
     // Per open element: (text outside chrome, link text outside chrome).
     let mut open: Vec<(usize, usize)> = vec![(0, 0)];
     let (mut in_chrome, mut in_link) = (0usize, 0usize);
     // Each container outside chrome: (id, score, text).
-    let mut scored: Vec<(ego_tree::NodeId, usize, usize)> = Vec::new();
-    for edge in doc.root_element().traverse() {
+    let mut scored: Vec<(NodeId, usize, usize)> = Vec::new();
+    let (mut h1, mut title) = (None, None);
+    for edge in tree::edges(&page.root()) {
         match edge {
-            Edge::Open(n) => match n.value() {
-                scraper::Node::Text(t) if in_chrome == 0 => {
-                    let len = nonspace(t);
-                    if let Some(top) = open.last_mut() {
-                        top.0 += len;
-                        if in_link > 0 {
-                            top.1 += len;
-                        }
-                    }
-                }
-                scraper::Node::Element(e) => {
-                    in_chrome += usize::from(CHROME.contains(&e.name()));
-                    in_link += usize::from(e.name() == "a");
-                    open.push((0, 0));
-                }
-                _ => {}
-            },
-            Edge::Close(n) => {
-                if let scraper::Node::Element(e) = n.value() {
-                    let (len, linked) = open.pop().unwrap_or((0, 0));
-                    if in_chrome == 0 && CONTAINERS.contains(&e.name()) {
-                        scored.push((n.id(), len.saturating_sub(linked * 2), len));
-                    }
-                    in_chrome -= usize::from(CHROME.contains(&e.name()));
-                    in_link -= usize::from(e.name() == "a");
-                    if let Some(top) = open.last_mut() {
-                        top.0 += len;
-                        top.1 += linked;
+            Edge::Open(n) if n.is_text() => {
+                if in_chrome == 0
+                    && let Some(top) = open.last_mut()
+                {
+                    let len = nonspace(&n.text());
+                    top.0 += len;
+                    if in_link > 0 {
+                        top.1 += len;
                     }
                 }
             }
+            Edge::Open(n) if n.is_element() => {
+                in_chrome += usize::from(named(&n, CHROME));
+                in_link += usize::from(n.has_name("a"));
+                if h1.is_none() && n.has_name("h1") {
+                    h1 = Some(n);
+                }
+                if title.is_none() && n.has_name("title") {
+                    title = Some(n);
+                }
+                open.push((0, 0));
+            }
+            Edge::Close(n) if n.is_element() => {
+                let (len, linked) = open.pop().unwrap_or((0, 0));
+                let chrome = named(&n, CHROME);
+                if in_chrome == 0 && named(&n, CONTAINERS) {
+                    scored.push((n.id, len.saturating_sub(linked * 2), len));
+                }
+                in_chrome -= usize::from(chrome);
+                in_link -= usize::from(n.has_name("a"));
+                if let Some(top) = open.last_mut() {
+                    top.0 += len;
+                    top.1 += linked;
+                }
+            }
+            _ => {}
         }
     }
     let best = scored.iter().map(|(_, s, _)| *s).max().filter(|&b| b > 0)?;
@@ -589,32 +638,11 @@ fn largest_block(html: &str, beat: usize) -> Option<(String, String)> {
     if total.saturating_add(total / 4) < beat {
         return None;
     }
-    let block = doc.tree.get(*block).and_then(ElementRef::wrap)?;
-    // Its chrome stays out of the text.
-    let mut body = Html::parse_fragment(&block.inner_html());
-    let chrome = selector(&CHROME.join(", "));
-    let doomed: Vec<_> = body.select(&chrome).map(|e| e.id()).collect();
-    for id in doomed {
-        if let Some(mut n) = body.tree.get_mut(id) {
-            n.detach();
-        }
-    }
-    let title = doc
-        .select(&selector("h1"))
-        .next()
-        .map(|h| h.text().collect::<String>())
-        .or_else(|| {
-            doc.select(&selector("title"))
-                .next()
-                .map(|t| t.text().collect::<String>())
-        })
-        .map(|t| super::text::collapse(&t))
+    let title = h1
+        .or(title)
+        .map(|t| super::text::collapse(&t.text()))
         .unwrap_or_default();
-    Some((title, body.root_element().inner_html()))
-}
-
-fn selector(s: &str) -> Selector {
-    Selector::parse(s).expect("static selector")
+    Some((title, NodeRef::new(*block, &page.tree)))
 }
 
 /// Words in a class or id that name a block that is not the article's running text.
@@ -665,36 +693,43 @@ const BOILERPLATE_NAMES: &[&str] = &[
 /// its name says (`comment-quote`: a reader's comment the author quotes).
 const QUOTATION_NAMES: &[&str] = &["quote", "quotation", "blockquote", "citation"];
 
-fn boilerplate_name(e: ElementRef<'_>) -> bool {
-    let v = e.value();
-    let words = || v.classes().chain(v.id()).flat_map(|c| c.split(['-', '_']));
+fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool {
+    let (class, id) = (e.class(), e.id_attr());
+    let words = || {
+        class
+            .iter()
+            .flat_map(|c| c.split_ascii_whitespace())
+            .chain(id.as_deref())
+            .flat_map(|c| c.split(['-', '_']))
+    };
     words().any(|w| BOILERPLATE_NAMES.iter().any(|b| w.eq_ignore_ascii_case(b)))
         && !words().any(|w| QUOTATION_NAMES.iter().any(|q| w.eq_ignore_ascii_case(q)))
-        && !quoted_in_the_flow(e)
+        && !quoted_in_the_flow(e, counts)
 }
+
+/// Siblings [`quoted_in_the_flow`] looks past for the next one with text: a hostile page
+/// of thousands of empty named siblings costs no more than a real one.
+const FLOW_LOOKAHEAD: usize = 32;
 
 /// Whether `e` sits in the article's running text: a paragraph of prose (80 characters or
 /// more) follows it as a sibling. A reader's comment the author quotes between paragraphs
 /// is part of the post; a comments section ends it.
-fn quoted_in_the_flow(e: ElementRef<'_>) -> bool {
-    e.next_siblings()
-        .filter_map(ElementRef::wrap)
-        .find(|s| !s.text().all(|t| t.trim().is_empty()))
-        .is_some_and(|s| {
-            s.value().name() == "p"
-                && s.text().map(|t| t.trim().chars().count()).sum::<usize>() >= 80
-        })
+fn quoted_in_the_flow(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool {
+    let mut next = e.next_element_sibling();
+    for _ in 0..FLOW_LOOKAHEAD {
+        let Some(s) = next else { return false };
+        if counts.get(&s.id).is_some_and(|c| c.text > 0) {
+            return s.has_name("p")
+                && s.descendants_it()
+                    .filter(|t| t.is_text())
+                    .map(|t| t.text().trim().chars().count())
+                    .sum::<usize>()
+                    >= 80;
+        }
+        next = s.next_element_sibling();
+    }
+    false
 }
-
-/// Whether `e` carries the author's licence (`rel="license"`, the HTML way to say it): a
-/// footer or aside that does is the post's own line, not the site's.
-/// `licensed` is [`LICENCE_LINK`], parsed once per article.
-fn licence(e: ElementRef<'_>, licensed: &Selector) -> bool {
-    e.select(licensed).next().is_some()
-}
-
-/// A link that says it is the licence.
-const LICENCE_LINK: &str = "[rel~=license]";
 
 /// Blocks shorter than this (characters, no whitespace) are tested for a boilerplate opening.
 const OPENING_BLOCK_MAX_CHARS: usize = 120;
@@ -725,64 +760,66 @@ const BOILERPLATE_OPENINGS: &[&str] = &[
     "close",
 ];
 
-/// Removes from an article fragment: the dropped subtrees, blocks named as boilerplate by
-/// their class or id, short blocks that open like boilerplate, and link-dense short blocks.
-fn clean(fragment: &str) -> String {
-    let mut doc = Html::parse_fragment(fragment);
-    let blocks = selector(BLOCKS);
-    let licensed = selector(LICENCE_LINK);
-    let lens = text_lens(&doc);
-    let len_of = |e: ElementRef<'_>| lens.get(&e.id()).map_or(0, |l| l.0);
-    let linked_of = |e: ElementRef<'_>| lens.get(&e.id()).map_or(0, |l| l.1);
-    let total = len_of(doc.root_element());
-    let mut doomed: Vec<_> = doc
-        .select(&selector(DROPPED))
-        .filter(|e| !licence(*e, &licensed))
-        .map(|e| e.id())
-        .collect();
-    // Blocks whose class or id says what they are (a share bar, a byline, a caption), unless
-    // one holds a quarter of the article: then the name is not about that block alone.
-    for e in doc.select(&selector("[class], [id]")) {
-        if boilerplate_name(e) && len_of(e) * 4 < total && !licence(e, &licensed) {
-            doomed.push(e.id());
-        }
-    }
-    for e in doc.select(&blocks) {
-        // Innermost blocks only: a container is judged by its own blocks.
-        if e.select(&blocks).next().is_some() {
+/// Removes from the article under `root`, in place: the dropped subtrees, blocks named
+/// as boilerplate by their class or id, short blocks that open like boilerplate, and
+/// link-dense short blocks. `root` itself is judged too when `with_root` (the article's
+/// own container); a container that goes takes the article's text with it.
+fn clean(root: &NodeRef<'_>, with_root: bool) {
+    let counts = tree::counts(root, BLOCKS);
+    let of = |e: &NodeRef<'_>| counts.get(&e.id).copied().unwrap_or_default();
+    let total = of(root).text;
+    let mut doomed = Vec::new();
+    for edge in tree::edges(root) {
+        let Edge::Open(e) = edge else { continue };
+        if !e.is_element() || (!with_root && e.id == root.id) {
             continue;
         }
-        let len = len_of(e);
+        let c = of(&e);
+        // A footer or aside that carries the author's licence is the post's own line.
+        if named(&e, DROPPED) && !c.licence {
+            doomed.push(e);
+            continue;
+        }
+        // Blocks whose class or id says what they are (a share bar, a byline, a caption),
+        // unless one holds a quarter of the article: then the name is not about that block
+        // alone.
+        if c.text * 4 < total && !c.licence && boilerplate_name(&e, &counts) {
+            doomed.push(e);
+            continue;
+        }
+        // Innermost blocks only: a container is judged by its own blocks.
+        if c.blocks || !named(&e, BLOCKS) {
+            continue;
+        }
+        let len = c.text;
         if len == 0 || len >= LINK_BLOCK_MAX_CHARS {
             continue;
         }
         // A short line that opens like a byline, a credit or a prompt, or holds a site's
         // notice in any of the vocabulary's languages (a paywall appeal, a copyright line).
         if len < OPENING_BLOCK_MAX_CHARS.max(super::boilerplate::MAX_BLOCK_CHARS) {
-            let text = super::text::collapse(&e.text().collect::<String>()).to_lowercase();
+            let text = super::text::collapse(&e.text()).to_lowercase();
             if (len < OPENING_BLOCK_MAX_CHARS
                 && BOILERPLATE_OPENINGS.iter().any(|o| text.starts_with(o)))
                 || (len < super::boilerplate::MAX_BLOCK_CHARS
                     && super::boilerplate::is_boilerplate(&text))
             {
-                doomed.push(e.id());
+                doomed.push(e);
                 continue;
             }
         }
-        let in_link = e
-            .ancestors()
-            .any(|a| a.value().as_element().is_some_and(|el| el.name() == "a"));
-        let linked: usize = if in_link { len } else { linked_of(e) };
-        if linked as f64 > LINK_DENSITY * len as f64 && !fact_in_a_row(e, len_of, linked_of) {
-            doomed.push(e.id());
+        let linked = if c.in_link { len } else { c.linked };
+        if linked as f64 > LINK_DENSITY * len as f64 && !fact_in_a_row(&e, &counts) {
+            doomed.push(e);
         }
     }
-    for id in doomed {
-        if let Some(mut n) = doc.tree.get_mut(id) {
-            n.detach();
+    for e in doomed {
+        if e.id == root.id {
+            e.remove_children();
+        } else {
+            e.remove_from_parent();
         }
     }
-    doc.root_element().inner_html()
 }
 
 /// Items of a list, cells of a row, terms and values of a definition list.
@@ -792,156 +829,28 @@ const ITEMS: &[&str] = &["li", "td", "th", "dd", "dt"];
 /// the place's name linked in a row of its hours and prices, the address linked in a list
 /// of a market's days and stalls. A list of links (a menu, related headlines) is link-dense
 /// as a whole and goes with its items.
-fn fact_in_a_row(
-    e: ElementRef<'_>,
-    len_of: impl Fn(ElementRef<'_>) -> usize,
-    linked_of: impl Fn(ElementRef<'_>) -> usize,
-) -> bool {
-    if !ITEMS.contains(&e.value().name()) {
+fn fact_in_a_row(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool {
+    if !named(e, ITEMS) {
         return false;
     }
-    let Some(row) = e.parent().and_then(ElementRef::wrap) else {
+    let Some(row) = e.parent().filter(|p| p.is_element()) else {
         return false;
     };
     // Not the only item: a row of one link is a link.
-    let items = row.children().filter_map(ElementRef::wrap).take(2).count();
-    let len = len_of(row);
-    items > 1 && len > 0 && (linked_of(row) as f64) <= LINK_DENSITY * len as f64
+    let items = row
+        .children_it(false)
+        .filter(|c| c.is_element())
+        .take(2)
+        .count();
+    let c = counts.get(&row.id).copied().unwrap_or_default();
+    items > 1 && c.text > 0 && (c.linked as f64) <= LINK_DENSITY * c.text as f64
 }
-
-/// Characters of text (not counting whitespace) under every element, and of those the ones
-/// inside a link, in one pass over the tree: asking each element for its own subtree would
-/// be quadratic in the nesting (a page of nested `<div class="share">` asks at every level).
-fn text_lens(doc: &Html) -> std::collections::HashMap<ego_tree::NodeId, (usize, usize)> {
-    use ego_tree::iter::Edge;
-    let mut lens = std::collections::HashMap::new();
-    // The running counts (text, linked text) of each open element.
-    let mut open: Vec<(usize, usize)> = vec![(0, 0)];
-    let mut in_link = 0usize;
-    for edge in doc.root_element().traverse() {
-        match edge {
-            Edge::Open(n) => match n.value() {
-                scraper::Node::Text(t) => {
-                    if let Some(c) = open.last_mut() {
-                        let len = nonspace(t);
-                        c.0 += len;
-                        if in_link > 0 {
-                            c.1 += len;
-                        }
-                    }
-                }
-                scraper::Node::Element(e) => {
-                    in_link += usize::from(e.name() == "a");
-                    open.push((0, 0));
-                }
-                _ => {}
-            },
-            Edge::Close(n) => {
-                if let scraper::Node::Element(e) = n.value() {
-                    in_link -= usize::from(e.name() == "a");
-                    let len = open.pop().unwrap_or((0, 0));
-                    lens.insert(n.id(), len);
-                    if let Some(c) = open.last_mut() {
-                        c.0 += len.0;
-                        c.1 += len.1;
-                    }
-                }
-            }
-        }
-    }
-    lens
-}
-
-/// Elements that start and end a paragraph of the plain text.
-const BREAKING: &[&str] = &[
-    "address",
-    "article",
-    "aside",
-    "blockquote",
-    "dd",
-    "details",
-    "div",
-    "dl",
-    "dt",
-    "figcaption",
-    "figure",
-    "footer",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "header",
-    "hr",
-    "li",
-    "main",
-    "nav",
-    "ol",
-    "p",
-    "pre",
-    "section",
-    "summary",
-    "table",
-    "td",
-    "th",
-    "tr",
-    "ul",
-];
 
 /// Plain text of article HTML: one paragraph per block, separated by a blank line; `<br>`
 /// a line break; whitespace inside a line collapsed; no markup, no image text.
 pub fn plain_text(html: &str) -> String {
-    let doc = Html::parse_fragment(html);
-    let mut lines: Vec<String> = vec![String::new()];
-    let paragraph_break = |lines: &mut Vec<String>, blank: bool| {
-        let last = lines.last().map(|l| l.trim().is_empty()).unwrap_or(true);
-        if !last {
-            lines.push(String::new());
-        }
-        if blank && lines.len() > 1 && !lines[lines.len() - 2].is_empty() {
-            let n = lines.len();
-            lines.insert(n - 1, String::new());
-        }
-    };
-    for edge in doc.root_element().traverse() {
-        match edge {
-            ego_tree::iter::Edge::Open(n) => match n.value() {
-                scraper::Node::Text(t) => {
-                    if let Some(l) = lines.last_mut() {
-                        l.push_str(t);
-                    }
-                }
-                scraper::Node::Element(e) if e.name() == "br" => paragraph_break(&mut lines, false),
-                scraper::Node::Element(e) if BREAKING.contains(&e.name()) => {
-                    paragraph_break(&mut lines, true)
-                }
-                _ => {}
-            },
-            ego_tree::iter::Edge::Close(n) => {
-                if let scraper::Node::Element(e) = n.value()
-                    && BREAKING.contains(&e.name())
-                {
-                    paragraph_break(&mut lines, true);
-                }
-            }
-        }
-    }
-    let mut out = String::with_capacity(html.len() / 2);
-    let mut blank = false;
-    for line in &lines {
-        let line = super::text::collapse(line);
-        if line.is_empty() {
-            blank = !out.is_empty();
-            continue;
-        }
-        if !out.is_empty() {
-            out.push_str(if blank { "\n\n" } else { "\n" });
-        }
-        blank = false;
-        out.push_str(&line);
-    }
-    out
+    let fragment = Document::fragment(html);
+    tree::text(&fragment.root())
 }
 
 #[cfg(test)]
@@ -994,7 +903,10 @@ mod tests {
         assert!(!x.text.contains("Imprint"), "{}", x.text);
         assert!(!x.text.contains("Shop"), "{}", x.text);
         assert_eq!(x.text.matches("Opening hours").count(), 1, "{}", x.text);
-        let (title, block) = largest_block(html, 0).expect("a block");
+        let page = |html: &str| super::super::shape::parse_measured(html, MAX_ELEMENTS).0;
+        let doc = page(html);
+        let (title, block) = largest_block(&doc, 0).expect("a block");
+        let block = block.inner_html().to_string();
         assert_eq!(title, "Opening hours");
         assert!(
             block.contains("12 Mill Street") && !block.contains("Imprint"),
@@ -1002,16 +914,11 @@ mod tests {
         );
         // A block that cannot hold what it must beat (twice an article, with room for
         // rendering) is not handed back to be cleaned and rendered.
-        let held = block.chars().filter(|c| !c.is_whitespace()).count();
-        assert!(largest_block(html, 2 * held).is_none());
+        let held = tree::text(&largest_block(&doc, 0).expect("a block").1);
+        assert!(largest_block(&doc, 2 * nonspace(&held) + 2).is_none());
         // A page with no text outside its navigation has none.
-        assert!(
-            largest_block(
-                "<html><body><nav><a href=\"/\">x</a></nav></body></html>",
-                0
-            )
-            .is_none()
-        );
+        let empty = page("<html><body><nav><a href=\"/\">x</a></nav></body></html>");
+        assert!(largest_block(&empty, 0).is_none());
     }
 
     #[test]
@@ -1083,31 +990,47 @@ mod tests {
 
     #[test]
     fn text_lengths_in_one_pass_are_each_elements_own() {
-        let doc = Html::parse_fragment(
+        let doc = Document::fragment(
             "<div class=a> one <p>two <b>three</b></p><div><i>four</i> </div></div><p>five</p>",
         );
-        let lens = text_lens(&doc);
-        for e in doc
-            .root_element()
-            .descendants()
-            .filter_map(ElementRef::wrap)
-        {
-            let naive: usize = e
-                .text()
-                .map(|t| t.chars().filter(|c| !c.is_whitespace()).count())
-                .sum();
+        let counts = tree::counts(&doc.root(), BLOCKS);
+        for e in doc.root().descendants_it().filter(|d| d.is_element()) {
+            let naive = nonspace(&e.text());
             assert_eq!(
-                lens.get(&e.id()).map(|l| l.0),
+                counts.get(&e.id).map(|c| c.text),
                 Some(naive),
-                "<{}>",
-                e.value().name()
+                "<{:?}>",
+                e.node_name()
             );
         }
-        assert_eq!(lens[&doc.root_element().id()].0, 19);
+        assert_eq!(counts[&doc.html_root().id].text, 19);
         let linked =
-            Html::parse_fragment("<ul><li>at <a href=x>Mill Street</a></li><li>daily</li></ul>");
-        let lens = text_lens(&linked);
-        assert_eq!(lens[&linked.root_element().id()], (17, 10));
+            Document::fragment("<ul><li>at <a href=x>Mill Street</a></li><li>daily</li></ul>");
+        let c = tree::counts(&linked.html_root(), BLOCKS)[&linked.html_root().id];
+        assert_eq!((c.text, c.linked), (17, 10));
+    }
+
+    #[test]
+    fn a_named_block_is_quoted_in_the_flow_only_when_prose_follows_within_reach() {
+        let prose = "A paragraph of prose that follows the quoted block, long enough to count as the running text.";
+        let with_gap = |gap: usize| {
+            Document::fragment(format!(
+                "<div><div class=\"comment\">quoted</div>{}<p>{prose}</p></div>",
+                "<div class=\"share\"></div>".repeat(gap)
+            ))
+        };
+        let quoted = |doc: &Document| {
+            let root = doc.html_root();
+            let counts = tree::counts(&root, BLOCKS);
+            let first = doc.select(".comment").nodes()[0];
+            quoted_in_the_flow(&first, &counts)
+        };
+        assert!(quoted(&with_gap(0)));
+        assert!(quoted(&with_gap(FLOW_LOOKAHEAD - 1)));
+        // Past the look-ahead the prose is not looked for: thousands of empty named
+        // siblings cost each of them a few steps, not a walk to the end of the row.
+        assert!(!quoted(&with_gap(FLOW_LOOKAHEAD)));
+        assert!(!quoted(&with_gap(5_000)));
     }
 
     #[test]

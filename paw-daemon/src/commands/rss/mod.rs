@@ -23,6 +23,7 @@ pub mod seen;
 pub mod shape;
 pub mod store;
 pub mod text;
+mod tree;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
