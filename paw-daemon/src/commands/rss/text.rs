@@ -1,5 +1,6 @@
 //! HTML to plain text, summaries, and sanitising (pure functions).
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 /// The length of a digest summary, in characters, before `…`.
@@ -105,6 +106,12 @@ fn sanitizer() -> ammonia::Builder<'static> {
     b
 }
 
+thread_local! {
+    /// One sanitiser per thread: building ammonia's allowlists (a dozen hash sets) cost
+    /// as much as sanitising a short article.
+    static SANITIZER: RefCell<ammonia::Builder<'static>> = RefCell::new(sanitizer());
+}
+
 /// Sanitises HTML with an allowlist; relative URLs become absolute against `base`.
 pub fn sanitize(html: &str, base: Option<&url::Url>) -> String {
     // Too deep to build a tree of in linear time: its text, escaped, as one paragraph.
@@ -112,12 +119,14 @@ pub fn sanitize(html: &str, base: Option<&url::Url>) -> String {
         let text = collapse(&super::shape::text_only(html));
         return format!("<p>{}</p>", ammonia::clean_text(&text));
     }
-    let mut b = sanitizer();
-    if let Some(base) = base {
-        b.url_relative(ammonia::UrlRelative::RewriteWithBase(base.clone()));
-    }
     // Markup keeps no control character either (`&#27;` decodes to a raw ESC).
-    let html = b.clean(html).to_string();
+    let html = SANITIZER.with_borrow_mut(|b| {
+        b.url_relative(match base {
+            Some(base) => ammonia::UrlRelative::RewriteWithBase(base.clone()),
+            None => ammonia::UrlRelative::PassThrough,
+        });
+        b.clean(html).to_string()
+    });
     match paw_proto::untrusted::clean(&html) {
         std::borrow::Cow::Borrowed(_) => html,
         std::borrow::Cow::Owned(c) => c,
