@@ -112,7 +112,9 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
     // page (whose article is rarely short) is parsed again when its block is wanted.
     let page = (html.len() <= COPY_MAX_BYTES).then(|| doc.clone());
     let cfg = dom_smoothie::Config {
-        max_elements_to_parse: MAX_ELEMENTS,
+        // Counted already (the tree builder stopped past the limit and the page was
+        // refused): dom_smoothie's own count would walk the whole tree again.
+        max_elements_to_parse: 0,
         // The classes name what a block is (`share-bar`, `byline`); sanitising drops them.
         keep_classes: true,
         char_threshold: CHAR_THRESHOLD,
@@ -127,9 +129,13 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
         let root = *r.doc.select_single_matcher(&ARTICLE_ROOT).nodes().first()?;
         clean(&root, true);
         let text = tree::text(&root);
+        // Sanitised only once chosen over the page's largest block.
         (!text.trim().is_empty()).then(|| {
-            let html = sanitize(&root.html(), Some(url));
-            (super::text::collapse(&article.title), html, text)
+            (
+                super::text::collapse(&article.title),
+                root.html().to_string(),
+                text,
+            )
         })
     });
     // No block holds more text than the page (a rendered block adds at most a list
@@ -152,7 +158,7 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
             drop_named(&block, CHROME);
             clean(&block, false);
             let text = tree::text(&block);
-            (title, sanitize(&block.inner_html(), Some(url)), text)
+            (title, block.inner_html().to_string(), text)
         })
     } else {
         None
@@ -165,6 +171,7 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
         }
         (None, _) => return Err("no text found on the page".into()),
     };
+    let body_html = sanitize(&body_html, Some(url));
     let (body_html, body_text) = with_fact_boxes(body_html, body_text, &boxes, url);
     let title = article_title(&title, html);
     let (html, text) = headed(&title, body_html, body_text);
@@ -177,7 +184,7 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
 }
 
 /// Pages up to this size keep a copy of their tree for [`largest_block`].
-const COPY_MAX_BYTES: usize = 256 << 10;
+const COPY_MAX_BYTES: usize = 64 << 10;
 
 /// The element Readability puts the article in.
 static ARTICLE_ROOT: LazyLock<Matcher> =
@@ -239,35 +246,6 @@ struct Walk {
     structure: bool,
 }
 
-/// One node of a walk: its element name (none for text), and for text its characters and
-/// whether a link holds it.
-struct Step {
-    name: Option<String>,
-    chars: usize,
-    linked: bool,
-}
-
-/// Sums a walk; `None` when it holds more than [`WALK_MAX_NODES`] nodes.
-fn walk(steps: impl Iterator<Item = Step>) -> Option<Walk> {
-    let mut w = Walk::default();
-    for (i, s) in steps.enumerate() {
-        if i > WALK_MAX_NODES {
-            return None;
-        }
-        w.chars += s.chars;
-        w.linked += if s.linked { s.chars } else { 0 };
-        match s.name.as_deref() {
-            Some("dt") => w.terms += 1,
-            Some("dd") => w.descriptions += 1,
-            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "form" | "input" | "textarea") => {
-                w.structure = true
-            }
-            _ => {}
-        }
-    }
-    Some(w)
-}
-
 /// Elements of running text that may stand before a licence line or around a quote.
 const FLOW: &[&str] = &[
     "p",
@@ -280,13 +258,32 @@ const FLOW: &[&str] = &[
     "figure",
 ];
 
-/// The bounded [`walk`] of `n`'s subtree.
+/// Sums a walk over `n`'s subtree; `None` when it holds more than [`WALK_MAX_NODES`]
+/// nodes.
 fn walk_of(n: &NodeRef<'_>) -> Option<Walk> {
-    walk(n.descendants_it().map(|d| Step {
-        name: d.node_name().map(|t| t.to_string()),
-        chars: if d.is_text() { nonspace(&d.text()) } else { 0 },
-        linked: d.is_text() && d.ancestors_it(Some(3)).any(|a| a.has_name("a")),
-    }))
+    let mut w = Walk::default();
+    for (i, d) in n.descendants_it().enumerate() {
+        if i > WALK_MAX_NODES {
+            return None;
+        }
+        if d.is_text() {
+            let chars = nonspace(&d.text());
+            w.chars += chars;
+            if d.ancestors_it(Some(3)).any(|a| a.has_name("a")) {
+                w.linked += chars;
+            }
+        } else if let Some(name) = d.qual_name_ref() {
+            match &*name.local {
+                "dt" => w.terms += 1,
+                "dd" => w.descriptions += 1,
+                "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "form" | "input" | "textarea" => {
+                    w.structure = true
+                }
+                _ => {}
+            }
+        }
+    }
+    Some(w)
 }
 
 /// Whether `n` is inside one of the `chrome` elements.
