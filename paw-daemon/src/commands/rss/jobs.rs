@@ -226,8 +226,11 @@ impl Job for Extract {
     fn run(self, input: Vec<u8>) -> Result<(ExtractReply, Vec<u8>), JobFailure> {
         let u = url::Url::parse(&self.url)
             .map_err(|e| JobFailure::parse(format!("bad page url: {e}")))?;
-        let x = extract::extract(&charset::decode(&input, self.content_type.as_deref()), &u)
-            .map_err(JobFailure::parse)?;
+        let x = extract::extract(
+            &charset::decode_cow(&input, self.content_type.as_deref()),
+            &u,
+        )
+        .map_err(JobFailure::parse)?;
         let html_len = x.html.len();
         let mut bytes = x.html.into_bytes();
         bytes.extend_from_slice(x.text.as_bytes());
