@@ -267,7 +267,7 @@ fn walk_of(n: &NodeRef<'_>) -> Option<Walk> {
             return None;
         }
         if d.is_text() {
-            let chars = nonspace(&d.text());
+            let chars = tree::text_len(&d);
             w.chars += chars;
             if d.ancestors_it(Some(3)).any(|a| a.has_name("a")) {
                 w.linked += chars;
@@ -543,12 +543,22 @@ fn article_title(found: &str, page: &str) -> String {
     }
 }
 
-/// Where `needle` (ASCII) starts in `hay`, any case.
+/// Where `needle` (ASCII, opening with `<`) starts in `hay`, any case: each `<` is found
+/// with a plain byte search and only there is the rest compared.
 fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
-    let n = needle.as_bytes();
-    hay.as_bytes()
-        .windows(n.len())
-        .position(|w| w.eq_ignore_ascii_case(n))
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let first = *n.first()?;
+    let mut from = 0;
+    while let Some(i) = h.get(from..)?.iter().position(|&b| b == first) {
+        let at = from + i;
+        if h.get(at..at + n.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(n))
+        {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// The article headed by its title, once: when the text does not already open with it,
@@ -601,38 +611,45 @@ fn largest_block(page: &Document, beat: usize) -> Option<(String, NodeRef<'_>)> 
                 if in_chrome == 0
                     && let Some(top) = open.last_mut()
                 {
-                    let len = nonspace(&n.text());
+                    let len = tree::text_len(&n);
                     top.0 += len;
                     if in_link > 0 {
                         top.1 += len;
                     }
                 }
             }
-            Edge::Open(n) if n.is_element() => {
-                in_chrome += usize::from(named(&n, CHROME));
-                in_link += usize::from(n.has_name("a"));
-                if h1.is_none() && n.has_name("h1") {
+            Edge::Open(n) => {
+                let Some(name) = n.qual_name_ref() else {
+                    continue;
+                };
+                let name = &*name.local;
+                in_chrome += usize::from(CHROME.contains(&name));
+                in_link += usize::from(name == "a");
+                if h1.is_none() && name == "h1" {
                     h1 = Some(n);
                 }
-                if title.is_none() && n.has_name("title") {
+                if title.is_none() && name == "title" {
                     title = Some(n);
                 }
                 open.push((0, 0));
             }
-            Edge::Close(n) if n.is_element() => {
+            Edge::Close(n) => {
+                let Some(name) = n.qual_name_ref() else {
+                    continue;
+                };
+                let name = &*name.local;
                 let (len, linked) = open.pop().unwrap_or((0, 0));
-                let chrome = named(&n, CHROME);
-                if in_chrome == 0 && named(&n, CONTAINERS) {
+                let chrome = CHROME.contains(&name);
+                if in_chrome == 0 && CONTAINERS.contains(&name) {
                     scored.push((n.id, len.saturating_sub(linked * 2), len));
                 }
                 in_chrome -= usize::from(chrome);
-                in_link -= usize::from(n.has_name("a"));
+                in_link -= usize::from(name == "a");
                 if let Some(top) = open.last_mut() {
                     top.0 += len;
                     top.1 += linked;
                 }
             }
-            _ => {}
         }
     }
     let best = scored.iter().map(|(_, s, _)| *s).max().filter(|&b| b > 0)?;
@@ -1036,6 +1053,18 @@ mod tests {
         // siblings cost each of them a few steps, not a walk to the end of the row.
         assert!(!quoted(&with_gap(FLOW_LOOKAHEAD)));
         assert!(!quoted(&with_gap(5_000)));
+    }
+
+    #[test]
+    fn a_tag_is_found_in_any_case_where_it_starts() {
+        assert_eq!(find_ascii_ci("<p>x</p><H1 class=a>T</h1>", "<h1"), Some(8));
+        assert_eq!(
+            find_ascii_ci("<p>x</p><H1 class=a>T</h1>", "</h1"),
+            Some(21)
+        );
+        assert_eq!(find_ascii_ci("<p>x</p><h2>", "<h1"), None);
+        assert_eq!(find_ascii_ci("ends with <h", "<h1"), None);
+        assert_eq!(find_ascii_ci("", "<h1"), None);
     }
 
     #[test]

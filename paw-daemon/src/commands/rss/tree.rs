@@ -62,6 +62,14 @@ pub fn nonspace(t: &str) -> usize {
     t.chars().filter(|c| !c.is_whitespace()).count()
 }
 
+/// Characters of a text node (no whitespace), read in place; 0 for any other node.
+pub fn text_len(n: &NodeRef<'_>) -> usize {
+    n.query_or(0, |t| match &t.data {
+        dom_query::NodeData::Text { contents } => nonspace(contents),
+        _ => 0,
+    })
+}
+
 /// What an element holds, counted by [`counts`].
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Counts {
@@ -89,10 +97,7 @@ pub fn counts(root: &NodeRef<'_>, blocks: &[&str]) -> HashMap<NodeId, Counts> {
         match edge {
             Edge::Open(n) if n.is_text() => {
                 if let Some(c) = open.last_mut() {
-                    let len = n.query_or(0, |t| match &t.data {
-                        dom_query::NodeData::Text { contents } => nonspace(contents),
-                        _ => 0,
-                    });
+                    let len = text_len(&n);
                     c.text += len;
                     if in_link > 0 {
                         c.linked += len;
