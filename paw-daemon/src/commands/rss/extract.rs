@@ -140,7 +140,7 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
     });
     // No block holds more text than the page (a rendered block adds at most a list
     // marker or a line break per element: a quarter is room enough), so when the article
-    // is over half of it none can be twice as long, and the page is not parsed again.
+    // is over half of it none can be twice as long, and no block is looked for.
     let short = found.as_ref().is_none_or(|(_, _, text)| {
         let n = nonspace(text);
         n < SHORT_ARTICLE_CHARS && 2 * n <= shape.text_chars.saturating_add(shape.text_chars / 4)
