@@ -8,11 +8,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paw_daemon::commands::doc::Format;
-use paw_daemon::commands::doc::model::Mode;
-use paw_daemon::commands::doc::tables::TableFormat;
-use paw_daemon::commands::doc::jobs::{Extract, Tables};
-use paw_daemon::worker::job::Job as _;
+use paw_jobs::doc::Format;
+use paw_jobs::doc::Mode;
+use paw_jobs::doc::TableFormat;
+use paw_jobs::doc::{Extract, Tables};
+use paw_worker::Run as _;
 
 fuzz_target!(|data: &[u8]| {
     // The worker catches parser panics; restore the default hook so a caught panic is not
@@ -52,7 +52,7 @@ fuzz_target!(|data: &[u8]| {
             // Every file's bytes are in the payload, in order, and nothing else.
             let tables = reply.tables;
             assert_eq!(tables.iter().map(|t| t.len).sum::<usize>(), payload.len());
-            assert!(tables.len() <= paw_daemon::commands::doc::tables::MAX_TABLE_FILES);
+            assert!(tables.len() <= paw_readers::doc::tables::MAX_TABLE_FILES);
         }
         return;
     }
@@ -70,7 +70,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(info.chars, text.chars().count());
         if mode == Mode::Json {
             // Whole blocks are cut, so the output stays one JSON document of the model.
-            let _: paw_daemon::commands::doc::model::Document =
+            let _: paw_readers::doc::model::Document =
                 serde_json::from_str(&text).expect("the JSON model");
         } else {
             assert!(info.chars <= 100 + 20, "{}", info.chars);

@@ -6,8 +6,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paw_daemon::commands::doc::Format;
-use paw_daemon::commands::doc::ocr;
+use paw_jobs::doc::Format;
+use paw_readers::doc::ocr;
 
 fuzz_target!(|data: &[u8]| {
     let Some((which, bytes)) = data.split_first() else {

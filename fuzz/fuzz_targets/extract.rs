@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paw_daemon::commands::rss::jobs::{Extract, article};
-use paw_daemon::worker::job::Job as _;
+use paw_jobs::feed::{Extract, article};
+use paw_worker::Run as _;
 
 fuzz_target!(|data: &[u8]| {
     static HOOK: std::sync::Once = std::sync::Once::new();
@@ -24,6 +24,6 @@ fuzz_target!(|data: &[u8]| {
             );
             assert!(!a.text.trim().is_empty());
         }
-        Err(f) => assert!(!f.message.is_empty()),
+        Err(f) => assert!(!f.to_string().is_empty()),
     }
 });

@@ -6,8 +6,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paw_daemon::commands::rss::jobs::{FeedInput, FeedOutcome, Feeds, Form, Render};
-use paw_daemon::worker::job::Job as _;
+use paw_jobs::feed::{FeedInput, FeedOutcome, Feeds, Form, Render};
+use paw_worker::Run as _;
 
 fuzz_target!(|data: &[u8]| {
     static HOOK: std::sync::Once = std::sync::Once::new();

@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paw_daemon::commands::rss::jobs::{MAX_OPML_FEEDS, Opml};
-use paw_daemon::worker::job::Job as _;
+use paw_jobs::feed::{MAX_OPML_FEEDS, Opml};
+use paw_worker::Run as _;
 
 fuzz_target!(|data: &[u8]| {
     static HOOK: std::sync::Once = std::sync::Once::new();
@@ -17,6 +17,6 @@ fuzz_target!(|data: &[u8]| {
                 assert!(!url.trim().is_empty());
             }
         }
-        Err(f) => assert!(!f.message.is_empty()),
+        Err(f) => assert!(!f.to_string().is_empty()),
     }
 });

@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
     let requoted: Vec<String> = argv.iter().map(|a| quote(a)).collect();
     let line = requoted.join(" ");
     // An escape can make an argument hold a shell operator (`$\(` gives `$(`); the check
-    // is on the line as sent (SPEC §4.1), so its quoted form is refused, never run.
+    // is on the line as sent (docs/commands.md "The command line"), so its quoted form is refused, never run.
     if BANNED_TOKENS.iter().any(|t| line.contains(t)) {
         assert!(matches!(
             tokenize(&line),

@@ -161,7 +161,7 @@ fn out(bytes: &[u8]) {
 }
 
 /// Writes text that came from the daemon: escape sequences and control characters are
-/// removed first (SPEC §4.6), so the only ones that reach a terminal are paw-client's own.
+/// removed first (docs/protocol.md `terminal.exec`), so the only ones that reach a terminal are paw-client's own.
 fn show(text: &str) {
     out(untrusted::clean(text).as_bytes());
 }

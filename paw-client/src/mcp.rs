@@ -336,7 +336,7 @@ impl Bridge {
 }
 
 /// Where a result's third-party text came from, when it says it carries some
-/// (`untrusted: true`, SPEC §4.6).
+/// (`untrusted: true`, docs/protocol.md `terminal.exec`).
 fn untrusted_source(o: &ExecOutcome) -> Option<String> {
     (o.result.get("untrusted") == Some(&Value::Bool(true))).then(|| {
         o.result

@@ -64,26 +64,24 @@ fn absolute(p: PathBuf) -> PathBuf {
     std::env::current_dir().map(|d| d.join(&p)).unwrap_or(p)
 }
 
-/// Runs the daemon; the exit code is non-zero when it could not start.
+/// Runs the daemon with the shipped worker binary ([`crate::worker::WORKER_BIN`]) beside
+/// it; the exit code is non-zero when it could not start.
 pub fn main() -> ExitCode {
+    main_with(crate::worker::WORKER_BIN)
+}
+
+/// Runs the daemon with `worker_bin` (a file name beside the daemon's binary) as its
+/// workers' binary.
+pub fn main_with(worker_bin: &str) -> ExitCode {
     // No transparent huge pages (inherited by the workers): the allocator hands freed
     // memory back after a second idle, and on virtual machines the fault that takes a
     // fresh 2 MiB page back costs milliseconds (6 ms each on the 2-core test machine: the
     // first digest after an idle minute paid 20 ms of them, later ones 1 ms). 4 KiB faults
     // cost microseconds. Best effort: a kernel without the flag keeps its default.
     let _ = rustix::thread::disable_transparent_huge_pages(true);
-    // A worker (SPEC §10) is this binary re-executed by the daemon: no logging, no runtime.
-    // args_os: a non-UTF-8 argument (a home path) must reach clap, not panic here.
-    if std::env::args_os().nth(1).as_deref() == Some(crate::worker::WORKER_FLAG.as_ref()) {
-        let argv: Vec<String> = std::env::args_os()
-            .skip(2)
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect();
-        return crate::worker::child::main(&argv, crate::commands::worker_jobs());
-    }
     let args = Args::parse();
     init_logging(args.log_format);
-    match run(args) {
+    match run(args, crate::worker::Pool::worker_exe(worker_bin)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e:#}");
@@ -92,8 +90,8 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(args: Args) -> anyhow::Result<()> {
-    // Everything paw creates is its user's alone (SPEC §2: files 0600, directories 0700,
+fn run(args: Args, worker: PathBuf) -> anyhow::Result<()> {
+    // Everything paw creates is its user's alone (README.md "Where files live": files 0600, directories 0700,
     // whatever umask the daemon was started with): run records, spilled output, IRC logs
     // with private messages, caches, artifacts. Workers inherit it.
     rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
@@ -104,6 +102,14 @@ fn run(args: Args) -> anyhow::Result<()> {
             .unwrap_or_else(|| paw_proto::paths::default_socket(&home_path)),
     );
     let config = Config::load(&config_path)?;
+    // Without its workers the daemon could read no document, page or feed: refuse to start
+    // rather than fail every such call.
+    if !worker.is_file() {
+        anyhow::bail!(
+            "no worker binary at {} (paw-worker is built and installed beside paw-daemon)",
+            worker.display()
+        );
+    }
     let home = Home::create(&home_path)
         .with_context(|| format!("cannot create home {}", home_path.display()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -111,10 +117,10 @@ fn run(args: Args) -> anyhow::Result<()> {
         .thread_name("paw-worker")
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(serve(config, home, &socket))
+    runtime.block_on(serve(config, home, &socket, worker))
 }
 
-async fn serve(config: Config, home: Home, socket: &Path) -> anyhow::Result<()> {
+async fn serve(config: Config, home: Home, socket: &Path, worker: PathBuf) -> anyhow::Result<()> {
     // Listen for signals before anything can answer a client, so a SIGTERM sent by a
     // client that saw the daemon ready always takes the clean path.
     let signals = Signals::install()?;
@@ -126,7 +132,7 @@ async fn serve(config: Config, home: Home, socket: &Path) -> anyhow::Result<()> 
         None => server::bind(socket)?,
     };
     let (listening, lock) = bound.split();
-    let daemon = Daemon::new(config, home, socket.to_path_buf()).context("cannot start")?;
+    let daemon = Daemon::new(config, home, socket.to_path_buf(), worker).context("cannot start")?;
     daemon.start_background();
     tracing::info!(
         socket = %socket.display(),

@@ -1,4 +1,4 @@
-//! The TOML config (SPEC §2): every key has a default; an unknown key is a start-up error naming it.
+//! The TOML config (README.md "Where files live"): every key has a default; an unknown key is a start-up error naming it.
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -92,7 +92,7 @@ impl Default for TerminalConfig {
     }
 }
 
-/// `[worker]`: the processes that parse untrusted bytes (SPEC §10).
+/// `[worker]`: the processes that parse untrusted bytes (docs/reliability.md "Containment (workers)").
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct WorkerConfig {
@@ -198,7 +198,7 @@ pub struct RssConfig {
     pub cache_ttl: u64,
     /// How many feeds are refreshed at once.
     pub fetch_concurrency: usize,
-    /// The daemon refreshes every subscription in the background (SPEC §7.2).
+    /// The daemon refreshes every subscription in the background (docs/commands.md `rss`).
     pub refresh: bool,
     /// Minutes; no feed is fetched in the background more often than this.
     pub refresh_min_interval: u64,
@@ -389,7 +389,7 @@ impl Config {
 mod tests {
     use super::*;
 
-    /// Tidy: `docs/config.md` lists every key with its default (SPEC §2's block), and those
+    /// Tidy: `docs/config.md` lists every key with its default (README.md "Where files live"'s block), and those
     /// are the code's defaults — no key missing, none extra, no value different.
     #[test]
     fn the_documented_defaults_are_the_code_defaults() {

@@ -41,8 +41,13 @@ pub struct Daemon {
 }
 
 impl Daemon {
-    /// Builds the daemon's state (no socket yet).
-    pub fn new(config: Config, home: Home, socket: PathBuf) -> std::io::Result<Arc<Self>> {
+    /// Builds the daemon's state (no socket yet); `worker` is the binary its workers run.
+    pub fn new(
+        config: Config,
+        home: Home,
+        socket: PathBuf,
+        worker: PathBuf,
+    ) -> std::io::Result<Arc<Self>> {
         let config = Arc::new(config);
         let home = Arc::new(home);
         let shutdown = CancellationToken::new();
@@ -58,7 +63,7 @@ impl Daemon {
             http,
             states,
             workers: crate::worker::Pool::new(
-                crate::worker::Pool::own_exe(),
+                worker,
                 config.worker.clone(),
                 tracker.clone(),
                 shutdown.clone(),

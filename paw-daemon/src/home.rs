@@ -1,4 +1,4 @@
-//! The home directory's layout: everything commands touch lies under `<home>/.agents/` (SPEC §2).
+//! The home directory's layout: everything commands touch lies under `<home>/.agents/` (README.md "Where files live").
 
 use std::path::{Path, PathBuf};
 

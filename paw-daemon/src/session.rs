@@ -1,4 +1,4 @@
-//! Sessions: the unit of per-agent state (SPEC §5), their attachable resources and their events.
+//! Sessions: the unit of per-agent state (docs/protocol.md "Sessions"), their attachable resources and their events.
 //!
 //! A session owns resources that commands attach to it (the IRC connection will be one).
 //! Closing a session — `session.close`, idle expiry, the drop of the connection it is bound
@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::clock::now_ms;
 
-/// How long a session's teardown may take before it is abandoned (SPEC §5: within 1 s).
+/// How long a session's teardown may take before it is abandoned (docs/protocol.md "Sessions": within 1 s).
 pub const TEARDOWN_LIMIT: Duration = Duration::from_secs(1);
 /// Events buffered per session for slow subscribers before they are told they lagged.
 const EVENT_BUFFER: usize = 1024;

@@ -1,4 +1,4 @@
-//! Atomic file writes and the "move a corrupt file aside" rule (SPEC §2).
+//! Atomic file writes and the "move a corrupt file aside" rule (README.md "Where files live").
 //!
 //! Every state file goes through [`write_atomic`]: a temporary file in the same
 //! directory, fsync, rename, fsync of the directory. A crash at any instant

@@ -24,7 +24,7 @@ macro_rules! error_codes {
         }
 
         impl ErrorCode {
-            /// Every code, in the order of SPEC §10.
+            /// Every code, in the order of docs/reliability.md "Containment (workers)".
             pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$name,)+];
 
             /// The stable string of this code, as it appears on the wire.
@@ -55,7 +55,7 @@ macro_rules! error_codes {
 }
 
 error_codes! {
-    /// The command line was rejected before dispatch (SPEC §4.1).
+    /// The command line was rejected before dispatch (docs/commands.md "The command line").
     InvalidCommand => 2,
     /// `argv[0]` names no registered command.
     UnknownCommand => 127,

@@ -13,7 +13,7 @@ pub mod untrusted;
 pub use error::*;
 pub use types::*;
 
-/// The JSON-RPC method names (SPEC §3). Dots are part of the names.
+/// The JSON-RPC method names (docs/protocol.md). Dots are part of the names.
 pub mod methods {
     /// Run one command line.
     pub const TERMINAL_EXEC: &str = "terminal.exec";

@@ -1,4 +1,4 @@
-//! Where paw lives by default (SPEC §2), shared so the daemon and the client agree.
+//! Where paw lives by default (README.md "Where files live"), shared so the daemon and the client agree.
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! Params and results of every JSON-RPC method (SPEC §3, §4.6).
+//! Params and results of every JSON-RPC method (docs/protocol.md, §4.6).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -42,14 +42,14 @@ pub struct Truncated {
     pub stderr: bool,
 }
 
-/// The outcome of one `terminal.exec` call (SPEC §4.6).
+/// The outcome of one `terminal.exec` call (docs/protocol.md `terminal.exec`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExecOutcome {
     /// `yyyyMMdd_HHmmss_SSS_<10 hex>` in UTC.
     pub run_id: String,
     /// The session the call ran in.
     pub session_id: String,
-    /// 0 on success; see SPEC §4.3.
+    /// 0 on success; see docs/error-codes.md.
     pub exit_code: i32,
     /// Standard output, capped.
     pub stdout: String,
@@ -69,7 +69,7 @@ pub struct ExecOutcome {
     pub argv: Vec<String>,
     /// Which streams were cut.
     pub truncated: Truncated,
-    /// What is waiting for the session (SPEC §4.6); absent when nothing is.
+    /// What is waiting for the session (docs/protocol.md `terminal.exec`); absent when nothing is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notices: Option<Notices>,
 }
@@ -157,7 +157,7 @@ pub struct AuditGetParams {
 /// Result of `audit.get`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditGetResult {
-    /// The run's audit record (SPEC §4.7), or `null` when there is none: never made, or
+    /// The run's audit record (docs/protocol.md `terminal.exec`), or `null` when there is none: never made, or
     /// deleted by retention.
     pub record: Option<serde_json::Value>,
 }
@@ -278,7 +278,7 @@ pub struct SessionInfo {
     /// (`{"irc": "joined"}`).
     #[serde(default)]
     pub resources: std::collections::BTreeMap<String, String>,
-    /// What waits for it (as on its calls' outcomes, SPEC §4.6); absent when nothing.
+    /// What waits for it (as on its calls' outcomes, docs/protocol.md `terminal.exec`); absent when nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notices: Option<Notices>,
 }
@@ -471,7 +471,7 @@ pub struct CommandsResult {
     pub commands: Vec<CommandInfo>,
 }
 
-/// A notification of `session.subscribe` (SPEC §3.1): `{kind, session_id, ts_ms, ...}`,
+/// A notification of `session.subscribe` (docs/protocol.md "Events"): `{kind, session_id, ts_ms, ...}`,
 /// the fields after `ts_ms` being the [`Event`]'s own.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionEvent {
@@ -544,7 +544,7 @@ pub enum Event {
 /// `irc.state`: `{state, indicator, server?, channel?, nick?, logged_in?, last_error?}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IrcStateEvent {
-    /// The connection state (SPEC §8.2).
+    /// The connection state (docs/commands.md "irc").
     pub state: String,
     /// green, yellow or red.
     pub indicator: String,

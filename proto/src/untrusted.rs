@@ -1,4 +1,4 @@
-//! Third-party text made safe to show (SPEC §4.6): what a feed, a page, a document, an IRC
+//! Third-party text made safe to show (docs/protocol.md `terminal.exec`): what a feed, a page, a document, an IRC
 //! server or peer wrote may carry terminal escape sequences (an OSC 52 clipboard write, a
 //! window-title change, a cursor move that hides a line) and other control characters.
 //! Every such text is passed through [`clean`] (or [`clean_line`] for one-line fields)

@@ -28,8 +28,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use paw_daemon::commands::doc::model::{Mode, render};
-use paw_daemon::commands::doc::{pdf, xlsx};
+use paw_jobs::doc::Mode;
+use paw_readers::doc::model::render;
+use paw_readers::doc::{pdf, xlsx};
 use paw_tests::alloc::{Counting, live, peak, reset_peak};
 use paw_tests::docscore::{self, CorpusDoc, Score};
 use paw_tests::workers::Workers;

@@ -16,7 +16,7 @@
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use paw_daemon::commands::rss::extract::extract;
+use paw_readers::page::extract::extract;
 use paw_tests::alloc::{Counting, live, peak, reset_peak};
 use paw_tests::http::fixtures;
 use paw_tests::quality::{

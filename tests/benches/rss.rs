@@ -14,7 +14,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use paw_daemon::commands::rss::parse::parse_feed;
+use paw_readers::feed::parse::parse_feed;
 use paw_tests::Daemon;
 use paw_tests::http::{FeedServer, fixtures, rss_feed};
 use paw_tests::procfs::status_field;

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use paw_daemon::commands::rss::extract::extract;
+use paw_readers::page::extract::extract;
 use paw_tests::snippets::{Counts, Report, WebPage, score_snippets, web_corpus_dir, web_pages};
 use paw_tests::workers::Workers;
 use serde_json::{Value, json};

@@ -1,4 +1,4 @@
-//! The worker boundary's cost (SPEC §10): per-job overhead of a parse in a worker process
+//! The worker boundary's cost (docs/reliability.md "Containment (workers)"): per-job overhead of a parse in a worker process
 //! against the same parse in process, p50/p99, for a tiny document and a 1 MB page; the
 //! latency of a small document in one session alone and beside another session's
 //! saturating load (fair scheduling); and the memory of the daemon at start and of its
@@ -8,12 +8,12 @@
 
 use std::time::Duration;
 
-use paw_daemon::commands::doc::jobs::Extract;
-use paw_daemon::commands::doc::model::Mode;
-use paw_daemon::worker::job::Job as _;
+use paw_jobs::doc::Extract;
+use paw_jobs::doc::Mode;
 use paw_tests::stats::{percentile, times};
 use paw_tests::workers::Workers;
 use paw_tests::{Daemon, hostile, procfs};
+use paw_worker::Run as _;
 
 const RUNS: usize = 300;
 
@@ -82,7 +82,7 @@ fn main() {
     for (what, size) in [("100 KB page", 100 << 10), ("1 MB page", 1 << 20)] {
         let page = page(size);
         let inproc = time(|| {
-            let r = paw_daemon::commands::rss::extract::extract(&page, &url).expect("extract");
+            let r = paw_readers::page::extract::extract(&page, &url).expect("extract");
             assert!(r.text.len() > size / 2);
         });
         let worker = time(|| {

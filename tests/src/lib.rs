@@ -110,6 +110,11 @@ pub fn daemon_bin() -> PathBuf {
     bin("paw-test-daemon")
 }
 
+/// The worker binary the test daemon runs (beside it).
+pub fn worker_bin() -> PathBuf {
+    bin("paw-test-worker")
+}
+
 /// The client binary the tests run.
 pub fn client_bin() -> PathBuf {
     bin("paw-test-client")
@@ -477,12 +482,16 @@ impl Conn {
     }
 }
 
-/// Puts `paw-client` and `paw-daemon` side by side in `<dir>/bin`, as an install would
-/// (hard links, else copies); returns the client's path.
+/// Puts `paw-client`, `paw-daemon` and the daemon's worker side by side in `<dir>/bin`,
+/// as an install would (hard links, else copies); returns the client's path.
 pub fn install_binaries(dir: &Path) -> PathBuf {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).expect("bin dir");
-    for (from, to) in [(client_bin(), "paw-client"), (daemon_bin(), "paw-daemon")] {
+    for (from, to) in [
+        (client_bin(), "paw-client"),
+        (daemon_bin(), "paw-daemon"),
+        (worker_bin(), "paw-test-worker"),
+    ] {
         let target = bin.join(to);
         if std::fs::hard_link(&from, &target).is_err() {
             std::fs::copy(&from, &target).expect("copy binary");

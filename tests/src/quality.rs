@@ -258,7 +258,7 @@ pub fn same_title(ours: &str, theirs: &str) -> bool {
         && t.starts_with(&o)
         && t[o.len()..]
             .trim_start()
-            .starts_with(paw_daemon::commands::rss::extract::TITLE_SEPARATORS)
+            .starts_with(paw_readers::page::extract::TITLE_SEPARATORS)
 }
 
 /// Scores answers given per page: the article text of each benchmark page, and the

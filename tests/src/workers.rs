@@ -1,14 +1,14 @@
-//! A worker pool for the benches: the daemon's own `Pool`, running the test daemon binary
-//! as its workers (the bench binary is not paw and cannot be re-executed as one).
+//! A worker pool for the benches: the daemon's own `Pool`, running the test worker binary
+//! as its workers.
 
 use std::sync::Arc;
 
 use paw_daemon::commands::doc::jobs as doc_jobs;
-use paw_daemon::commands::doc::model::Mode;
-use paw_daemon::commands::doc::ocr::OcrJob;
-use paw_daemon::commands::rss::jobs::{self as rss_jobs, ArticleReply};
+use paw_daemon::commands::rss::jobs as rss_jobs;
 use paw_daemon::config::WorkerConfig;
 use paw_daemon::worker::{Pool, WorkerError};
+use paw_jobs::doc::{DocText, Mode, OcrJob};
+use paw_jobs::feed::ArticleReply;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -34,7 +34,7 @@ impl Workers {
             processes,
             ..WorkerConfig::default()
         };
-        let pool = Pool::new(crate::daemon_bin(), cfg, TaskTracker::new(), stop.clone());
+        let pool = Pool::new(crate::worker_bin(), cfg, TaskTracker::new(), stop.clone());
         rt.block_on(async {
             pool.start();
             while pool.stats().alive < processes {
@@ -48,12 +48,8 @@ impl Workers {
 impl Workers {
     /// One `doc` job as `doc extract` runs it (default OCR settings): the document's
     /// description and text.
-    pub fn doc(
-        &self,
-        bytes: &[u8],
-        mode: Mode,
-    ) -> Result<(paw_daemon::commands::doc::DocText, String), String> {
-        let job = doc_jobs::Extract {
+    pub fn doc(&self, bytes: &[u8], mode: Mode) -> Result<(DocText, String), String> {
+        let job = paw_jobs::doc::Extract {
             format: None,
             mode,
             max_chars: 0,

@@ -1,4 +1,4 @@
-//! Typed flags for every subcommand (SPEC §4.2): a subcommand declares its flags once, as a
+//! Typed flags for every subcommand (docs/protocol.md `terminal.exec`): a subcommand declares its flags once, as a
 //! struct deriving `clap::Parser`; [`parse`] fills it from argv and [`usage`] renders the
 //! usage line from the same declaration, so flags, types and usage cannot drift apart.
 //!
@@ -109,7 +109,7 @@ fn flags_in(e: &clap::Error) -> Vec<Vec<String>> {
 }
 
 /// What clap found beyond [`precheck`], in paw's words. A missing `--out` is `OutRequired`
-/// (SPEC §11), whichever command it is.
+/// (docs/error-codes.md), whichever command it is.
 fn clap_error(cmd: &clap::Command, e: &clap::Error) -> CmdError {
     use clap::error::ErrorKind;
     let items = flags_in(e);

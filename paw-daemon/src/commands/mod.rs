@@ -102,7 +102,7 @@ pub struct Services {
     pub http: crate::net::HttpClient,
     /// The commands' states.
     pub states: Vec<Arc<dyn CommandState>>,
-    /// The worker processes every parse of untrusted bytes runs in (SPEC §10).
+    /// The worker processes every parse of untrusted bytes runs in (docs/reliability.md "Containment (workers)").
     pub workers: Arc<crate::worker::Pool>,
     /// The daemon's task tracker: background jobs started by commands run on it, so
     /// shutdown waits for them.
@@ -111,28 +111,11 @@ pub struct Services {
     pub shutdown: CancellationToken,
 }
 
-/// Every job a worker runs (SPEC §10), from the commands that own them: the worker
-/// process answers these and nothing else.
-pub fn worker_jobs() -> crate::worker::job::Registry {
-    let r = crate::worker::job::Registry::new()
-        .with::<doc::jobs::Extract>()
-        .with::<doc::jobs::Tables>()
-        .with::<rss::jobs::Feeds>()
-        .with::<rss::jobs::Render>()
-        .with::<rss::jobs::Extract>()
-        .with::<rss::jobs::Discover>()
-        .with::<rss::jobs::Opml>()
-        .with::<rss::jobs::Markdown>();
-    #[cfg(feature = "test-commands")]
-    let r = r.with::<testing::TestJob>();
-    r
-}
-
 impl From<crate::worker::WorkerError> for CmdError {
     fn from(e: crate::worker::WorkerError) -> Self {
         use crate::worker::WorkerError;
         let code = match &e {
-            WorkerError::Job(f) if f.not_supported => ErrorCode::NotSupported,
+            WorkerError::Job(crate::worker::JobFailure::NotSupported(_)) => ErrorCode::NotSupported,
             WorkerError::Unavailable(_) => ErrorCode::CommandFailed,
             _ => ErrorCode::ParseError,
         };
@@ -288,7 +271,7 @@ impl Output {
         }
     }
 
-    /// Marks the result as carrying third-party text (SPEC §4.6): `untrusted: true` and
+    /// Marks the result as carrying third-party text (docs/protocol.md `terminal.exec`): `untrusted: true` and
     /// `origin`, where it came from (hosts fence such text as data, not instructions).
     /// (`origin`, as `source` already names a feed in `rss read` and `rss news` items.)
     pub fn untrusted(mut self, origin: impl Into<String>) -> Self {

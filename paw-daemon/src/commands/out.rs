@@ -1,4 +1,4 @@
-//! `--out` writing for every command (SPEC §7.3): the path is resolved and checked by
+//! `--out` writing for every command (docs/commands.md "The command line"): the path is resolved and checked by
 //! [`super::paths::resolve`], the file written atomically off the async threads, and the
 //! artifact returned for the outcome's `artifacts`.
 

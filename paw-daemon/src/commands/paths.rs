@@ -1,4 +1,4 @@
-//! `--out` / `--in` paths (SPEC §7.3): relative to `.agents/`, never outside it.
+//! `--out` / `--in` paths (docs/commands.md "The command line"): relative to `.agents/`, never outside it.
 
 use std::path::{Component, Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! The audit trail (SPEC §4.7): one `runs/<run_id>.json` per exec, written off the reply path.
+//! The audit trail (docs/protocol.md `terminal.exec`): one `runs/<run_id>.json` per exec, written off the reply path.
 //!
 //! Creating a file costs far more than a call (on the ext4 disks paw was measured on, a few
 //! thousand creates per second against tens of thousands of calls), so the audit has two

@@ -1,4 +1,4 @@
-//! The audit journal's segments (SPEC §4.7: rotated, never rewritten in place).
+//! The audit journal's segments (docs/protocol.md `terminal.exec`: rotated, never rewritten in place).
 //!
 //! `terminal_exec/journal/<seq>.jsonl`, `seq` ten digits: the highest is the one appended
 //! to; the others are sealed and only ever deleted whole (by retention, once the

@@ -1,4 +1,4 @@
-//! Output caps (SPEC §4.5): a stream over its cap is cut at a character boundary and marked.
+//! Output caps (docs/protocol.md `terminal.exec`): a stream over its cap is cut at a character boundary and marked.
 
 /// The marker that ends a cut stream.
 pub fn marker(more: usize, artifact: &str) -> String {

@@ -1,4 +1,4 @@
-//! The `terminal.exec` runtime (SPEC §4): tokenise, dispatch, run under a timeout and a
+//! The `terminal.exec` runtime (docs/protocol.md `terminal.exec`): tokenise, dispatch, run under a timeout and a
 //! cancel token, cap the output, audit.
 
 pub mod audit;
@@ -263,7 +263,7 @@ impl ExecRuntime {
             argv: argv.to_vec(),
             stdin,
         };
-        // Its worker jobs queue as its session's (SPEC §10: a session waits behind its own).
+        // Its worker jobs queue as its session's (docs/reliability.md "Containment (workers)": a session waits behind its own).
         let caller = crate::worker::Caller::session(&session.id);
         let run =
             AssertUnwindSafe(crate::worker::as_caller(caller, cmd.run(ctx, inv))).catch_unwind();

@@ -1,4 +1,4 @@
-//! Audit retention (SPEC §4.7, `[audit]`): run records with their spilled outputs, and
+//! Audit retention (docs/protocol.md `terminal.exec`, `[audit]`): run records with their spilled outputs, and
 //! sealed journal segments, older than `retention_days` are deleted, and the oldest go first
 //! while the audit (records, outputs and every segment) holds more than `max_mb`. Run ids
 //! begin with their UTC time (`yyyyMMdd_HHmmss_SSS_…`), so a record's age comes from its

@@ -1,4 +1,4 @@
-//! The command-line checks and tokeniser of SPEC §4.1: a pure function from a line to argv.
+//! The command-line checks and tokeniser of docs/commands.md "The command line": a pure function from a line to argv.
 
 /// The longest command line accepted, in characters.
 pub const MAX_COMMAND_CHARS: usize = 1024;
@@ -36,7 +36,7 @@ pub enum TokenizeError {
     TooManyItems,
 }
 
-/// Checks `command` and splits it into argv, applying the checks in the order of SPEC §4.1.
+/// Checks `command` and splits it into argv, applying the checks in the order of docs/commands.md "The command line".
 pub fn tokenize(command: &str) -> Result<Vec<String>, TokenizeError> {
     let line = command.trim();
     if line.is_empty() {

@@ -1,4 +1,4 @@
-//! The network guard (SPEC §7.1): which addresses paw may connect to.
+//! The network guard (docs/network.md): which addresses paw may connect to.
 //!
 //! Pure checks on addresses and URLs, plus a resolver for reqwest that applies them to the
 //! addresses DNS returned, at the moment the connection is made (so DNS rebinding cannot

@@ -1,11 +1,10 @@
-//! The one HTTP client paw uses for everything it fetches, behind the network guard (SPEC §7.1).
+//! The one HTTP client paw uses for everything it fetches, behind the network guard (docs/network.md).
 //!
 //! Built once per daemon and shared. Redirects are followed here, hop by hop, so every hop
 //! is checked (scheme, literal addresses, DNS answers) before anything is sent to it; the
 //! resolver given to reqwest checks again at connect time. Bodies are read as a stream and
 //! cut at `net.max_body_bytes` after decompression.
 
-pub mod charset;
 pub mod guard;
 
 use std::sync::Arc;
@@ -80,11 +79,6 @@ impl Response {
     /// A header's value as text.
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).and_then(|v| v.to_str().ok())
-    }
-
-    /// The body decoded to text (charset from the BOM, the header, the XML prolog, else UTF-8).
-    pub fn text(&self) -> String {
-        charset::decode(&self.body, self.header("content-type"))
     }
 }
 

@@ -1,4 +1,4 @@
-//! The JSON-RPC method table: registers each method of SPEC §3 with its handler. Only dispatch.
+//! The JSON-RPC method table: registers each method of docs/protocol.md with its handler. Only dispatch.
 
 mod handlers;
 
@@ -45,7 +45,13 @@ mod tests {
     async fn every_protocol_method_is_registered() {
         let dir = tempfile::tempdir().expect("tempdir");
         let home = crate::home::Home::create(dir.path()).expect("home");
-        let d = Daemon::new(Default::default(), home, dir.path().join("s.sock")).expect("daemon");
+        let d = Daemon::new(
+            Default::default(),
+            home,
+            dir.path().join("s.sock"),
+            dir.path().join("no-worker"),
+        )
+        .expect("daemon");
         let m = module(d.clone());
         let mut names: Vec<&str> = m.method_names().collect();
         names.sort_unstable();

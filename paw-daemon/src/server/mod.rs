@@ -1,4 +1,4 @@
-//! The local socket: binding with its hygiene rules (SPEC §2) and the accept loop.
+//! The local socket: binding with its hygiene rules (README.md "Where files live") and the accept loop.
 //!
 //! A lock file beside the socket (`<socket>.lock`, held for the daemon's life) decides
 //! which daemon owns the path, so two daemons started at once can never both bind, and a

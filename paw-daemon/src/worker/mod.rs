@@ -1,12 +1,13 @@
-//! The worker boundary (SPEC §1, §10): untrusted bytes — documents, pages, feeds, OPML
-//! files — are parsed only in worker processes, never in the daemon.
+//! The worker pool (docs/reliability.md, "Containment: workers"): untrusted bytes —
+//! documents, pages, feeds, OPML files — are parsed only in worker processes, never in the
+//! daemon, which does not even link the readers.
 //!
-//! A worker is the daemon's own binary re-executed with [`WORKER_FLAG`] (never another
-//! program, never a shell). It caps its own address space and each job's CPU time, asks to
-//! die with the daemon, drops file-system and network access (Landlock) and most system
-//! calls (seccomp), then answers jobs read from its stdin, one at a time ([`child`]). What
-//! it can run is a [`job::Registry`] of [`job::Job`]s that the commands declare: this
-//! module knows no command.
+//! A worker is the `paw-worker` binary beside the daemon's own (never another program,
+//! never a shell), started with [`WORKER_FLAG`]. It caps its own address space and each
+//! job's CPU time, asks to die with the daemon, drops file-system and network access
+//! (Landlock) and most system calls (seccomp), then answers jobs read from its stdin, one
+//! at a time (the `paw-worker` crate). The jobs are `paw_jobs`' kinds: this module knows
+//! no command.
 //!
 //! The daemon keeps `worker.processes` of them warm in a [`Pool`], shared by every session
 //! and scheduled ([`sched`]): per lane, round-robin across sessions, with a CPU budget
@@ -17,11 +18,7 @@
 //! daemon only ever sees a reply frame or a dead pipe: whatever the input does, it costs
 //! one worker.
 
-pub mod child;
-pub mod job;
-mod sandbox;
 pub mod sched;
-pub mod wire;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -31,19 +28,20 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-use tokio::io::AsyncReadExt;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::sync::{Notify, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use paw_jobs::{self as job, wire};
+pub use paw_jobs::{Job, JobFailure, Ready, WORKER_FLAG};
+
 use crate::config::WorkerConfig;
-use job::{Job, JobFailure};
 use sched::{Lane, Queue};
 
-/// `paw-daemon --paw-worker MEMORY_MB PARENT_PID` runs a worker.
-pub const WORKER_FLAG: &str = "--paw-worker";
+/// The worker binary shipped with `paw-daemon`, found beside it.
+pub const WORKER_BIN: &str = "paw-worker";
 
 /// How much of a dead worker's stderr is kept to tell why it died.
 const STDERR_TAIL: usize = 4096;
@@ -66,7 +64,7 @@ const BASE_CPU_MS: u64 = 1000;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WorkerError {
     /// The input was bad: the job's own answer.
-    #[error("{}", .0.message)]
+    #[error("{0}")]
     Job(JobFailure),
     /// The worker ran out of address space.
     #[error("worker exceeded its memory limit")]
@@ -178,15 +176,6 @@ pub struct SandboxReport {
     /// The seccomp filter is installed.
     pub seccomp: bool,
     /// Landlock: `full`, `partial` or `none`.
-    pub landlock: String,
-}
-
-/// A worker's first frame: what its sandbox enforces.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Ready {
-    /// The seccomp filter is installed.
-    pub seccomp: bool,
-    /// Landlock's status: `full`, `partial` or `none`.
     pub landlock: String,
 }
 
@@ -348,14 +337,13 @@ impl Pool {
         })
     }
 
-    /// The binary that runs workers: this process's own executable.
-    pub fn own_exe() -> PathBuf {
-        // /proc/self/exe still runs this build after the file on disk was replaced.
-        let proc_exe = PathBuf::from("/proc/self/exe");
-        if proc_exe.exists() {
-            return proc_exe;
-        }
-        std::env::current_exe().unwrap_or(proc_exe)
+    /// The binary that runs workers: `name` beside this process's own executable.
+    pub fn worker_exe(name: &str) -> PathBuf {
+        let own = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("/proc/self/exe"));
+        // The daemon's real folder, not a symlink's (a `~/.local/bin/paw-daemon` link to a
+        // build tree starts that tree's worker).
+        let own = std::fs::canonicalize(&own).unwrap_or(own);
+        own.with_file_name(name)
     }
 
     /// Starts the keeper task: it fills the pool to `worker.processes` (plus the extra
@@ -491,7 +479,7 @@ impl Pool {
     }
 
     /// The job's CPU budget: 1 s plus `cpu_ms_per_mb` per MiB of its input, at most
-    /// `cpu_secs` (SPEC §10).
+    /// `cpu_secs` (docs/reliability.md "Containment (workers)").
     pub fn budget_ms(&self, size: usize, sized: bool) -> u64 {
         let ceiling = self.cfg.cpu_secs.saturating_mul(1000);
         if !sized {
@@ -501,7 +489,7 @@ impl Pool {
         (u128::from(BASE_CPU_MS) + per_mb).min(u128::from(ceiling)) as u64
     }
 
-    /// A worker for a job of `caller` in `lane`: it waits its turn (SPEC §10), and past
+    /// A worker for a job of `caller` in `lane`: it waits its turn (docs/reliability.md "Containment (workers)"), and past
     /// `burst_after_ms` asks for an extra worker.
     async fn checkout(&self, caller: &Caller, lane: Lane) -> Result<Lease<'_>, WorkerError> {
         let (tx, rx) = oneshot::channel();
@@ -610,7 +598,7 @@ impl Pool {
             alive: self.alive.clone(),
             statm,
         };
-        let ready = tokio::time::timeout(READY_TIMEOUT, wire::read(&mut w.stdout))
+        let ready = tokio::time::timeout(READY_TIMEOUT, read_frame(&mut w.stdout))
             .await
             .map_err(|_| unavailable("no ready line in 10 s".into()))?
             .map_err(|e| unavailable(format!("it died at start: {e}")))?;
@@ -748,8 +736,8 @@ async fn talk(
     header: &[u8],
     payload: &[u8],
 ) -> Result<wire::Frame, wire::WireError> {
-    wire::write(&mut w.stdin, header, payload).await?;
-    wire::read(&mut w.stdout).await
+    write_frame(&mut w.stdin, header, payload).await?;
+    read_frame(&mut w.stdout).await
 }
 
 /// Why a worker whose pipe broke is gone: its exit status and the end of its stderr.
@@ -777,6 +765,30 @@ fn classify(status: Option<std::process::ExitStatus>, stderr_tail: &[u8]) -> Wor
         Some(libc::SIGXCPU) => WorkerError::Cpu,
         _ => WorkerError::Crashed,
     }
+}
+
+/// Reads one frame (the daemon's side).
+async fn read_frame(r: &mut (impl AsyncRead + Unpin)) -> Result<wire::Frame, wire::WireError> {
+    let n = r.read_u32_le().await?;
+    let mut header = vec![0; wire::check(n.into(), wire::MAX_HEADER)?];
+    r.read_exact(&mut header).await?;
+    let n = r.read_u64_le().await?;
+    let mut payload = vec![0; wire::check(n, wire::MAX_PAYLOAD)?];
+    r.read_exact(&mut payload).await?;
+    Ok(wire::Frame { header, payload })
+}
+
+/// Writes one frame (the daemon's side).
+async fn write_frame(
+    w: &mut (impl AsyncWrite + Unpin),
+    header: &[u8],
+    payload: &[u8],
+) -> std::io::Result<()> {
+    w.write_all(&wire::header_len(header)?).await?;
+    w.write_all(header).await?;
+    w.write_u64_le(payload.len() as u64).await?;
+    w.write_all(payload).await?;
+    w.flush().await
 }
 
 #[cfg(test)]

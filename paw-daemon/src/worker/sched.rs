@@ -1,4 +1,4 @@
-//! Who gets the next free worker (SPEC §10): the pool's queue, kept apart from processes
+//! Who gets the next free worker (docs/reliability.md "Containment (workers)"): the pool's queue, kept apart from processes
 //! and pipes so its rules can be tested alone.
 //!
 //! - **Lanes.** A job someone waits on is *small* (input under 256 KiB, a batch of feeds,

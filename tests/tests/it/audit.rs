@@ -1,4 +1,4 @@
-//! The audit trail (SPEC §4.7): a record for every call, no stdin, no secrets.
+//! The audit trail (docs/protocol.md `terminal.exec`): a record for every call, no stdin, no secrets.
 
 use paw_tests::{Daemon, Opts, audit_record};
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! The command-line checks and tokeniser of SPEC §4.1, seen through `terminal.exec`.
+//! The command-line checks and tokeniser of docs/commands.md "The command line", seen through `terminal.exec`.
 
 use paw_tests::Daemon;
 use serde_json::{Value, json};

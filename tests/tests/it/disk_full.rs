@@ -1,6 +1,6 @@
 //! A full disk (ENOSPC), for real: the home is a small tmpfs (the suite runs as root, as CI
 //! does). Calls keep being answered, audit write failures are counted, no state file is
-//! torn, and paw recovers by itself when space returns (SPEC §2, §4.7).
+//! torn, and paw recovers by itself when space returns (README.md "Where files live", §4.7).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -346,7 +346,7 @@ fn long_pdf(pages: usize) -> Vec<u8> {
     pdf_of_pages(pages)
 }
 
-/// SPEC §10 / issue 26: a 300-page PDF (text in two columns, a ruled table per page) is
+/// docs/reliability.md "Containment (workers)" / issue 26: a 300-page PDF (text in two columns, a ruled table per page) is
 /// read whole within one worker's memory cap (512 MiB, the default), in every mode.
 #[test]
 fn a_300_page_pdf_is_read_within_the_worker_memory_cap() {

@@ -1,4 +1,4 @@
-//! OCR in `doc extract` through the socket (SPEC §9): image files and scanned PDF pages
+//! OCR in `doc extract` through the socket (docs/commands.md "doc extract, doc tables"): image files and scanned PDF pages
 //! read by Tesseract in the sandboxed worker, turned pages read upright, `--ocr` and
 //! `--lang`, and hostile pictures. Fixtures: tests/fixtures/ocr/ (its make.py renders them);
 //! the language data: scripts/deps (Debian's tesseract-ocr-eng, -chi-sim, -osd).

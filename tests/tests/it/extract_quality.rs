@@ -3,7 +3,7 @@
 //! regression fails. The article benchmark's 181 pages are scored whole and in two halves:
 //! the 116 the cleaning rules were tuned on and the 65 held out (`tuned-on.txt`).
 
-use paw_daemon::commands::rss::extract::extract;
+use paw_readers::page::extract::extract;
 use paw_tests::quality::{article_pages, readability_cases, score};
 
 #[test]

@@ -1,9 +1,9 @@
-//! `hello` through the socket, byte for byte (SPEC §6).
+//! `hello` through the socket, byte for byte (docs/commands.md).
 
 use paw_tests::Daemon;
 use serde_json::json;
 
-/// The banner as SPEC §6 prints it, typed out here independently of the daemon's copy.
+/// The banner as docs/commands.md prints it, typed out here independently of the daemon's copy.
 const BANNER: &str = concat!(
     "HELLO\n",
     "\n",

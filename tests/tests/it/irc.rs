@@ -1,5 +1,5 @@
 //! `irc` against a real IRC server (ngircd) on loopback, with an independent client in
-//! the channel (SPEC §8). Protocol edge cases are in the daemon's scripted-server tests.
+//! the channel (docs/commands.md "irc"). Protocol edge cases are in the daemon's scripted-server tests.
 
 use std::path::Path;
 use std::time::{Duration, Instant};

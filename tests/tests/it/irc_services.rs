@@ -1,6 +1,6 @@
 //! `irc` accounts on a real network with services (InspIRCd 3 + Anope 2 from Debian): SASL
 //! login, a ghost holding the nick, a refused server or account password, service targets,
-//! and no secret in any log at trace level (SPEC §8.1–8.3).
+//! and no secret in any log at trace level (docs/commands.md "irc"–8.3).
 
 use std::time::{Duration, Instant};
 

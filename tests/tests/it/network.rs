@@ -1,4 +1,4 @@
-//! The network guard with a proxy (SPEC §7.1): a proxy on loopback is trusted for paw's own
+//! The network guard with a proxy (docs/network.md): a proxy on loopback is trusted for paw's own
 //! connection to it and nothing else; every target is checked, through the proxy or direct
 //! (`NO_PROXY`), IP literals and encoded forms included.
 

@@ -1,4 +1,4 @@
-//! Output caps (SPEC §4.5): the marker, the artifact with the whole stream, `truncated`.
+//! Output caps (docs/protocol.md `terminal.exec`): the marker, the artifact with the whole stream, `truncated`.
 
 use paw_tests::Daemon;
 use serde_json::json;

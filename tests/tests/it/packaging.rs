@@ -131,6 +131,7 @@ fn service_install_writes_verifiable_units_and_uninstall_removes_them() {
     for (from, to) in [
         (paw_tests::client_bin(), "paw-client"),
         (daemon_bin(), "paw-daemon"),
+        (paw_tests::worker_bin(), "paw-test-worker"),
     ] {
         if std::fs::hard_link(&from, bin.join(to)).is_err() {
             std::fs::copy(&from, bin.join(to)).expect("copy");

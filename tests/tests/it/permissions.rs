@@ -1,5 +1,5 @@
 //! Who may read what paw writes, whose socket a client talks to, and what third-party text
-//! may reach a terminal (SPEC §2, §4.6).
+//! may reach a terminal (README.md "Where files live", §4.6).
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;

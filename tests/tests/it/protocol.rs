@@ -1,4 +1,4 @@
-//! The JSON-RPC surface (SPEC §3): framing, errors for bad input, pipelining, batches.
+//! The JSON-RPC surface (docs/protocol.md): framing, errors for bad input, pipelining, batches.
 
 use paw_tests::Daemon;
 use serde_json::{Value, json};

@@ -1,4 +1,4 @@
-//! `rss` through the socket, against a real HTTP server on loopback (SPEC §7).
+//! `rss` through the socket, against a real HTTP server on loopback (docs/commands.md `rss`).
 
 use paw_tests::http::{FeedServer, rss_feed};
 use paw_tests::{Daemon, Opts};

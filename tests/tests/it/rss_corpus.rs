@@ -7,8 +7,8 @@
 
 use std::collections::HashMap;
 
-use paw_daemon::commands::rss::parse::parse_feed;
-use paw_daemon::commands::rss::text::html_to_text;
+use paw_readers::feed::parse::parse_feed;
+use paw_readers::text::html_to_text;
 use serde_json::Value;
 
 fn norm(s: &str) -> String {

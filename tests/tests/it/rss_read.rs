@@ -1,4 +1,4 @@
-//! `rss read` through the socket, the pages served by a local HTTP server (SPEC §7.2).
+//! `rss read` through the socket, the pages served by a local HTTP server (docs/commands.md `rss`).
 
 use std::time::{Duration, Instant};
 

@@ -1,4 +1,4 @@
-//! Background refresh (SPEC §7.2): the daemon keeps subscriptions fresh by itself, every
+//! Background refresh (docs/commands.md `rss`): the daemon keeps subscriptions fresh by itself, every
 //! session hears of new items in its notices without anyone running `rss news`, the
 //! server's rules (conditional GET, `Retry-After`, failures, two requests per host) are
 //! kept, a refresh leaves no audit trace, shutdown does not wait for it and a restart

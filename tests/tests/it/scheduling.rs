@@ -1,4 +1,4 @@
-//! The worker pool is scheduled, not first come first served (SPEC §10): a small job in
+//! The worker pool is scheduled, not first come first served (docs/reliability.md "Containment (workers)"): a small job in
 //! one session is not stuck behind another session's large ones, a job's CPU budget grows
 //! with its input, extra workers start under load and retire when idle, and the memory
 //! budget holds with every worker busy. Real daemon, real worker processes.

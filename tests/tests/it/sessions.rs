@@ -1,4 +1,4 @@
-//! Sessions (SPEC §3, §5): open/reuse, list, close with teardown, binding, idle expiry, events.
+//! Sessions (docs/protocol.md, §5): open/reuse, list, close with teardown, binding, idle expiry, events.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -237,7 +237,7 @@ fn a_command_owns_its_service_and_session_resource() {
 
 #[test]
 fn sessions_beyond_the_cap_are_refused_with_1005_and_existing_ones_still_work() {
-    // Each session can hold files and connections: their number is bounded (SPEC §5).
+    // Each session can hold files and connections: their number is bounded (docs/protocol.md "Sessions").
     let d = Daemon::with_config("[session]\nmax_sessions = 2\n");
     let mut c = d.conn();
     c.result("session.open", json!({"name": "one"}));

@@ -1,4 +1,4 @@
-//! Socket hygiene (SPEC §2): modes, one daemon per socket, stale sockets, clean exit, peer uid.
+//! Socket hygiene (README.md "Where files live"): modes, one daemon per socket, stale sockets, clean exit, peer uid.
 
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;

@@ -117,7 +117,15 @@ fn production_code(sub: &str) -> Vec<(String, String)> {
 #[test]
 fn every_rust_file_says_what_it_is_for() {
     let mut files = Vec::new();
-    for d in ["proto", "paw-daemon", "paw-client", "tests"] {
+    for d in [
+        "proto",
+        "paw-daemon",
+        "paw-client",
+        "jobs",
+        "readers",
+        "worker",
+        "tests",
+    ] {
         rust_files(&root().join(d), &mut files);
     }
     assert!(files.len() > 20);
@@ -132,147 +140,190 @@ fn every_rust_file_says_what_it_is_for() {
 }
 
 #[test]
+fn code_references_point_inside_the_repository() {
+    // The contract's sections are restated in docs/; the code points there, so every
+    // reference resolves in the repository itself.
+    let mut files = Vec::new();
+    for d in [
+        "proto",
+        "paw-daemon",
+        "paw-client",
+        "jobs",
+        "readers",
+        "worker",
+        "tests",
+        "fuzz",
+    ] {
+        rust_files(&root().join(d), &mut files);
+    }
+    // Built so that this file does not match itself.
+    let needle = ["SPEC", " §"].concat();
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("read");
+        assert!(
+            !text.contains(&needle),
+            "{} points at SPEC.md, outside the repository: point at docs/",
+            f.display()
+        );
+    }
+}
+
+#[test]
 fn ci_runs_the_readme_test_command() {
     let readme = read("README.md");
     assert!(readme.contains("```sh\nscripts/test\n```"));
     assert!(read(".ci/run").contains("scripts/test"));
 }
 
-/// The files where commands declare their worker jobs (SPEC §10): what runs in a worker,
-/// and so the only callers of the readers.
-const JOB_FILES: [&str; 2] = ["commands/doc/jobs.rs", "commands/rss/jobs.rs"];
-
-/// The files and folders that hold paw's readers of untrusted bytes; only the worker jobs
-/// call into them.
-const READERS: [&str; 15] = [
-    "commands/doc/ooxml.rs",
-    "commands/doc/docx.rs",
-    "commands/doc/pptx.rs",
-    "commands/doc/pdf/",
-    "commands/doc/ocr/",
-    "commands/doc/read.rs",
-    "commands/doc/tables.rs",
-    "commands/doc/xlsx.rs",
-    "commands/rss/add.rs",
-    "commands/rss/extract.rs",
-    "commands/rss/opml_io.rs",
-    "commands/rss/parse.rs",
-    "commands/rss/shape.rs",
-    "commands/rss/text.rs",
-    "commands/rss/tree.rs",
-];
-
-#[test]
-fn untrusted_bytes_are_parsed_only_behind_the_worker_boundary() {
-    // Parser crates are named only in the reader files, and the readers' entry points are
-    // called only from the commands' worker jobs (SPEC §10). Test modules (after
-    // `#[cfg(test)]`) are exempt.
-    let parsers = [
-        "feed_rs::",
-        "html2text::",
-        "htmd::",
-        "ammonia::",
-        "Html::parse",
-        "calamine::",
-        "pdf_extract::",
-        "dom_smoothie::",
-        "dom_query::",
-        "opml::OPML",
-        "quick_xml::Reader",
-        "html5ever::",
-        "lopdf::",
-        "image::",
-        "unicode_bidi::",
-    ];
-    let entry_points = [
-        "parse_feed(",
-        "extract::extract(",
-        "plain_text(",
-        "discover_feed(",
-        "read_text(",
-        "read_doc(",
-        "tables::files(",
-        "shape::measure(",
-        "shape::text_only(",
-        "shape::buildable(",
-        "feeds_of(",
-        ".brief()",
-        ".full()",
-        "pdf::pdf(",
-        "ooxml::docx(",
-        "ooxml::pptx(",
-        "xlsx::xlsx(",
-        "html_to_text(",
-        "sanitize(",
-        "text::summary(",
-        "text::markdown(",
-    ];
-    let src = root().join("paw-daemon/src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut checked = 0;
-    for f in files {
-        let rel = f
-            .strip_prefix(&src)
-            .expect("under src")
-            .to_string_lossy()
-            .replace('\\', "/");
-        if JOB_FILES.contains(&rel.as_str())
-            || rel.ends_with("tests.rs")
-            || READERS
-                .iter()
-                .any(|r| rel == *r || (r.ends_with('/') && rel.starts_with(r)))
-        {
-            continue;
-        }
-        let text = std::fs::read_to_string(&f).expect("read");
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        for p in parsers.iter().chain(entry_points.iter()) {
-            assert!(
-                !code.contains(p),
-                "paw-daemon/src/{rel} uses {p}: parse untrusted bytes through the worker pool"
-            );
-        }
-        checked += 1;
+/// The packages `package` links (normal dependencies, with `features`), by name.
+fn linked(package: &str, features: &str) -> Vec<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = std::process::Command::new(cargo);
+    cmd.current_dir(root())
+        .args(["tree", "--offline", "-e", "normal", "--prefix", "none"])
+        .args(["--format", "{p}", "-p", package]);
+    if !features.is_empty() {
+        cmd.args(["--features", features]);
     }
-    assert!(checked > 30, "{checked}");
+    let out = cmd.output().expect("run cargo tree");
+    assert!(
+        out.status.success(),
+        "cargo tree -p {package}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 #[test]
-fn the_worker_knows_no_command_and_every_job_is_declared_by_its_command() {
-    // The layering (ARCHITECTURE.md): commands use the pool; the pool runs the jobs the
-    // commands declare and names none of them, so `worker/` and `commands/` form no cycle.
-    let worker = production_code("worker/");
-    assert!(worker.len() >= 5, "{}", worker.len());
-    for (rel, code) in &worker {
-        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+fn cargo_keeps_the_readers_out_of_the_daemon() {
+    // The sandbox line (ARCHITECTURE.md): untrusted bytes are parsed only in the worker
+    // process, so the daemon does not link the readers or any parser of documents, feeds
+    // or pages — in a shipped build or the test build — and the readers link no runtime
+    // and no network client. Cargo holds it; this reads what Cargo resolved.
+    let parsers = [
+        "paw-readers",
+        "paw-worker",
+        "feed-rs",
+        "pdf-extract",
+        "lopdf",
+        "calamine",
+        "dom_smoothie",
+        "dom_query",
+        "html5ever",
+        "scraper",
+        "ammonia",
+        "html2text",
+        "htmd",
+        "image",
+        "quick-xml",
+        "zip",
+        "cc",
+    ];
+    for features in ["", "test-commands"] {
+        let daemon = linked("paw-daemon", features);
+        assert!(daemon.iter().any(|n| n == "paw-jobs"), "{daemon:?}");
+        for p in parsers {
             assert!(
-                !line.contains("commands::") && !line.contains("crate::commands"),
-                "paw-daemon/src/worker/{rel} names a command: {line}"
+                !daemon.iter().any(|n| n == p),
+                "paw-daemon (features {features:?}) links {p}: parse through the worker pool"
             );
         }
     }
-    // Every job is declared in its command's job file and registered for the worker.
-    let registry = read("paw-daemon/src/commands/mod.rs");
-    let mut jobs = 0;
-    for (rel, code) in production_code("commands/") {
-        for (at, _) in code.match_indices("Job for ") {
-            let name: String = code[at + 8..]
+    let readers = linked("paw-readers", "");
+    assert!(readers.iter().any(|n| n == "feed-rs"), "{readers:?}");
+    for p in [
+        "tokio",
+        "reqwest",
+        "hyper",
+        "mio",
+        "paw-daemon",
+        "paw-worker",
+    ] {
+        assert!(
+            !readers.iter().any(|n| n == p),
+            "paw-readers links {p}: readers take bytes and return values"
+        );
+    }
+    let jobs = linked("paw-jobs", "");
+    for p in ["paw-readers", "tokio", "paw-daemon"] {
+        assert!(!jobs.iter().any(|n| n == p), "paw-jobs links {p}");
+    }
+}
+
+#[test]
+fn the_worker_fuzz_targets_build_without_the_daemon() {
+    // fuzz/ is its own workspace: without its `daemon` feature (the targets over what a
+    // worker runs) it resolves the readers, the jobs and the worker, not the daemon.
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .current_dir(root().join("fuzz"))
+        .args(["tree", "--offline", "-e", "normal", "--prefix", "none"])
+        .args(["--format", "{p}"])
+        .output()
+        .expect("run cargo tree");
+    assert!(
+        out.status.success(),
+        "cargo tree in fuzz/: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8_lossy(&out.stdout);
+    assert!(tree.contains("paw-readers"), "{tree}");
+    assert!(!tree.contains("paw-daemon"), "{tree}");
+    let manifest = read("fuzz/Cargo.toml");
+    for worker_target in ["doc", "doc_image", "feed", "extract", "opml"] {
+        let at = manifest
+            .find(&format!("name = \"{worker_target}\""))
+            .unwrap_or_else(|| panic!("fuzz target {worker_target}"));
+        let entry = manifest[at..].split("[[bin]]").next().unwrap_or("");
+        assert!(
+            !entry.contains("required-features"),
+            "the fuzz target {worker_target} must build without the daemon"
+        );
+    }
+}
+
+#[test]
+fn every_job_kind_is_run_by_the_worker() {
+    // A job kind is declared once in `paw-jobs` (what crosses the pipe), given its work in
+    // `paw-worker` (`impl Run`) and listed in the worker's one registry.
+    let registry = read("worker/src/lib.rs");
+    let mut jobs_src = Vec::new();
+    rust_files(&root().join("jobs/src"), &mut jobs_src);
+    let mut worker_src = Vec::new();
+    rust_files(&root().join("worker/src"), &mut worker_src);
+    let worker_code: String = worker_src
+        .iter()
+        .map(|f| std::fs::read_to_string(f).expect("read"))
+        .collect();
+    let mut kinds = 0;
+    for f in jobs_src {
+        let code = std::fs::read_to_string(&f).expect("read");
+        let code = code.split("#[cfg(test)]").next().unwrap_or("");
+        for (at, _) in code.match_indices("impl Job for ") {
+            let name: String = code[at + 13..]
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
             assert!(
-                JOB_FILES.contains(&format!("commands/{rel}").as_str()) || rel == "testing/mod.rs",
-                "commands/{rel} declares the worker job {name} outside a job file"
+                worker_code.contains(&format!("impl Run for {name} ")),
+                "the job {name} ({}) has no `impl Run` in paw-worker",
+                f.display()
             );
             assert!(
-                registry.contains(&format!("{name}>()")),
-                "the worker job {name} (commands/{rel}) is not in commands::worker_jobs"
+                registry.contains(&format!("::{name}>()")),
+                "the job {name} is not in paw_worker::registry"
             );
-            jobs += 1;
+            kinds += 1;
         }
     }
-    assert!(jobs >= 8, "{jobs}");
+    assert!(kinds >= 9, "{kinds}");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Timeouts and cancellation (SPEC §4.4), and calls that must not wait for each other.
+//! Timeouts and cancellation (docs/protocol.md `terminal.exec`), and calls that must not wait for each other.
 
 use paw_tests::Daemon;
 use serde_json::json;

@@ -1,123 +1,13 @@
-//! `doc`'s worker jobs (SPEC §9, §10): a document's bytes are read only in a worker. Each
-//! job calls the same pure reader the tests and fuzz targets call; the daemon's side of
-//! each is a function here that sends the job and reads its reply.
+//! `doc`'s worker jobs, the daemon's side (docs/reliability.md, "Containment: workers"):
+//! each sends a `paw_jobs::doc` job and reads its reply; a document's bytes are read only
+//! in a worker.
 
-use serde::{Deserialize, Serialize};
+use paw_jobs::JobFailure;
+use paw_jobs::doc::{DocText, Extract, Format, OcrMode, Plan, TableFile, Tables};
 
-use super::model::Mode;
-use super::ocr::{self, OcrJob, OcrMode};
-use super::tables::{TableFile, TableFormat};
-use super::{DocError, DocText, Format};
+use super::ocr;
 use crate::commands::CmdError;
-use crate::worker::job::{Job, JobFailure};
 use crate::worker::{Pool, WorkerError, utf8};
-
-/// `doc extract`: the document's text, rendered and truncated. The text travels back as
-/// the reply's bytes.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Extract {
-    /// The format asked for (None: detect from the bytes).
-    pub format: Option<Format>,
-    /// Text, Markdown or JSON.
-    pub mode: Mode,
-    /// `--max-chars` (0: no cap).
-    pub max_chars: usize,
-    /// `--pages A-B`: only these pages, slides or sheets (from 1).
-    #[serde(default)]
-    pub pages: Option<(usize, usize)>,
-    /// `--ocr` and `--lang`; the language data follow the document in the payload.
-    #[serde(default)]
-    pub ocr: OcrJob,
-}
-
-fn failure(e: DocError) -> JobFailure {
-    JobFailure {
-        not_supported: matches!(e, DocError::NotSupported(_)),
-        message: e.to_string(),
-    }
-}
-
-impl Job for Extract {
-    const NAME: &'static str = "doc";
-    type Reply = DocText;
-
-    fn run(self, input: Vec<u8>) -> Result<(DocText, Vec<u8>), JobFailure> {
-        let Some((bytes, data)) = ocr::split_payload(&input, &self.ocr) else {
-            return Err(failure(DocError::Parse(
-                "a malformed job (language data)".into(),
-            )));
-        };
-        let settings = ocr::Ocr {
-            mode: self.ocr.mode,
-            lang: &self.ocr.lang,
-            data: &data,
-            deferred: self.ocr.deferred,
-        };
-        let (info, text) = super::read_text(
-            bytes,
-            self.format,
-            self.mode,
-            self.max_chars,
-            self.pages,
-            Some(&settings),
-        )
-        .map_err(failure)?;
-        Ok((info, text.into_bytes()))
-    }
-
-    /// The document, not the language data that may travel with it.
-    fn size(&self, payload: usize) -> usize {
-        payload.saturating_sub(self.ocr.data_len())
-    }
-
-    /// OCR's cost is in its pixels, not its bytes: a job that carries the language data
-    /// gets the ceiling.
-    fn sized(&self) -> bool {
-        self.ocr.data.is_empty()
-    }
-}
-
-/// `doc tables`: every table of the document as a file; their contents travel back one
-/// after another as the reply's bytes.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Tables {
-    /// The document's format (None: detect from the bytes).
-    pub format: Option<Format>,
-    /// Each table's file format.
-    pub to: TableFormat,
-    /// `--pages A-B`: only the tables of these pages, slides or sheets.
-    pub pages: Option<(usize, usize)>,
-}
-
-/// [`Tables`]' reply.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct TablesReply {
-    /// The format read.
-    pub format: Format,
-    /// Each table file, in payload order.
-    pub tables: Vec<TableFile>,
-    /// What was skipped or could not be read.
-    pub warnings: Vec<String>,
-}
-
-impl Job for Tables {
-    const NAME: &'static str = "doc-tables";
-    type Reply = TablesReply;
-
-    fn run(self, input: Vec<u8>) -> Result<(TablesReply, Vec<u8>), JobFailure> {
-        let d = super::read_doc(&input, self.format, self.pages, None).map_err(failure)?;
-        let mut warnings = d.warnings.clone();
-        let (tables, bytes) = super::tables::files(&d, self.to, &mut warnings).map_err(failure)?;
-        Ok((
-            TablesReply {
-                format: d.format,
-                tables,
-                warnings,
-            },
-            bytes,
-        ))
-    }
-}
 
 /// `doc tables`' answer: each table file with its contents.
 #[derive(Debug, Clone)]
@@ -141,14 +31,14 @@ pub async fn extract(
     // travel after the document: at once for a picture (or `--ocr always`), never for
     // what cannot need OCR, and for a PDF only when the worker answers that a page needs
     // it — 14 MB of data would cost a text PDF more than its extraction.
-    let plan = ocr::plan(&bytes, job.format, ocr_mode);
+    let plan = paw_jobs::doc::plan(&bytes, job.format, ocr_mode);
     job.ocr.mode = ocr_mode;
-    job.ocr.deferred = plan == ocr::Plan::Deferred;
-    if plan == ocr::Plan::Now {
+    job.ocr.deferred = plan == Plan::Deferred;
+    if plan == Plan::Now {
         ocr::attach(&mut job.ocr, &mut bytes).await;
     }
     match pool.run(job.clone(), &bytes).await {
-        Err(WorkerError::Job(f)) if job.ocr.deferred && f.message == ocr::NEEDS_DATA => {
+        Err(WorkerError::Job(JobFailure::NeedsData)) if job.ocr.deferred => {
             job.ocr.deferred = false;
             ocr::attach(&mut job.ocr, &mut bytes).await;
             let (info, text) = pool.run(job, &bytes).await?;

@@ -1,37 +1,25 @@
-//! `doc extract` (SPEC §9): documents → a small block model → plain text or Markdown.
+//! `doc extract` (docs/commands.md "doc extract, doc tables"): documents → a small block model → plain text or Markdown.
 //!
 //! ```text
 //! doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L]
 //! ```
 //!
-//! The readers are pure and bounded: they take bytes, limit the work they do (zip entries
-//! read through a size cap, caps on slides and cells, a cap on the input file) and answer
-//! a reason instead of panicking; they run off the async threads.
+//! The daemon's side: flags, the input file, OCR's language data, the worker job, the
+//! output file. The document itself is read only in a worker (`paw_readers::doc`).
 
-mod docx;
 pub mod jobs;
-pub mod model;
-pub mod ocr;
-pub mod ooxml;
-pub mod pdf;
-mod pptx;
-mod read;
-pub mod tables;
-pub mod xlsx;
-
-pub use read::{DocText, detect, read_doc, read_text};
+mod ocr;
+mod tables;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use paw_proto::{Capabilities, ErrorCode};
-use serde::{Deserialize, Serialize};
+
+pub use paw_jobs::doc::MAX_INPUT_BYTES;
+use paw_jobs::doc::{Format, Mode, OcrJob};
 
 use super::args::{clamp, parse};
 use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
-use model::Mode;
-
-/// The largest input file read.
-pub const MAX_INPUT_BYTES: u64 = 100 << 20;
 
 static SPEC: CommandSpec = CommandSpec {
     name: "doc",
@@ -75,15 +63,6 @@ impl Command for Doc {
             }
         }
         .boxed()
-    }
-}
-
-impl From<DocError> for CmdError {
-    fn from(e: DocError) -> Self {
-        match e {
-            DocError::Parse(m) => CmdError::new(ErrorCode::ParseError, m),
-            DocError::NotSupported(m) => CmdError::new(ErrorCode::NotSupported, m),
-        }
     }
 }
 
@@ -170,15 +149,15 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
     let bytes = read_input(ctx, input).await?;
     // Progress in three steps: read, extracted, written.
     ctx.progress(1, 3, Some("read; extracting in a worker"));
-    // The bytes are untrusted: they are parsed in a worker process (SPEC §10).
-    let job = jobs::Extract {
+    // The bytes are untrusted: they are parsed in a worker process (docs/reliability.md "Containment (workers)").
+    let job = paw_jobs::doc::Extract {
         format,
         mode,
         max_chars,
         pages,
-        ocr: ocr::OcrJob {
+        ocr: OcrJob {
             lang: ocr_lang,
-            ..ocr::OcrJob::default()
+            ..OcrJob::default()
         },
     };
     let (x, text) = jobs::extract(&ctx.services.workers, bytes, job, ocr_mode).await?;
@@ -300,54 +279,3 @@ impl super::Reply for Extracted {
         s
     }
 }
-
-/// Why a document could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DocError {
-    /// Corrupt, truncated, encrypted or over a limit.
-    #[error("{0}")]
-    Parse(String),
-    /// A format paw does not read.
-    #[error("{0}")]
-    NotSupported(String),
-}
-
-/// The formats read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    /// PDF.
-    Pdf,
-    /// Word (Office Open XML).
-    Docx,
-    /// PowerPoint (Office Open XML).
-    Pptx,
-    /// Excel (Office Open XML).
-    Xlsx,
-    /// A PNG image (read by OCR).
-    Png,
-    /// A JPEG image (read by OCR).
-    Jpeg,
-    /// A TIFF image (read by OCR; the first page).
-    Tiff,
-}
-
-impl Format {
-    /// Its name in `--format` and results.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Pdf => "pdf",
-            Format::Docx => "docx",
-            Format::Pptx => "pptx",
-            Format::Xlsx => "xlsx",
-            Format::Png => "png",
-            Format::Jpeg => "jpeg",
-            Format::Tiff => "tiff",
-        }
-    }
-}
-
-#[cfg(test)]
-mod ooxml_tests;
-#[cfg(test)]
-mod tests;

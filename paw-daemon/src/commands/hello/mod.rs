@@ -1,4 +1,4 @@
-//! `hello`: the smoke-test command (SPEC §6). Prints a fixed banner; ignores extra argv and stdin.
+//! `hello`: the smoke-test command (docs/commands.md). Prints a fixed banner; ignores extra argv and stdin.
 //!
 //! ```text
 //! hello
@@ -65,7 +65,7 @@ fn output(inv: &Invocation) -> Output {
     Output::reply(&reply, Vec::new())
 }
 
-/// `hello`'s result (SPEC §6).
+/// `hello`'s result (docs/commands.md).
 #[derive(serde::Serialize)]
 struct Hi {
     ok: bool,

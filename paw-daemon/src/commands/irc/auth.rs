@@ -1,4 +1,4 @@
-//! Account login on one IRC connection (SPEC §8.1, §8.3): SASL PLAIN negotiated with
+//! Account login on one IRC connection (docs/commands.md "irc", §8.3): SASL PLAIN negotiated with
 //! `CAP LS 302` (a capability list may span several `CAP * LS * :…` lines), NickServ
 //! `IDENTIFY <account> <password>` when SASL is not offered and `IRC_SASL` allows it, the
 //! services' answers read as success or failure, and the nick won back with `REGAIN`

@@ -1,4 +1,4 @@
-//! One session's IRC connection (SPEC §8.3) over paw's own transport ([`super::transport`]:
+//! One session's IRC connection (docs/commands.md "irc") over paw's own transport ([`super::transport`]:
 //! TCP or SOCKS5, TLS with hostname verification, a capped line codec, PING/PONG and
 //! keepalive) and `irc-proto`'s message types: registration with SASL PLAIN or NickServ,
 //! alternative nicks, JOIN with key, connect and join timeouts that end in `error`,
@@ -46,7 +46,7 @@ async fn quit(client: &Sender, stream: &mut Incoming, reason: &str) {
         tokio::time::timeout(QUIT_GRACE, async { while stream.next().await.is_some() {} }).await;
 }
 
-/// The connection states of SPEC §8.2.
+/// The connection states of docs/commands.md "irc".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
     /// No connection was ever asked for.
@@ -107,7 +107,7 @@ impl LastError {
         }
     }
 
-    /// Whether reconnecting cannot help (SPEC §8.3).
+    /// Whether reconnecting cannot help (docs/commands.md "irc").
     fn is_fatal(&self) -> bool {
         matches!(
             self.code,
@@ -153,7 +153,7 @@ pub struct Status {
 }
 
 impl Status {
-    /// The indicator (SPEC §8.2), with one rule added: joined but with the account not (or
+    /// The indicator (docs/commands.md "irc"), with one rule added: joined but with the account not (or
     /// not yet) logged in is yellow, not green — all is not well until the login is
     /// confirmed. A refused login ends the connection: `error`, red, `PassIncorrect`.
     pub fn indicator(&self) -> &'static str {
@@ -603,7 +603,7 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
     let mut want = false;
     let mut force = false;
     let mut attempts: u32 = 0;
-    // The passwords the server last refused, and why: not sent again (SPEC §8.3: a refused
+    // The passwords the server last refused, and why: not sent again (docs/commands.md "irc": a refused
     // login is fatal) until the `.env` changes or `irc connect --force` asks.
     let mut refused: Option<(Secret, Secret, LastError)> = None;
     loop {

@@ -1,4 +1,4 @@
-//! IRC credentials from `.agents/skills/irc-cli/secrets/.env` (SPEC §8.1).
+//! IRC credentials from `.agents/skills/irc-cli/secrets/.env` (docs/commands.md "irc").
 //!
 //! The parser is paw's own on purpose: the SPEC's rules are small and exact, and the
 //! general dotenv crates expand `$VAR` from the daemon's environment, which would let a
@@ -112,11 +112,11 @@ pub struct Creds {
     pub proxy: Option<(String, u16)>,
     /// `IRC_SASL`: how the account password may be sent.
     pub sasl: SaslMode,
-    /// Set when the `.env` is readable by group or others (SPEC §8.1: used, but reported).
+    /// Set when the `.env` is readable by group or others (docs/commands.md "irc": used, but reported).
     pub warning: Option<String>,
 }
 
-/// `IRC_SASL` (SPEC §8.1).
+/// `IRC_SASL` (docs/commands.md "irc").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SaslMode {
     /// SASL PLAIN when the server offers it, else NickServ `IDENTIFY` after registration.

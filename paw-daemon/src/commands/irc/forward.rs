@@ -1,4 +1,4 @@
-//! Auto-forward (SPEC §8.4): with `IRC_AUTO_FORWARD_TO_AGENT=1`, new inbound messages go
+//! Auto-forward (docs/commands.md "irc"): with `IRC_AUTO_FORWARD_TO_AGENT=1`, new inbound messages go
 //! to the session's subscribers as `irc.inbound` batches, cleaned and truncated like a
 //! pull and marked untrusted; a forwarded batch moves the same cursor a pull moves.
 //! With no subscriber nothing is delivered and the messages stay unread for `irc pull`.

@@ -1,4 +1,4 @@
-//! One session's IRC message store (SPEC §8.3): `inbound.jsonl` and `outbound.jsonl`
+//! One session's IRC message store (docs/commands.md "irc"): `inbound.jsonl` and `outbound.jsonl`
 //! (append-only, one JSON object per line), `cursors.json` (written atomically), and an
 //! in-memory ring of the newest inbound messages per channel in front of the log.
 //!

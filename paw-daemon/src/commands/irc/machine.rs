@@ -303,7 +303,7 @@ impl Machine {
 }
 
 /// A server's own words for `last_error`: capped, without control characters, and marked
-/// as the server's (SPEC §4.6).
+/// as the server's (docs/protocol.md `terminal.exec`).
 fn server_said(text: &str) -> String {
     format!(
         "server said: {}",

@@ -1,4 +1,4 @@
-//! `irc`: a session-bound IRC client (SPEC §8).
+//! `irc`: a session-bound IRC client (docs/commands.md "irc").
 //!
 //! ```text
 //! irc status

@@ -417,7 +417,7 @@ async fn inbound_messages_are_logged_and_own_messages_are_not() {
     assert_eq!(texts, ["hello", "second"]);
     let pm = r.irc.log.unread("bob", 10).expect("unread");
     assert_eq!(pm.messages[0].text, "private");
-    // A channel this session did not join keeps nothing (SPEC §8.3).
+    // A channel this session did not join keeps nothing (docs/commands.md "irc").
     assert!(
         r.irc
             .log

@@ -1,4 +1,4 @@
-//! Pure text rules of `irc` (SPEC §8.2): outbound cleaning and splitting, target checks,
+//! Pure text rules of `irc` (docs/commands.md "irc"): outbound cleaning and splitting, target checks,
 //! nick variants, and the seed's truncation constants for everything shown to an agent.
 
 use paw_proto::ErrorCode;
@@ -102,7 +102,7 @@ pub fn clean_inbound(text: &str) -> String {
     paw_proto::untrusted::clean_line(&out).into_owned()
 }
 
-/// The network services every network names alike (SPEC §8.2).
+/// The network services every network names alike (docs/commands.md "irc").
 pub const SERVICES: &[&str] = &[
     "NickServ", "ChanServ", "MemoServ", "OperServ", "HostServ", "BotServ", "SaslServ",
 ];

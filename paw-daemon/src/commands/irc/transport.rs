@@ -4,7 +4,7 @@
 //! paw owns this instead of using the `irc` crate's client, whose line codec buffers a line
 //! without bound: a server (or anyone in the path of a plain-text link) could grow the
 //! daemon's memory with one line that never ends. Here a line longer than [`MAX_LINE`]
-//! bytes is dropped and counted (SPEC §8.3), and only the line's prefix up to the cap is
+//! bytes is dropped and counted (docs/commands.md "irc"), and only the line's prefix up to the cap is
 //! ever held. Messages are parsed with `irc-proto`; the transport also answers the server's
 //! PING and pings a quiet server itself, treating a missing answer as a drop.
 
@@ -128,7 +128,7 @@ impl Stream for Incoming {
 
 /// An outbound message as the trace log shows it: whatever may carry a secret is masked —
 /// `PASS`, the SASL payload, a channel key, and every message to a network service
-/// (`IDENTIFY`, `REGISTER`, `SET PASSWORD` carry passwords). SPEC §8.3: no secret in any
+/// (`IDENTIFY`, `REGISTER`, `SET PASSWORD` carry passwords). docs/commands.md "irc": no secret in any
 /// log at any level.
 pub fn loggable(cmd: &Command) -> String {
     match cmd {

@@ -1,8 +1,9 @@
-//! `rss export`: the subscriptions as OPML 2.0 ([`super::opml_io::write`]).
+//! `rss export`: the subscriptions as OPML 2.0 ([`write`]; writing trusted data, so in the daemon).
 
 use paw_proto::ErrorCode;
 
 use super::rss_store;
+use super::store::Subscription;
 use crate::commands::args::parse;
 use crate::commands::out::write_bytes;
 use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
@@ -21,7 +22,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let a: Args = parse(args)?;
     let rel = a.out.as_str();
     let subs = rss_store(&ctx.services).lock().await.state().subs.clone();
-    let xml = super::opml_io::write(&subs)
+    let xml = write(&subs)
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, format!("cannot write OPML: {e}")))?;
     let artifact = write_bytes(
         ctx,
@@ -53,4 +54,26 @@ impl Reply for Exported {
     fn stdout(&self) -> String {
         format!("Exported {} feeds to {}\n", self.count, self.out)
     }
+}
+
+/// The subscriptions as an OPML 2.0 document.
+pub fn write(subs: &[Subscription]) -> Result<String, String> {
+    let mut doc = opml::OPML {
+        version: "2.0".into(),
+        head: Some(opml::Head {
+            title: Some("paw subscriptions".into()),
+            ..opml::Head::default()
+        }),
+        ..opml::OPML::default()
+    };
+    for s in subs {
+        doc.body.outlines.push(opml::Outline {
+            text: s.title.clone().unwrap_or_else(|| s.name.clone()),
+            title: s.title.clone(),
+            r#type: Some("rss".into()),
+            xml_url: Some(s.url.clone()),
+            ..opml::Outline::default()
+        });
+    }
+    doc.to_string().map_err(|e| e.to_string())
 }

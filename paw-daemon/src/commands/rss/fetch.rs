@@ -4,12 +4,13 @@ use serde_json::json;
 
 use super::add::check_url;
 use super::http::fetch_feed;
-use super::jobs::{Form, render};
-use super::parse::Item;
+use super::jobs::render;
 use super::rss_store;
 use crate::commands::args::{clamp, parse};
 use crate::commands::out::write_json;
 use crate::commands::{CmdResult, Ctx, Output, Reply};
+use paw_jobs::feed::Form;
+use paw_jobs::feed::Item;
 
 /// fetch one feed's items (conditional GET; --out writes all items)
 #[derive(clap::Parser)]

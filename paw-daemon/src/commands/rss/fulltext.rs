@@ -1,5 +1,5 @@
 //! `rss read`: an article as its feed gave it, and on request its full text, fetched and
-//! extracted in the background (SPEC §7.2, seed 003).
+//! extracted in the background (docs/commands.md `rss`, seed 003).
 //!
 //! One job per article however often it is asked (single flight, keyed by the link). A
 //! job fetches through the shared guarded client, extracts ([`super::extract`]) off the
@@ -326,7 +326,7 @@ async fn run_job(services: &Services, url: &str) -> Extraction {
             ),
         );
     }
-    // The page is untrusted: extracted in a worker (SPEC §10). A worker that dies or hits
+    // The page is untrusted: extracted in a worker (docs/reliability.md "Containment (workers)"). A worker that dies or hits
     // a cap makes a failed record like any other failure, with its reason.
     let ctype = resp.header("content-type");
     match super::jobs::article_of(&services.workers, &resp.body, ctype, &resp.final_url).await {

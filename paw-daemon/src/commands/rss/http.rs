@@ -7,14 +7,14 @@ use paw_proto::ErrorCode;
 use reqwest::header::{IF_MODIFIED_SINCE, IF_NONE_MATCH};
 use serde_json::json;
 
-use super::parse::Item;
 use super::rss_store;
 use super::store::CachedFeed;
 use crate::clock::now_ms;
 use crate::commands::{CmdError, Services};
 use crate::net::Response;
+use paw_jobs::feed::Item;
 
-/// The most requests to one host at once in a background refresh (SPEC §7.2).
+/// The most requests to one host at once in a background refresh (docs/commands.md `rss`).
 pub const PER_HOST: usize = 2;
 
 /// When no `Retry-After` comes with a 429, wait this long before contacting the feed again.
@@ -307,9 +307,9 @@ async fn finish(
     url: &str,
     name: &str,
     resp: &Response,
-    parsed: Result<super::parse::ParsedFeed, crate::worker::WorkerError>,
+    parsed: Result<paw_jobs::feed::ParsedFeed, crate::worker::WorkerError>,
 ) -> Result<Fetched, CmdError> {
-    // The body was parsed in a worker (SPEC §10): it is untrusted.
+    // The body was parsed in a worker (docs/reliability.md "Containment (workers)"): it is untrusted.
     let parsed = parsed.map_err(|e| {
         let code = match e {
             crate::worker::WorkerError::Unavailable(_) => ErrorCode::CommandFailed,

@@ -30,7 +30,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .await
         .map_err(|e| CmdError::new(e.0, format!("cannot read {rel}: {}", e.1)))?;
     ctx.progress(1, 3, Some("read; parsing in a worker"));
-    // Parsed in a worker (SPEC §10): the file is untrusted.
+    // Parsed in a worker (docs/reliability.md "Containment (workers)"): the file is untrusted.
     let found = super::jobs::opml(&ctx.services.workers, &bytes).await?;
     ctx.progress(
         2,

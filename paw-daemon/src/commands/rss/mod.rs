@@ -1,12 +1,9 @@
-//! `rss`: subscriptions, fetching, the news digest and OPML (SPEC §7). One file per
+//! `rss`: subscriptions, fetching, the news digest and OPML (docs/commands.md `rss`). One file per
 //! subcommand, each declaring its flags (`Args`) and running them; the usage lines and
 //! summaries `terminal.commands` serves are rendered from those declarations.
 
 pub mod add;
-mod boilerplate;
-pub mod dates;
 mod export;
-pub mod extract;
 mod fetch;
 pub mod fulltext;
 pub mod http;
@@ -14,16 +11,11 @@ mod import;
 pub mod jobs;
 mod list;
 mod news;
-pub mod opml_io;
-pub mod parse;
 mod read;
 pub mod refresh;
 mod remove;
 pub mod seen;
-pub mod shape;
 pub mod store;
-pub mod text;
-mod tree;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;

@@ -3,14 +3,15 @@
 use paw_proto::ErrorCode;
 
 use super::http::fetch_many;
-use super::jobs::{Form, render};
-use super::parse::Item;
+use super::jobs::render;
 use super::rss_store;
 use super::seen::Entry;
 use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
 use crate::commands::args::{clamp, parse};
 use crate::commands::{CmdResult, Ctx, Output, Reply};
+use paw_jobs::feed::Form;
+use paw_jobs::feed::Item;
 
 /// What `rss news` says when there is nothing to read.
 pub const NO_SUBSCRIPTIONS: &str =
@@ -159,7 +160,7 @@ pub struct Args {
     new: bool,
 }
 
-/// This session's given set, loaded on first use (SPEC §7.2 `news --new`).
+/// This session's given set, loaded on first use (docs/commands.md `rss` `news --new`).
 async fn given(ctx: &Ctx) -> Result<std::sync::Arc<super::seen::Given>, crate::commands::CmdError> {
     if let Some(g) = ctx.session.resource::<super::seen::Given>("rss") {
         return Ok(g);

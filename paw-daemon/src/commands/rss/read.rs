@@ -1,15 +1,15 @@
 //! `rss read`: an article as its feed gave it, and on request its full text from
-//! [`super::fulltext`]'s jobs (SPEC §7.2, seed 003).
+//! [`super::fulltext`]'s jobs (docs/commands.md `rss`, seed 003).
 
 use std::time::Duration;
 
 use paw_proto::ErrorCode;
 
 use super::fulltext::{Extraction, Found, FullText};
-use super::parse::Item;
 use super::{fulltext_jobs, rss_store};
 use crate::commands::args::{clamp, parse};
 use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
+use paw_jobs::feed::Item;
 
 /// The feed item `--name N --guid G` or `--link URL` names, if cached.
 async fn find_item(
@@ -141,9 +141,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     // The cached item's raw HTML is untrusted: sanitised and rendered in a worker.
     let (item, item_text) = match item {
         Some(i) => {
-            let (mut items, mut texts) =
-                super::jobs::render(&ctx.services.workers, vec![i], super::jobs::Form::FullText)
-                    .await?;
+            let (mut items, mut texts) = super::jobs::render(
+                &ctx.services.workers,
+                vec![i],
+                paw_jobs::feed::Form::FullText,
+            )
+            .await?;
             (items.pop(), texts.pop().flatten())
         }
         None => (None, None),

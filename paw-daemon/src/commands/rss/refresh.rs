@@ -1,4 +1,4 @@
-//! Background refresh (SPEC §7.2): the daemon keeps every subscription fresh by itself, so
+//! Background refresh (docs/commands.md `rss`): the daemon keeps every subscription fresh by itself, so
 //! `rss news` is warm when it is asked and every session's `notices.rss.new` counts what a
 //! refresh brought.
 //!

@@ -1,15 +1,15 @@
 //! What a digest has already said: duplicates across feeds merged (the same article through
 //! five aggregators is one item), and per session the items `rss news --new` has given
-//! (SPEC §7.2), kept across restarts; the count of the rest is the session's
-//! `notices.rss.new` (SPEC §4.6).
+//! (docs/commands.md `rss`), kept across restarts; the count of the rest is the session's
+//! `notices.rss.new` (docs/protocol.md `terminal.exec`).
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use super::parse::Item;
 use crate::session::SessionResource;
 use crate::store::{Durability, write_atomic};
+use paw_jobs::feed::Item;
 
 /// Query parameters that only track where a reader came from.
 fn tracking(name: &str) -> bool {

@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio::sync::{Mutex, MutexGuard};
 
-use super::parse::Item;
 use super::rss_store;
 use crate::store::{Durability, move_aside_corrupt, write_atomic};
+use paw_jobs::feed::Item;
 
 /// One subscription (the seed's fields plus the feed title).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

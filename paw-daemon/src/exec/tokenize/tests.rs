@@ -130,7 +130,7 @@ fn quote_round_trips() {
 
 #[test]
 fn an_escaped_operator_is_an_argument_and_its_quoted_form_is_refused() {
-    // Found by fuzzing: the banned-token check is on the line as sent (SPEC §4.1), so
+    // Found by fuzzing: the banned-token check is on the line as sent (docs/commands.md "The command line"), so
     // `$\(` passes it and yields the plain argument `$(`; no shell ever sees it.
     assert_eq!(ok("echo $\\("), vec!["echo".to_string(), "$(".to_string()]);
     assert_eq!(

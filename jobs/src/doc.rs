@@ -1,0 +1,303 @@
+//! `doc`'s jobs: a document's bytes to text (`doc extract`) or to table files (`doc
+//! tables`), with the formats, modes and OCR settings they carry
+//! (docs/commands.md, `doc`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::Job;
+
+/// The largest input document (a file, or a download) paw reads.
+pub const MAX_INPUT_BYTES: u64 = 100 << 20;
+
+/// The formats read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// PDF.
+    Pdf,
+    /// Word (Office Open XML).
+    Docx,
+    /// PowerPoint (Office Open XML).
+    Pptx,
+    /// Excel (Office Open XML).
+    Xlsx,
+    /// A PNG image (read by OCR).
+    Png,
+    /// A JPEG image (read by OCR).
+    Jpeg,
+    /// A TIFF image (read by OCR; the first page).
+    Tiff,
+}
+
+impl Format {
+    /// Its name in `--format` and results.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Pdf => "pdf",
+            Format::Docx => "docx",
+            Format::Pptx => "pptx",
+            Format::Xlsx => "xlsx",
+            Format::Png => "png",
+            Format::Jpeg => "jpeg",
+            Format::Tiff => "tiff",
+        }
+    }
+}
+
+/// Text, Markdown or the JSON document model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Plain text.
+    Text,
+    /// Markdown.
+    Md,
+    /// The JSON document model.
+    Json,
+}
+
+/// What one extraction produced, besides its text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocText {
+    /// The format read.
+    pub format: Format,
+    /// Pages, slides or sheets in the output (DOCX: 1 unless Word's page breaks are
+    /// recorded).
+    pub pages: usize,
+    /// Tables in the output.
+    pub tables: usize,
+    /// Pages read by OCR.
+    pub ocr_pages: usize,
+    /// What was skipped or could not be read.
+    pub warnings: Vec<String>,
+    /// Characters of text (after truncation).
+    pub chars: usize,
+    /// Whether `--max-chars` cut the text.
+    pub truncated: bool,
+}
+
+/// `--ocr`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OcrMode {
+    /// Only pages with no usable text, and image files.
+    #[default]
+    Auto,
+    /// Every page.
+    Always,
+    /// None: image-only pages get a warning.
+    Never,
+}
+
+impl OcrMode {
+    /// From `--ocr` / `tools.doc.ocr`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "auto" => Some(OcrMode::Auto),
+            "always" => Some(OcrMode::Always),
+            "never" => Some(OcrMode::Never),
+            _ => None,
+        }
+    }
+}
+
+/// The OCR part of a doc job, as it crosses to the worker. The language data travel after
+/// the document in the job's payload, in `data`'s order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OcrJob {
+    /// `--ocr`.
+    pub mode: OcrMode,
+    /// `--lang`, e.g. `eng` or `eng+chi_sim`.
+    pub lang: String,
+    /// Each installed language's name (and `osd`) with the length of its data in the
+    /// payload; a language asked for and not here is not installed.
+    pub data: Vec<(String, usize)>,
+    /// The daemon holds the data back: a page that needs OCR fails the job with
+    /// [`crate::JobFailure::NeedsData`], and the daemon sends it again with the data.
+    #[serde(default)]
+    pub deferred: bool,
+}
+
+/// Where Debian's (and most distributions') Tesseract 5 and 4 keep their language data.
+pub const TESSDATA_DIRS: &[&str] = &[
+    "/usr/share/tesseract-ocr/5/tessdata",
+    "/usr/share/tesseract-ocr/4.00/tessdata",
+    "/usr/share/tessdata",
+    "/usr/local/share/tessdata",
+];
+
+/// When a doc job carries the language data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plan {
+    /// Never: OCR is off, or the document cannot need it.
+    None,
+    /// With the job: a picture, or `--ocr always`.
+    Now,
+    /// Only if the worker asks (a PDF under `--ocr auto`).
+    Deferred,
+}
+
+/// When a document (its first bytes, or the format asked) needs the language data.
+pub fn plan(bytes: &[u8], format: Option<Format>, mode: OcrMode) -> Plan {
+    let format = format.or_else(|| {
+        if bytes.starts_with(b"%PDF-") {
+            Some(Format::Pdf)
+        } else if bytes.starts_with(b"\x89PNG") {
+            Some(Format::Png)
+        } else if bytes.starts_with(b"\xFF\xD8\xFF") {
+            Some(Format::Jpeg)
+        } else if bytes.starts_with(b"II*\0") || bytes.starts_with(b"MM\0*") {
+            Some(Format::Tiff)
+        } else {
+            None
+        }
+    });
+    match (mode, format) {
+        (OcrMode::Never, _) => Plan::None,
+        (_, Some(Format::Png | Format::Jpeg | Format::Tiff))
+        | (OcrMode::Always, Some(Format::Pdf)) => Plan::Now,
+        (OcrMode::Auto, Some(Format::Pdf)) => Plan::Deferred,
+        _ => Plan::None,
+    }
+}
+
+/// The Debian package that holds a language's data (`chi_sim` → `tesseract-ocr-chi-sim`).
+pub fn package_of(lang: &str) -> String {
+    format!("tesseract-ocr-{}", lang.replace('_', "-").to_lowercase())
+}
+
+impl OcrJob {
+    /// Bytes of language data at the end of the payload.
+    pub fn data_len(&self) -> usize {
+        self.data.iter().map(|(_, n)| n).sum()
+    }
+}
+
+/// `doc extract`: the document's text, rendered and truncated. The text travels back as
+/// the reply's bytes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Extract {
+    /// The format asked for (None: detect from the bytes).
+    pub format: Option<Format>,
+    /// Text, Markdown or JSON.
+    pub mode: Mode,
+    /// `--max-chars` (0: no cap).
+    pub max_chars: usize,
+    /// `--pages A-B`: only these pages, slides or sheets (from 1).
+    #[serde(default)]
+    pub pages: Option<(usize, usize)>,
+    /// `--ocr` and `--lang`; the language data follow the document in the payload.
+    #[serde(default)]
+    pub ocr: OcrJob,
+}
+
+impl Job for Extract {
+    const NAME: &'static str = "doc";
+    type Reply = DocText;
+
+    /// The document, not the language data that may travel with it.
+    fn size(&self, payload: usize) -> usize {
+        payload.saturating_sub(self.ocr.data_len())
+    }
+
+    /// OCR's cost is in its pixels, not its bytes: a job that carries the language data
+    /// gets the ceiling.
+    fn sized(&self) -> bool {
+        self.ocr.data.is_empty()
+    }
+}
+
+/// `doc tables`: every table of the document as a file; their contents travel back one
+/// after another as the reply's bytes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Tables {
+    /// The document's format (None: detect from the bytes).
+    pub format: Option<Format>,
+    /// Each table's file format.
+    pub to: TableFormat,
+    /// `--pages A-B`: only the tables of these pages, slides or sheets.
+    pub pages: Option<(usize, usize)>,
+}
+
+/// [`Tables`]' reply.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TablesReply {
+    /// The format read.
+    pub format: Format,
+    /// Each table file, in payload order.
+    pub tables: Vec<TableFile>,
+    /// What was skipped or could not be read.
+    pub warnings: Vec<String>,
+}
+
+impl Job for Tables {
+    const NAME: &'static str = "doc-tables";
+    type Reply = TablesReply;
+}
+
+/// The file format of each table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TableFormat {
+    /// Comma-separated, RFC 4180 (CRLF line ends, quotes doubled).
+    Csv,
+    /// Tab-separated; tabs and line breaks in a cell become spaces.
+    Tsv,
+    /// `{page, rows, cols, cells, grid}`.
+    Json,
+}
+
+impl TableFormat {
+    /// The file extension.
+    pub fn ext(self) -> &'static str {
+        match self {
+            TableFormat::Csv => "csv",
+            TableFormat::Tsv => "tsv",
+            TableFormat::Json => "json",
+        }
+    }
+
+    /// The artifact's MIME type.
+    pub fn mime(self) -> &'static str {
+        match self {
+            TableFormat::Csv => "text/csv",
+            TableFormat::Tsv => "text/tab-separated-values",
+            TableFormat::Json => "application/json",
+        }
+    }
+}
+
+/// One table file: its name under the output folder and what it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableFile {
+    /// `<n>-<page-or-sheet>.<ext>`, n counted from 1 over the document.
+    pub name: String,
+    /// The page, slide or sheet it is on (from 1).
+    pub page: usize,
+    /// That page's label (`Sheet: Sales`), if it has one.
+    pub label: Option<String>,
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Bytes of its content in the reply's payload.
+    pub len: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn language_data_travel_only_with_what_may_need_them() {
+        use OcrMode::*;
+        assert_eq!(plan(b"\x89PNG\r\n\x1a\n", None, Auto), Plan::Now);
+        assert_eq!(plan(b"II*\0", None, Always), Plan::Now);
+        assert_eq!(plan(b"%PDF-1.7", None, Auto), Plan::Deferred);
+        assert_eq!(plan(b"%PDF-1.7", None, Always), Plan::Now);
+        assert_eq!(plan(b"%PDF-1.7", None, Never), Plan::None);
+        assert_eq!(plan(b"\x89PNG", None, Never), Plan::None);
+        assert_eq!(plan(b"PK\x03\x04", None, Always), Plan::None);
+        assert_eq!(plan(b"PK\x03\x04", Some(Format::Jpeg), Auto), Plan::Now);
+    }
+}

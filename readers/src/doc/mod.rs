@@ -1,0 +1,49 @@
+//! Documents → a small block model ([`model`]) → plain text, Markdown, the JSON model or
+//! table files (docs/commands.md, `doc`; docs/doc-model.md).
+//!
+//! The readers are pure and bounded: they take bytes, limit the work they do (zip entries
+//! read through a size cap, caps on slides and cells, a cap on the input file) and answer
+//! a reason instead of panicking.
+
+mod docx;
+pub mod model;
+pub mod ocr;
+pub mod ooxml;
+pub mod pdf;
+mod pptx;
+mod read;
+pub mod tables;
+pub mod xlsx;
+
+pub use paw_jobs::doc::{DocText, Format, Mode};
+pub use read::{detect, read_doc, read_text};
+
+/// Why a document could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DocError {
+    /// Corrupt, truncated, encrypted or over a limit.
+    #[error("{0}")]
+    Parse(String),
+    /// A format paw does not read.
+    #[error("{0}")]
+    NotSupported(String),
+    /// A page needs OCR and the job came without the language data
+    /// ([`paw_jobs::doc::OcrJob::deferred`]).
+    #[error("OCR language data needed")]
+    NeedsData,
+}
+
+impl From<DocError> for paw_jobs::JobFailure {
+    fn from(e: DocError) -> Self {
+        match e {
+            DocError::Parse(m) => Self::Parse(m),
+            DocError::NotSupported(m) => Self::NotSupported(m),
+            DocError::NeedsData => Self::NeedsData,
+        }
+    }
+}
+
+#[cfg(test)]
+mod ooxml_tests;
+#[cfg(test)]
+mod tests;

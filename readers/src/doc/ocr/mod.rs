@@ -1,0 +1,481 @@
+//! OCR (docs/commands.md "doc extract, doc tables"): pictures of text — image files and scanned PDF pages — read by Tesseract
+//! in the worker.
+//!
+//! The daemon (trusted) reads each language's `.traineddata` and sends its bytes with the
+//! job, after the document; the worker starts Tesseract from those bytes (`shim.cpp`'s
+//! in-memory reader), so it opens no file and the sandbox is unchanged. A started engine is
+//! kept on the job thread for the next job in the same languages (starting one costs
+//! ~0.1 s).
+//!
+//! Per picture: scaled down to at most [`decode::MAX_SIDE`] pixels on its long side, read
+//! with a wall-clock deadline ([`PAGE_MS`]); when the words read have a low mean confidence
+//! the picture may be turned, so Tesseract's orientation detection (`osd.traineddata`) is
+//! asked and, if it says the page is turned, the turned picture is read and the better of
+//! the two readings kept. Words are grouped into Tesseract's paragraphs, lines joined,
+//! hyphens at line ends undone, with a bbox in points and the mean word confidence.
+
+mod decode;
+mod pdfimg;
+pub mod tess;
+
+use std::cell::RefCell;
+
+use image::{GrayImage, ImageFormat};
+
+pub use paw_jobs::doc::{OcrJob, OcrMode};
+
+use super::model::{Block, Document, Page};
+use super::{DocError, Format};
+pub use decode::{MAX_PIXELS, check_size};
+use pdfimg::PdfPictures;
+use tess::{Engine, Gray, Word};
+
+/// A page's OCR stops after this much wall time (a worker has one core, so about as much
+/// CPU): Tesseract keeps what it read so far and the page gets a warning.
+pub const PAGE_MS: u32 = 15_000;
+/// The most pages of one document read by OCR; later pages get a warning.
+pub const MAX_PAGES: usize = 100;
+/// OCR stops before a page when less than this much of the job's CPU time is left, so a
+/// long scan ends with what was read and a warning rather than with SIGXCPU.
+const PAGE_RESERVE_SECS: u64 = 4;
+/// Below this mean word confidence a reading may be of a turned page.
+const TURNED_BELOW: f32 = 70.0;
+/// OSD's confidence needed to turn a page (Tesseract calls 15 "reasonably confident";
+/// a wrong turn is caught by keeping the better reading).
+const OSD_MIN_CONF: f32 = 2.0;
+/// Pictures of unknown resolution (image files) are taken as scanned at this many dpi.
+pub const ASSUMED_PPI: f32 = 300.0;
+
+/// OCR settings with the language data, in the worker.
+#[derive(Debug, Clone, Copy)]
+pub struct Ocr<'a> {
+    /// `--ocr`.
+    pub mode: OcrMode,
+    /// `--lang`.
+    pub lang: &'a str,
+    /// Each installed language's data (and `osd`'s).
+    pub data: &'a [(String, &'a [u8])],
+    /// The data were held back ([`OcrJob::deferred`]).
+    pub deferred: bool,
+}
+
+impl Ocr<'_> {
+    /// No OCR (callers that give no settings).
+    pub const OFF: Ocr<'static> = Ocr {
+        mode: OcrMode::Never,
+        lang: "eng",
+        data: &[],
+        deferred: false,
+    };
+}
+
+/// Each language's name and data, borrowed from a job's payload.
+pub type LangData<'a> = Vec<(String, &'a [u8])>;
+
+/// Splits a job's payload into the document and each language's data.
+pub fn split_payload<'a>(payload: &'a [u8], job: &OcrJob) -> Option<(&'a [u8], LangData<'a>)> {
+    let doc_len = payload.len().checked_sub(job.data_len())?;
+    let (doc, mut rest) = payload.split_at(doc_len);
+    let mut data = Vec::with_capacity(job.data.len());
+    for (name, len) in &job.data {
+        let (d, tail) = rest.split_at((*len).min(rest.len()));
+        data.push((name.clone(), d));
+        rest = tail;
+    }
+    Some((doc, data))
+}
+
+thread_local! {
+    /// The last engine started, with its language string: reused by the next job in the
+    /// same languages.
+    static ENGINE: RefCell<Option<(String, Engine)>> = const { RefCell::new(None) };
+    /// The orientation engine, once started.
+    static OSD: RefCell<Option<Engine>> = const { RefCell::new(None) };
+}
+
+/// The CPU seconds this job may still use (its `RLIMIT_CPU` less what the process used);
+/// unlimited outside a worker.
+fn cpu_left() -> u64 {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Cpu).current;
+    let Some(limit) = limit else { return u64::MAX };
+    let used = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    let used_ms = (used.tv_sec.max(0) as u64)
+        .saturating_mul(1000)
+        .saturating_add(used.tv_nsec.max(0) as u64 / 1_000_000);
+    // Whole seconds left, counted from the millisecond (the limit is rounded up to a
+    // second: counting from the second would grant up to one more).
+    limit.saturating_mul(1000).saturating_sub(used_ms) / 1000
+}
+
+/// What OCR read from one picture.
+struct Reading {
+    blocks: Vec<Block>,
+    /// Mean word confidence (0 with no words).
+    mean: f32,
+    words: usize,
+    cut: bool,
+    /// The turn applied (clockwise degrees), which swaps width and height at 90 and 270.
+    turned: u32,
+    /// The picture's width and height in points, as read (after the turn).
+    size_pt: (f32, f32),
+}
+
+impl<'a> Ocr<'a> {
+    fn missing_error(&self) -> Option<DocError> {
+        let l = self
+            .lang
+            .split('+')
+            .find(|l| !self.data.iter().any(|(n, _)| n == l))?;
+        Some(DocError::NotSupported(format!(
+            "OCR needs Tesseract's language data for {l}, which is not installed (Debian: apt-get install {})",
+            paw_jobs::doc::package_of(l)
+        )))
+    }
+
+    /// Runs `f` with the engine for `self.lang`, starting it if the cached one is for other
+    /// languages.
+    fn with_engine<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> Result<T, DocError> {
+        ENGINE.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            if slot.as_ref().is_none_or(|(l, _)| l != self.lang) {
+                // Frees the old engine before the new one takes its memory.
+                *slot = None;
+                let data: Vec<(&str, &[u8])> = self
+                    .data
+                    .iter()
+                    .filter(|(n, _)| n != "osd")
+                    .map(|(n, d)| (n.as_str(), *d))
+                    .collect();
+                let e = Engine::new(self.lang, &data)
+                    .map_err(|e| DocError::Parse(format!("OCR: {}", e.0)))?;
+                *slot = Some((self.lang.to_string(), e));
+            }
+            match slot.as_mut() {
+                Some((_, e)) => Ok(f(e)),
+                None => Err(DocError::Parse("OCR: no engine".into())),
+            }
+        })
+    }
+
+    /// How far `img` is turned, from OSD (None when `osd.traineddata` was not sent or OSD
+    /// found nothing).
+    fn orientation(&self, img: &GrayImage, ppi: u32) -> Option<(u32, f32)> {
+        let osd = self.data.iter().find(|(n, _)| n == "osd")?.1;
+        OSD.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            if slot.is_none() {
+                *slot = Engine::osd(osd).ok();
+            }
+            slot.as_mut()?.orientation(&gray(img), ppi).ok()
+        })
+    }
+
+    /// Reads one picture scanned at `ppi`, turning it upright when it reads badly.
+    fn read_picture(&self, img: GrayImage, ppi: f32) -> Result<Reading, DocError> {
+        let (img, f) = decode::fit(img);
+        let ppi = (ppi * f).round().max(1.0) as u32;
+        let first = self.recognise(&img, ppi, 0)?;
+        // A page that used its time gets no second reading.
+        if first.cut || (first.words > 0 && first.mean >= TURNED_BELOW) {
+            return Ok(first);
+        }
+        let Some((deg, conf)) = self.orientation(&img, ppi) else {
+            return Ok(first);
+        };
+        if deg == 0 || conf < OSD_MIN_CONF {
+            return Ok(first);
+        }
+        // OSD's degrees are how far the picture is turned clockwise: turn it back (the
+        // rest of the way round).
+        let upright = match deg {
+            90 => image::imageops::rotate270(&img),
+            180 => image::imageops::rotate180(&img),
+            _ => image::imageops::rotate90(&img),
+        };
+        drop(img);
+        let second = self.recognise(&upright, ppi, deg)?;
+        Ok(
+            if second.mean * second.words as f32 > first.mean * first.words as f32 {
+                second
+            } else {
+                first
+            },
+        )
+    }
+
+    fn recognise(&self, img: &GrayImage, ppi: u32, turned: u32) -> Result<Reading, DocError> {
+        let (words, cut) = self
+            .with_engine(|e| e.words(&gray(img), ppi, PAGE_MS))?
+            .map_err(|e| DocError::Parse(format!("OCR: {}", e.0)))?;
+        let mean = if words.is_empty() {
+            0.0
+        } else {
+            words.iter().map(|w| w.confidence).sum::<f32>() / words.len() as f32
+        };
+        Ok(Reading {
+            blocks: paragraphs(&words, 72.0 / ppi as f32),
+            mean,
+            words: words.len(),
+            cut,
+            turned,
+            size_pt: (
+                img.width() as f32 * 72.0 / ppi as f32,
+                img.height() as f32 * 72.0 / ppi as f32,
+            ),
+        })
+    }
+}
+
+fn gray(img: &GrayImage) -> Gray<'_> {
+    Gray {
+        pixels: img.as_raw(),
+        width: img.width(),
+        height: img.height(),
+    }
+}
+
+/// Whether `c` is written without spaces between words (Chinese, Japanese).
+fn unspaced(c: char) -> bool {
+    matches!(c as u32,
+        0x3000..=0x303F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+        | 0xF900..=0xFAFF | 0xFF00..=0xFFEF)
+}
+
+/// Words into paragraph blocks: lines joined with a space (none between CJK characters),
+/// a hyphen at a line's end undone, a bbox in points (`scale` points per pixel) and the
+/// mean word confidence.
+fn paragraphs(words: &[Word], scale: f32) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=words.len() {
+        if i == words.len() || words[i].para_start {
+            if let Some(b) = paragraph(&words[start..i], scale) {
+                out.push(b);
+            }
+            start = i;
+        }
+    }
+    out
+}
+
+fn paragraph(words: &[Word], scale: f32) -> Option<Block> {
+    let first = words.first()?;
+    let mut text = String::new();
+    let mut bbox = first.bbox;
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            let prev = text.chars().last();
+            let next = w.text.chars().next();
+            let hyphen = w.line_start
+                && text.ends_with('-')
+                && text.chars().rev().nth(1).is_some_and(char::is_alphabetic)
+                && next.is_some_and(char::is_lowercase);
+            if hyphen {
+                text.pop();
+            } else if !(prev.is_some_and(unspaced) && next.is_some_and(unspaced)) {
+                text.push(' ');
+            }
+        }
+        text.push_str(&w.text);
+        bbox = [
+            bbox[0].min(w.bbox[0]),
+            bbox[1].min(w.bbox[1]),
+            bbox[2].max(w.bbox[2]),
+            bbox[3].max(w.bbox[3]),
+        ];
+    }
+    let conf = words.iter().map(|w| w.confidence).sum::<f32>() / words.len() as f32;
+    let mut b = Block::para(text).at(bbox.map(|v| (v as f32 * scale * 10.0).round() / 10.0));
+    b.ocr = true;
+    b.confidence = Some((conf * 10.0).round() / 10.0);
+    Some(b)
+}
+
+/// The picture format of an image file's bytes.
+pub fn image_format(format: Format) -> Option<ImageFormat> {
+    match format {
+        Format::Png => Some(ImageFormat::Png),
+        Format::Jpeg => Some(ImageFormat::Jpeg),
+        Format::Tiff => Some(ImageFormat::Tiff),
+        _ => None,
+    }
+}
+
+/// Decodes an image file's picture as OCR would (the fuzz target's entry): its size in
+/// pixels after the caps and scaling.
+pub fn decode_image(bytes: &[u8], format: Format) -> Result<(u32, u32), DocError> {
+    let kind =
+        image_format(format).ok_or_else(|| DocError::NotSupported("not an image format".into()))?;
+    let (img, _) = decode::fit(decode::image_file(bytes, kind)?);
+    Ok((img.width(), img.height()))
+}
+
+/// Reads an image file: one page, its text by OCR (none, with a warning, under
+/// `--ocr never`).
+pub fn image_document(bytes: &[u8], format: Format, ocr: &Ocr<'_>) -> Result<Document, DocError> {
+    let Some(kind) = image_format(format) else {
+        return Err(DocError::NotSupported("not an image format".into()));
+    };
+    let mut doc = Document::new(format);
+    if ocr.mode == OcrMode::Never {
+        doc.pages.push(Page::new(1, None));
+        doc.warnings.push(format!(
+            "an image file ({}): OCR is off (--ocr never), so no text was read",
+            format.as_str()
+        ));
+        return Ok(doc);
+    }
+    if ocr.deferred {
+        return Err(DocError::NeedsData);
+    }
+    if let Some(e) = ocr.missing_error() {
+        return Err(e);
+    }
+    let img = decode::image_file(bytes, kind)?;
+    let r = ocr.read_picture(img, ASSUMED_PPI)?;
+    let mut page = Page::new(1, None);
+    page.ocr = true;
+    page.blocks = r.blocks;
+    // Taken as scanned at ASSUMED_PPI: the size the boxes are on.
+    page.width = Some((r.size_pt.0 * 10.0).round() / 10.0);
+    page.height = Some((r.size_pt.1 * 10.0).round() / 10.0);
+    if r.cut {
+        doc.warnings.push(format!(
+            "page 1: OCR stopped after {} s; the rest of the page was not read",
+            PAGE_MS / 1000
+        ));
+    }
+    if page.blocks.is_empty() {
+        doc.warnings.push("page 1: OCR found no text".into());
+    }
+    if r.turned != 0 {
+        doc.warnings
+            .push(format!("page 1 was turned {}° and read upright", r.turned));
+    }
+    doc.pages.push(page);
+    Ok(doc)
+}
+
+/// Non-space characters of a page's text.
+fn text_chars(p: &Page) -> usize {
+    p.blocks
+        .iter()
+        .map(|b| {
+            let mut n = b.text().chars().filter(|c| !c.is_whitespace()).count();
+            if let Some(items) = &b.items {
+                n += items.iter().map(|i| i.text.trim().len()).sum::<usize>();
+            }
+            if b.table.is_some() {
+                n += 1;
+            }
+            n
+        })
+        .sum()
+}
+
+/// A page has usable text when it has at least this many non-space characters (a lone
+/// page number does not make a scan a text page).
+const USABLE_CHARS: usize = 8;
+
+/// Runs OCR over a PDF's pages as `--ocr` says: `auto` the pages with no usable text,
+/// `always` every page; `never` warns of the pages with none.
+pub fn pdf_pages(bytes: &[u8], doc: &mut Document, ocr: &Ocr<'_>) -> Result<(), DocError> {
+    let wanted: Vec<usize> = doc
+        .pages
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| ocr.mode == OcrMode::Always || text_chars(p) < USABLE_CHARS)
+        .map(|(i, _)| i)
+        .collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    if ocr.mode == OcrMode::Never {
+        doc.warnings.push(format!(
+            "{} without text (scanned images?): OCR is off (--ocr never), so none was read",
+            page_list(wanted.iter().map(|&i| doc.pages[i].n))
+        ));
+        return Ok(());
+    }
+    if ocr.deferred {
+        return Err(DocError::NeedsData);
+    }
+    if let Some(DocError::NotSupported(m)) = ocr.missing_error() {
+        doc.warnings.push(m);
+        return Ok(());
+    }
+    let pictures = PdfPictures::load(bytes)?;
+    let mut read = 0usize;
+    let mut skipped = Vec::new();
+    let mut unreadable = Vec::new();
+    for &i in &wanted {
+        let n = doc.pages[i].n;
+        if read >= MAX_PAGES || cpu_left() < PAGE_RESERVE_SECS {
+            skipped.push(n);
+            continue;
+        }
+        let pic = match pictures.page(n) {
+            Ok(Some(p)) => p,
+            Ok(None) => continue,
+            Err(e) => {
+                unreadable.push(format!("page {n}: {e}"));
+                continue;
+            }
+        };
+        read += 1;
+        let ppi = pic.gray.width() as f32 / (pic.width_pt / 72.0);
+        let r = ocr.read_picture(pic.gray, ppi)?;
+        let page = &mut doc.pages[i];
+        page.width.get_or_insert(pic.width_pt);
+        page.height.get_or_insert(pic.height_pt);
+        if r.cut {
+            doc.warnings.push(format!(
+                "page {n}: OCR stopped after {} s; the rest of the page was not read",
+                PAGE_MS / 1000
+            ));
+        }
+        if r.turned != 0 {
+            doc.warnings.push(format!(
+                "page {n} was turned {}° and read upright",
+                r.turned
+            ));
+        }
+        let mut blocks = r.blocks;
+        if r.turned != 0 {
+            // The boxes are on the turned picture, not on the page as the PDF draws it.
+            for b in &mut blocks {
+                b.bbox = None;
+            }
+        }
+        if blocks.is_empty() {
+            continue;
+        }
+        page.blocks = blocks;
+        page.ocr = true;
+    }
+    if !skipped.is_empty() {
+        doc.warnings.push(format!(
+            "{} not read by OCR: at most {MAX_PAGES} pages, and a job's CPU time (worker.cpu_secs) per document",
+            page_list(skipped.into_iter())
+        ));
+    }
+    doc.warnings.extend(unreadable);
+    if read > 0 {
+        // The reader's own "no text, no OCR" note no longer holds.
+        doc.warnings.retain(|w| !w.contains(super::pdf::NO_OCR));
+    }
+    Ok(())
+}
+
+/// `page 3`, `pages 1, 2, 5`.
+fn page_list(pages: impl Iterator<Item = usize>) -> String {
+    let v: Vec<String> = pages.map(|n| n.to_string()).collect();
+    if v.len() == 1 {
+        format!("page {}", v[0])
+    } else {
+        format!("pages {}", v.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests;

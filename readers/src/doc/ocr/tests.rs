@@ -1,0 +1,366 @@
+//! OCR against the fixtures of `tests/fixtures/ocr/` (rendered by its `make.py`) and
+//! Debian's language data (scripts/deps installs it).
+
+use super::*;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/ocr/");
+
+pub(crate) const ENGLISH: &str = "The quick brown fox jumps over the lazy dog while the small town sleeps under a quiet winter sky. Optical character recognition turns pictures of printed text into characters a program can search and edit. Every scanned page is read in its own worker process, which may not open files, start threads or use the network.";
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{FIXTURES}{name}")).expect("fixture")
+}
+
+/// The installed data of each language named.
+fn data(langs: &[&str]) -> Vec<(String, Vec<u8>)> {
+    langs
+        .iter()
+        .map(|l| {
+            let d = paw_jobs::doc::TESSDATA_DIRS
+                .iter()
+                .find_map(|d| std::fs::read(format!("{d}/{l}.traineddata")).ok())
+                .unwrap_or_else(|| panic!("{l}.traineddata: run scripts/deps"));
+            (l.to_string(), d)
+        })
+        .collect()
+}
+
+fn read_with(bytes: &[u8], format: Format, lang: &str, langs: &[&str]) -> Document {
+    let owned = data(langs);
+    let data: Vec<(String, &[u8])> = owned.iter().map(|(n, d)| (n.clone(), &d[..])).collect();
+    let ocr = Ocr {
+        mode: OcrMode::Auto,
+        lang,
+        data: &data,
+        deferred: false,
+    };
+    image_document(bytes, format, &ocr).expect("read")
+}
+
+fn text(doc: &Document) -> String {
+    doc.pages
+        .iter()
+        .flat_map(|p| &p.blocks)
+        .map(|b| b.text().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// 1 − (edit distance / expected length), over characters, spaces collapsed.
+pub(crate) fn accuracy(expected: &str, got: &str) -> f64 {
+    let norm = |s: &str| -> Vec<char> {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .chars()
+            .collect()
+    };
+    let (a, b) = (norm(expected), norm(got));
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    1.0 - prev[b.len()] as f64 / a.len().max(1) as f64
+}
+
+#[test]
+fn a_png_of_known_text_reads_back() {
+    let doc = read_with(&fixture("english.png"), Format::Png, "eng", &["eng"]);
+    let got = text(&doc);
+    let acc = accuracy(ENGLISH, &got);
+    assert!(acc >= 0.95, "accuracy {acc:.3}: {got}");
+    let page = &doc.pages[0];
+    assert!(page.ocr);
+    assert_eq!((page.width, page.height), (Some(595.2), Some(240.0)));
+    // Three paragraphs, each marked, with its confidence and a box in points.
+    assert_eq!(page.blocks.len(), 3, "{:?}", page.blocks);
+    for b in &page.blocks {
+        assert!(b.ocr);
+        let c = b.confidence.expect("confidence");
+        assert!((50.0..=100.0).contains(&c), "{c}");
+        let [x0, y0, x1, y1] = b.bbox.expect("bbox");
+        // 150 px margin at 300 dpi is 36 pt; the page is 2480 px = 595 pt wide.
+        assert!(
+            x0 > 30.0 && x0 < 40.0 && x1 < 595.0 && y0 < y1,
+            "{:?}",
+            b.bbox
+        );
+    }
+}
+
+#[test]
+fn jpeg_and_tiff_read_too() {
+    for (name, f) in [
+        ("english.jpg", Format::Jpeg),
+        ("english.tiff", Format::Tiff),
+    ] {
+        let doc = read_with(&fixture(name), f, "eng", &["eng", "osd"]);
+        let acc = accuracy(ENGLISH, &text(&doc));
+        assert!(acc >= 0.95, "{name}: accuracy {acc:.3}");
+    }
+}
+
+#[test]
+fn turned_pages_are_read_upright() {
+    let img = decode::image_file(&fixture("english.png"), ImageFormat::Png).expect("png");
+    for (deg, turned) in [
+        (90, image::imageops::rotate90(&img)),
+        (180, image::imageops::rotate180(&img)),
+        (270, image::imageops::rotate270(&img)),
+    ] {
+        let mut png = Vec::new();
+        image::DynamicImage::ImageLuma8(turned)
+            .write_to(&mut std::io::Cursor::new(&mut png), ImageFormat::Png)
+            .expect("encode");
+        let doc = read_with(&png, Format::Png, "eng", &["eng", "osd"]);
+        let acc = accuracy(ENGLISH, &text(&doc));
+        assert!(acc >= 0.95, "{deg}°: accuracy {acc:.3}: {}", text(&doc));
+        // Tesseract's layout analysis reads lines turned by 90° or 270° as they lie (it
+        // finds them vertical and turns each block); upside down needs OSD.
+        if deg == 180 {
+            assert!(
+                doc.warnings.iter().any(|w| w.contains("turned 180°")),
+                "{deg}°: {:?}",
+                doc.warnings
+            );
+        }
+        eprintln!("{deg}°: accuracy {acc:.3}, {:?}", doc.warnings);
+    }
+}
+
+#[test]
+fn simplified_chinese_reads() {
+    let doc = read_with(
+        &fixture("chinese.png"),
+        Format::Png,
+        "chi_sim",
+        &["chi_sim"],
+    );
+    let got = text(&doc);
+    let expected =
+        "光学字符识别把印刷文字的图像转换成可以搜索和编辑的文本。每一页都在独立的进程中读取。";
+    let acc = accuracy(expected, &got.replace(' ', ""));
+    assert!(acc >= 0.9, "accuracy {acc:.3}: {got}");
+}
+
+#[test]
+fn languages_combine_from_memory() {
+    let doc = read_with(
+        &fixture("english.png"),
+        Format::Png,
+        "eng+chi_sim",
+        &["eng", "chi_sim"],
+    );
+    assert!(accuracy(ENGLISH, &text(&doc)) >= 0.95, "{}", text(&doc));
+}
+
+#[test]
+fn never_warns_instead_of_reading() {
+    let doc = image_document(&fixture("english.png"), Format::Png, &Ocr::OFF).expect("doc");
+    assert_eq!(doc.pages.len(), 1);
+    assert!(doc.pages[0].blocks.is_empty());
+    assert!(
+        doc.warnings[0].contains("--ocr never"),
+        "{:?}",
+        doc.warnings
+    );
+}
+
+#[test]
+fn missing_language_data_names_the_package() {
+    let ocr = Ocr {
+        mode: OcrMode::Auto,
+        lang: "chi_sim",
+        data: &[],
+        deferred: false,
+    };
+    let e = image_document(&fixture("english.png"), Format::Png, &ocr).expect_err("missing");
+    assert!(
+        matches!(&e, DocError::NotSupported(m) if m.contains("apt-get install tesseract-ocr-chi-sim")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_scanned_pdf_is_read_page_by_page() {
+    let bytes = fixture("scan.pdf");
+    let mut doc = Document::new(Format::Pdf);
+    doc.pages.push(Page::new(1, None));
+    doc.pages.push(Page::new(2, None));
+    let owned = data(&["eng", "osd"]);
+    let d: Vec<(String, &[u8])> = owned.iter().map(|(n, d)| (n.clone(), &d[..])).collect();
+    let ocr = Ocr {
+        mode: OcrMode::Auto,
+        lang: "eng",
+        data: &d,
+        deferred: false,
+    };
+    pdf_pages(&bytes, &mut doc, &ocr).expect("ocr");
+    assert!(doc.pages.iter().all(|p| p.ocr), "{:?}", doc.warnings);
+    assert_eq!(doc.ocr_pages(), 2);
+    let first: String = doc.pages[0]
+        .blocks
+        .iter()
+        .map(|b| b.text())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(accuracy(ENGLISH, &first) >= 0.95, "{first}");
+    assert_eq!(doc.pages[0].width, Some(595.2));
+    // Under --ocr never the pages are named in a warning.
+    let mut doc = Document::new(Format::Pdf);
+    doc.pages.push(Page::new(1, None));
+    pdf_pages(&bytes, &mut doc, &Ocr::OFF).expect("never");
+    assert!(
+        doc.warnings[0].contains("page 1 without text"),
+        "{:?}",
+        doc.warnings
+    );
+}
+
+#[test]
+fn words_join_into_paragraphs() {
+    let w = |t: &str, para: bool, line: bool| Word {
+        text: t.into(),
+        confidence: 90.0,
+        bbox: [0, 0, 10, 10],
+        para_start: para,
+        line_start: line,
+    };
+    let words = [
+        w("exam-", true, true),
+        w("ple", false, true),
+        w("text", false, false),
+        w("光", true, true),
+        w("学", false, false),
+        w("A", false, false),
+    ];
+    let b = paragraphs(&words, 1.0);
+    assert_eq!(b.len(), 2);
+    assert_eq!(b[0].text(), "example text");
+    assert_eq!(b[1].text(), "光学 A");
+}
+
+#[test]
+fn payload_splits_into_document_and_languages() {
+    let job = OcrJob {
+        mode: OcrMode::Auto,
+        lang: "eng".into(),
+        data: vec![("eng".into(), 3), ("osd".into(), 2)],
+        deferred: false,
+    };
+    let (doc, data) = split_payload(b"DOCengos", &job).expect("split");
+    assert_eq!(doc, b"DOC");
+    assert_eq!(data[0], ("eng".to_string(), &b"eng"[..]));
+    assert_eq!(data[1], ("osd".to_string(), &b"os"[..]));
+    assert!(split_payload(b"ab", &job).is_none());
+}
+
+#[test]
+fn a_deferred_job_asks_for_the_data_only_when_a_page_needs_ocr() {
+    let ocr = Ocr {
+        mode: OcrMode::Auto,
+        lang: "eng",
+        data: &[],
+        deferred: true,
+    };
+    let mut doc = Document::new(Format::Pdf);
+    doc.pages.push(Page::new(1, None));
+    let e = pdf_pages(&fixture("scan.pdf"), &mut doc, &ocr).expect_err("asks");
+    assert_eq!(e, DocError::NeedsData);
+    // A page with text needs nothing.
+    let mut doc = Document::new(Format::Pdf);
+    let mut p = Page::new(1, None);
+    p.blocks.push(Block::para("A page with a text layer."));
+    doc.pages.push(p);
+    pdf_pages(b"%PDF-1.7", &mut doc, &ocr).expect("no OCR");
+}
+
+/// A one-page PDF whose page is `img` as a 1-bit Flate image at 300 dpi (as scanners that
+/// do not use CCITT write it), `/Decode [1 0]` when `inverted` (1 = black).
+fn flate_scan(img: &GrayImage, inverted: bool) -> Vec<u8> {
+    use lopdf::{Document as Pdf, Object, Stream, dictionary};
+    let (w, h) = img.dimensions();
+    let mut bits = Vec::new();
+    for row in img.rows() {
+        let mut byte = 0u8;
+        for (x, p) in row.enumerate() {
+            let white = p.0[0] > 128;
+            if white != inverted {
+                byte |= 0x80 >> (x % 8);
+            }
+            if x % 8 == 7 || x + 1 == w as usize {
+                bits.push(byte);
+                byte = 0;
+            }
+        }
+    }
+    let mut pdf = Pdf::with_version("1.5");
+    let pages_id = pdf.new_object_id();
+    let mut dict = dictionary! {
+        "Type" => "XObject", "Subtype" => "Image", "Width" => w as i64, "Height" => h as i64,
+        "ColorSpace" => "DeviceGray", "BitsPerComponent" => 1,
+    };
+    if inverted {
+        dict.set("Decode", vec![1.into(), 0.into()]);
+    }
+    let mut image = Stream::new(dict, bits);
+    image.compress().expect("deflate");
+    let image_id = pdf.add_object(image);
+    let (wp, hp) = (w as f32 * 72.0 / 300.0, h as f32 * 72.0 / 300.0);
+    let content = format!("q {wp} 0 0 {hp} 0 0 cm /Im0 Do Q");
+    let content_id = pdf.add_object(Stream::new(dictionary! {}, content.into_bytes()));
+    let page_id = pdf.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+        "Resources" => dictionary! { "XObject" => dictionary! { "Im0" => image_id } },
+        "MediaBox" => vec![0.into(), 0.into(), Object::Real(wp), Object::Real(hp)],
+    });
+    pdf.objects.insert(
+        pages_id,
+        Object::Dictionary(
+            dictionary! { "Type" => "Pages", "Kids" => vec![page_id.into()], "Count" => 1 },
+        ),
+    );
+    let catalog = pdf.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    pdf.trailer.set("Root", catalog);
+    let mut out = Vec::new();
+    pdf.save_to(&mut out).expect("save");
+    out
+}
+
+#[test]
+fn a_flate_one_bit_scan_is_read_either_polarity() {
+    let img = decode::image_file(&fixture("english.png"), ImageFormat::Png).expect("png");
+    let owned = data(&["eng", "osd"]);
+    let d: Vec<(String, &[u8])> = owned.iter().map(|(n, d)| (n.clone(), &d[..])).collect();
+    let ocr = Ocr {
+        mode: OcrMode::Auto,
+        lang: "eng",
+        data: &d,
+        deferred: false,
+    };
+    for inverted in [false, true] {
+        let pdf = flate_scan(&img, inverted);
+        let mut doc = Document::new(Format::Pdf);
+        doc.pages.push(Page::new(1, None));
+        pdf_pages(&pdf, &mut doc, &ocr).expect("ocr");
+        let got = text(&doc);
+        assert!(
+            accuracy(ENGLISH, &got) >= 0.95,
+            "inverted {inverted}: {got} {:?}",
+            doc.warnings
+        );
+        // The page is 595.2 × 240 pt; the boxes are in points on it.
+        let [x0, _, x1, y1] = doc.pages[0].blocks[0].bbox.expect("bbox");
+        assert!(
+            x0 > 30.0 && x1 < 595.2 && y1 < 240.0,
+            "{:?}",
+            doc.pages[0].blocks[0].bbox
+        );
+    }
+}

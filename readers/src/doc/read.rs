@@ -1,0 +1,121 @@
+//! The document reader the worker runs (docs/reliability.md "Containment (workers)"): format detection from the bytes, the
+//! format's reader, rendering and truncation. Untrusted bytes: only `doc::jobs` (in a worker) calls it.
+
+use super::model::{Document, render, truncate};
+use super::ocr::{self, Ocr};
+use super::{DocError, DocText, Format, Mode, ooxml, pdf, xlsx};
+
+/// Reads a document into the model (in a worker: the bytes are untrusted), keeping only
+/// `pages` when given. With `ocr` (docs/commands.md "doc extract, doc tables") image files are read by OCR, and a PDF's pages
+/// as `ocr.mode` says, after `pages` is applied (pages left out are not read); without it
+/// no page is read by OCR and an image file gives a warning.
+pub fn read_doc(
+    bytes: &[u8],
+    format: Option<Format>,
+    pages: Option<(usize, usize)>,
+    ocr: Option<&Ocr<'_>>,
+) -> Result<Document, DocError> {
+    let format = match format {
+        Some(f) => f,
+        None => detect(bytes)?,
+    };
+    let mut doc = match format {
+        Format::Pdf => pdf::pdf(bytes)?,
+        Format::Docx => ooxml::docx(bytes)?,
+        Format::Pptx => ooxml::pptx(bytes)?,
+        Format::Xlsx => xlsx::xlsx(bytes)?,
+        Format::Png | Format::Jpeg | Format::Tiff => {
+            ocr::image_document(bytes, format, ocr.unwrap_or(&Ocr::OFF))?
+        }
+    };
+    if let Some((from, to)) = pages {
+        if format == Format::Docx && doc.pages.len() < 2 {
+            return Err(DocError::NotSupported(
+                "--pages: this DOCX records no page breaks (it flows as one page)".into(),
+            ));
+        }
+        doc.keep_pages(from, to);
+    }
+    if let (Format::Pdf, Some(ocr)) = (format, ocr) {
+        ocr::pdf_pages(bytes, &mut doc, ocr)?;
+    }
+    Ok(doc)
+}
+
+/// Reads a document ([`read_doc`]) and renders its text (in a worker: the bytes are
+/// untrusted).
+pub fn read_text(
+    bytes: &[u8],
+    format: Option<Format>,
+    mode: Mode,
+    max_chars: usize,
+    pages: Option<(usize, usize)>,
+    ocr: Option<&Ocr<'_>>,
+) -> Result<(DocText, String), DocError> {
+    let mut doc = read_doc(bytes, format, pages, ocr)?;
+    let count = doc.pages.len();
+    let mut truncated = false;
+    if mode == Mode::Json && max_chars > 0 {
+        truncated = doc.cut_at(max_chars);
+        if truncated {
+            doc.warnings
+                .push(format!("--max-chars {max_chars}: later blocks left out"));
+        }
+    }
+    let mut text = render(&doc, mode);
+    if mode != Mode::Json && max_chars > 0 {
+        truncated = truncate(&mut text, max_chars);
+    }
+    let info = DocText {
+        format: doc.format,
+        pages: count,
+        tables: doc.tables(),
+        ocr_pages: doc.ocr_pages(),
+        warnings: std::mem::take(&mut doc.warnings),
+        chars: text.chars().count(),
+        truncated,
+    };
+    Ok((info, text))
+}
+
+/// The format of `bytes`, from their content, never the file name: `%PDF-`, the PNG, JPEG
+/// and TIFF signatures, or a zip whose entries name the Office part (`word/document.xml`,
+/// `ppt/presentation.xml`, `xl/workbook.xml`).
+pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
+    if bytes.starts_with(b"%PDF-") {
+        return Ok(Format::Pdf);
+    }
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return Ok(Format::Png);
+    }
+    if bytes.starts_with(b"\xFF\xD8\xFF") {
+        return Ok(Format::Jpeg);
+    }
+    if bytes.starts_with(b"II*\0") || bytes.starts_with(b"MM\0*") {
+        return Ok(Format::Tiff);
+    }
+    if bytes.starts_with(b"\xD0\xCF\x11\xE0") {
+        return Err(DocError::NotSupported(
+            "an OLE2 file: legacy .doc/.ppt/.xls or an encrypted Office document; not supported"
+                .into(),
+        ));
+    }
+    if !bytes.starts_with(b"PK") {
+        return Err(DocError::NotSupported(
+            "not a PDF, DOCX, PPTX, XLSX, PNG, JPEG or TIFF file (unknown content)".into(),
+        ));
+    }
+    let zip = ooxml::Zip::new(bytes)?;
+    for (part, f) in [
+        ("word/document.xml", Format::Docx),
+        ("ppt/presentation.xml", Format::Pptx),
+        ("xl/workbook.xml", Format::Xlsx),
+    ] {
+        if zip.has(part) {
+            return Ok(f);
+        }
+    }
+    Err(DocError::NotSupported(
+        "a zip file that is not a DOCX, PPTX or XLSX document".into(),
+    ))
+}

@@ -1,0 +1,568 @@
+//! Readers on documents built here with the `zip` writer (the smallest valid parts).
+
+use std::io::Write;
+
+use super::Mode;
+use super::model::render;
+use super::{DocError, Format, detect, ooxml, xlsx};
+
+/// A zip of these parts (name, text), deflated; the Office tests build their files with it.
+pub(super) fn zip_of(parts: &[(&str, &str)]) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, body) in parts {
+        w.start_file(*name, opts).expect("start");
+        w.write_all(body.as_bytes()).expect("write");
+    }
+    w.finish().expect("finish").into_inner()
+}
+
+const W: &str = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"";
+
+fn docx_bytes() -> Vec<u8> {
+    let p = |style: &str, text: &str| {
+        format!(
+            "<w:p><w:pPr><w:pStyle w:val=\"{style}\"/></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"
+        )
+    };
+    let li = |num: &str, lvl: u8, text: &str| {
+        format!(
+            "<w:p><w:pPr><w:numPr><w:ilvl w:val=\"{lvl}\"/><w:numId w:val=\"{num}\"/></w:numPr></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"
+        )
+    };
+    let cell = |t: &str| format!("<w:tc><w:p><w:r><w:t>{t}</w:t></w:r></w:p></w:tc>");
+    let body = format!(
+        "<w:document {W}><w:body>{}{}<w:p><w:r><w:t xml:space=\"preserve\">Fish &amp; chips </w:t></w:r><w:r><w:t>cost &#163;5.</w:t></w:r></w:p>{}{}{}{}<w:tbl><w:tr>{}{}</w:tr><w:tr>{}{}</w:tr></w:tbl></w:body></w:document>",
+        p("Title", "Quarterly Report"),
+        p("Heading2", "Summary"),
+        li("1", 0, "first point"),
+        li("1", 1, "a detail"),
+        li("2", 0, "step one"),
+        p("Normal", "After the list."),
+        cell("Region"),
+        cell("Sales"),
+        cell("North"),
+        cell("42"),
+    );
+    let numbering = "<w:numbering xmlns:w=\"x\"><w:abstractNum w:abstractNumId=\"10\"><w:lvl w:ilvl=\"0\"><w:numFmt w:val=\"bullet\"/></w:lvl></w:abstractNum><w:abstractNum w:abstractNumId=\"20\"><w:lvl w:ilvl=\"0\"><w:numFmt w:val=\"decimal\"/></w:lvl></w:abstractNum><w:num w:numId=\"1\"><w:abstractNumId w:val=\"10\"/></w:num><w:num w:numId=\"2\"><w:abstractNumId w:val=\"20\"/></w:num></w:numbering>";
+    zip_of(&[
+        ("[Content_Types].xml", "<Types/>"),
+        ("word/document.xml", &body),
+        ("word/numbering.xml", numbering),
+    ])
+}
+
+#[test]
+fn docx_keeps_headings_lists_and_tables() {
+    let bytes = docx_bytes();
+    assert_eq!(detect(&bytes), Ok(Format::Docx));
+    let blocks = ooxml::docx(&bytes).expect("docx");
+    assert_eq!(
+        render(&blocks, Mode::Md),
+        "# Quarterly Report\n\n### Summary\n\nFish & chips cost £5.\n\n- first point\n  - a detail\n1. step one\n\nAfter the list.\n\n| Region | Sales |\n| --- | --- |\n| North | 42 |\n"
+    );
+    assert_eq!(
+        render(&blocks, Mode::Text),
+        "Quarterly Report\n\nSummary\n\nFish & chips cost £5.\n\n- first point\n  - a detail\n- step one\n\nAfter the list.\n\nRegion\tSales\nNorth\t42\n"
+    );
+}
+
+#[test]
+fn an_empty_text_element_does_not_capture_field_codes() {
+    let xml = format!(
+        "<w:document {W}><w:body><w:p><w:r><w:t/></w:r><w:r><w:instrText>HYPERLINK \"https://x\"</w:instrText></w:r><w:r><w:t>visible</w:t></w:r></w:p></w:body></w:document>"
+    );
+    let blocks = ooxml::docx(&zip_of(&[("word/document.xml", &xml)])).expect("docx");
+    assert_eq!(render(&blocks, Mode::Text), "visible\n");
+}
+
+fn slide(title: &str, lines: &[(u8, &str)]) -> String {
+    let paras: String = lines
+        .iter()
+        .map(|(l, t)| format!("<a:p><a:pPr lvl=\"{l}\"/><a:r><a:t>{t}</a:t></a:r></a:p>"))
+        .collect();
+    format!(
+        "<p:sld xmlns:p=\"p\" xmlns:a=\"a\"><p:cSld><p:spTree>\
+         <p:sp><p:nvSpPr><p:nvPr><p:ph type=\"title\"/></p:nvPr></p:nvSpPr><p:txBody><a:p><a:r><a:t>{title}</a:t></a:r></a:p></p:txBody></p:sp>\
+         <p:sp><p:nvSpPr><p:nvPr><p:ph idx=\"1\"/></p:nvPr></p:nvSpPr><p:txBody>{paras}</p:txBody></p:sp>\
+         </p:spTree></p:cSld></p:sld>"
+    )
+}
+
+#[test]
+fn pptx_has_one_section_per_slide_in_order() {
+    let s1 = slide("Welcome", &[(0, "Agenda"), (1, "Numbers")]);
+    let s2 = slide("Numbers &amp; more", &[(0, "Up 10%")]);
+    let s10 = slide("Close", &[(0, "Questions?")]);
+    // slide10 sorts after slide2 by number, not by name.
+    let bytes = zip_of(&[
+        ("ppt/presentation.xml", "<p:presentation/>"),
+        ("ppt/slides/slide10.xml", &s10),
+        ("ppt/slides/slide1.xml", &s1),
+        ("ppt/slides/slide2.xml", &s2),
+    ]);
+    assert_eq!(detect(&bytes), Ok(Format::Pptx));
+    let blocks = ooxml::pptx(&bytes).expect("pptx");
+    assert_eq!(blocks.pages.len(), 3);
+    assert_eq!(
+        render(&blocks, Mode::Md),
+        "<!-- Slide 1 -->\n\n# Welcome\n\n- Agenda\n  - Numbers\n\n<!-- Slide 2 -->\n\n# Numbers & more\n\n- Up 10%\n\n<!-- Slide 3 -->\n\n# Close\n\n- Questions?\n"
+    );
+}
+
+fn sheet(rows: &str) -> String {
+    format!(
+        "<worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><sheetData>{rows}</sheetData></worksheet>"
+    )
+}
+
+fn xlsx_bytes() -> Vec<u8> {
+    let ns = "xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"";
+    let workbook = format!(
+        "<workbook {ns}><sheets><sheet name=\"Sales\" sheetId=\"1\" r:id=\"rId1\"/><sheet name=\"Dates\" sheetId=\"2\" r:id=\"rId2\"/></sheets></workbook>"
+    );
+    let rels = "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">\
+        <Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet\" Target=\"worksheets/sheet1.xml\"/>\
+        <Relationship Id=\"rId2\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet\" Target=\"worksheets/sheet2.xml\"/>\
+        <Relationship Id=\"rId3\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings\" Target=\"sharedStrings.xml\"/>\
+        <Relationship Id=\"rId4\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles\" Target=\"styles.xml\"/></Relationships>";
+    let shared = "<sst xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><si><t>Item</t></si><si><t>Price</t></si><si><t>Tea</t></si><si><t>Total</t></si></sst>";
+    let styles = "<styleSheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><cellXfs count=\"2\"><xf numFmtId=\"0\"/><xf numFmtId=\"14\" applyNumberFormat=\"1\"/></cellXfs></styleSheet>";
+    let s1 = sheet(
+        "<row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c><c r=\"B1\" t=\"s\"><v>1</v></c></row>\
+         <row r=\"2\"><c r=\"A2\" t=\"s\"><v>2</v></c><c r=\"B2\"><v>2.5</v></c></row>\
+         <row r=\"3\"><c r=\"A3\" t=\"s\"><v>3</v></c><c r=\"B3\"><f>SUM(B2:B2)*2</f><v>5</v></c></row>",
+    );
+    let s2 = sheet(
+        "<row r=\"1\"><c r=\"A1\" s=\"1\"><v>46000</v></c><c r=\"B1\" t=\"inlineStr\"><is><t>due</t></is></c></row>",
+    );
+    zip_of(&[
+        ("[Content_Types].xml", "<Types/>"),
+        (
+            "_rels/.rels",
+            "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\"><Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument\" Target=\"xl/workbook.xml\"/></Relationships>",
+        ),
+        ("xl/workbook.xml", &workbook),
+        ("xl/_rels/workbook.xml.rels", rels),
+        ("xl/sharedStrings.xml", shared),
+        ("xl/styles.xml", styles),
+        ("xl/worksheets/sheet1.xml", &s1),
+        ("xl/worksheets/sheet2.xml", &s2),
+    ])
+}
+
+#[test]
+fn xlsx_has_a_table_per_sheet_with_cached_formula_values_and_dates() {
+    let bytes = xlsx_bytes();
+    assert_eq!(detect(&bytes), Ok(Format::Xlsx));
+    let blocks = xlsx::xlsx(&bytes).expect("xlsx");
+    assert_eq!(blocks.pages.len(), 2);
+    assert_eq!(
+        render(&blocks, Mode::Md),
+        "## Sheet: Sales\n\n| Item | Price |\n| --- | --- |\n| Tea | 2.5 |\n| Total | 5 |\n\n## Sheet: Dates\n\n| 2025-12-09 | due |\n| --- | --- |\n"
+    );
+}
+
+#[test]
+fn bad_input_is_a_reason_never_a_panic() {
+    // A wrong "extension" does not matter: content decides.
+    assert!(matches!(
+        detect(b"hello, plain text"),
+        Err(DocError::NotSupported(_))
+    ));
+    assert!(matches!(
+        detect(b"\xD0\xCF\x11\xE0rest"),
+        Err(DocError::NotSupported(_))
+    ));
+    assert!(matches!(
+        detect(&zip_of(&[("a.txt", "x")])),
+        Err(DocError::NotSupported(_))
+    ));
+    // Truncated containers.
+    for full in [docx_bytes(), xlsx_bytes()] {
+        let cut = &full[..full.len() / 2];
+        assert!(detect(cut).is_err() || ooxml::docx(cut).is_err());
+        assert!(xlsx::xlsx(cut).is_err());
+    }
+    // Malformed XML inside a valid container.
+    let broken = zip_of(&[("word/document.xml", "<w:document><w:body><w:p></w:body>")]);
+    assert!(matches!(ooxml::docx(&broken), Err(DocError::Parse(_))));
+    assert!(ooxml::pptx(&zip_of(&[("ppt/presentation.xml", "<x/>")])).is_ok());
+}
+
+#[test]
+fn a_zip_bomb_stops_at_the_limit() {
+    // 80 MiB of one repeated byte compresses to well under 1 MiB.
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    w.start_file("word/document.xml", opts).expect("start");
+    let chunk = vec![b'a'; 1 << 20];
+    for _ in 0..80 {
+        w.write_all(&chunk).expect("write");
+    }
+    let bytes = w.finish().expect("finish").into_inner();
+    assert!(bytes.len() < 1 << 20, "{}", bytes.len());
+    assert_eq!(detect(&bytes), Ok(Format::Docx));
+    match ooxml::docx(&bytes) {
+        Err(DocError::Parse(m)) => assert!(m.contains("zip bomb"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A PDF with one page per entry of `pages` (each a list of text lines), built with lopdf.
+fn pdf_bytes(pages: &[&[&str]], encrypt: bool) -> Vec<u8> {
+    use lopdf::content::{Content, Operation};
+    use lopdf::{Document, Object, Stream, dictionary};
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font_id = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+    });
+    let resources_id = doc.add_object(dictionary! { "Font" => dictionary! { "F1" => font_id } });
+    let mut kids = Vec::new();
+    for lines in pages {
+        let mut ops = vec![
+            Operation::new("BT", vec![]),
+            Operation::new("Tf", vec!["F1".into(), 12.into()]),
+            Operation::new("TL", vec![14.into()]),
+            Operation::new("Td", vec![72.into(), 720.into()]),
+        ];
+        for l in *lines {
+            ops.push(Operation::new("Tj", vec![Object::string_literal(*l)]));
+            ops.push(Operation::new("T*", vec![]));
+        }
+        ops.push(Operation::new("ET", vec![]));
+        let content = Content { operations: ops };
+        let content_id = doc.add_object(Stream::new(
+            dictionary! {},
+            content.encode().expect("encode"),
+        ));
+        let page_id = doc.add_object(dictionary! {
+            "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+        });
+        kids.push(page_id.into());
+    }
+    let count = kids.len() as i64;
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => kids, "Count" => count, "Resources" => resources_id,
+            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+        }),
+    );
+    let catalog_id = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog_id);
+    if encrypt {
+        let enc = doc.add_object(dictionary! { "Filter" => "Standard", "V" => 1, "R" => 2 });
+        doc.trailer.set("Encrypt", enc);
+    }
+    let mut buf = Vec::new();
+    doc.save_to(&mut buf).expect("save");
+    buf
+}
+
+#[test]
+fn pdf_pages_are_sections_with_their_text() {
+    let bytes = pdf_bytes(
+        &[
+            &["First page text."],
+            &["Second page, line one."],
+            &["Third and last."],
+        ],
+        false,
+    );
+    assert_eq!(detect(&bytes), Ok(Format::Pdf));
+    let doc = super::pdf::pdf(&bytes).expect("pdf");
+    assert_eq!(doc.pages.len(), 3);
+    assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+    let md = render(&doc, Mode::Md);
+    let at = |s: &str| {
+        md.find(s)
+            .unwrap_or_else(|| panic!("{s:?} missing in {md}"))
+    };
+    assert!(at("<!-- page 1 -->") < at("First page text."));
+    assert!(at("First page text.") < at("<!-- page 2 -->"));
+    assert!(at("<!-- page 2 -->") < at("Second page, line one."));
+    assert!(at("<!-- page 3 -->") < at("Third and last."));
+}
+
+#[test]
+fn a_text_less_pdf_warns_and_an_encrypted_or_truncated_one_fails() {
+    let doc = super::pdf::pdf(&pdf_bytes(&[&[], &[]], false)).expect("pdf");
+    assert_eq!(doc.pages.len(), 2);
+    assert_eq!(render(&doc, Mode::Text), "");
+    assert!(doc.warnings[0].contains("no text"), "{:?}", doc.warnings);
+    match super::pdf::pdf(&pdf_bytes(&[&["secret"]], true)) {
+        Err(DocError::Parse(m)) => assert!(m.contains("encrypted"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let full = pdf_bytes(&[&["Some text here."]], false);
+    assert!(matches!(
+        super::pdf::pdf(&full[..full.len() / 3]),
+        Err(DocError::Parse(_))
+    ));
+}
+
+#[test]
+fn pages_keeps_only_those_pages_with_their_anchors() {
+    let bytes = pdf_bytes(
+        &[
+            &["First page text."],
+            &["Second page, line one."],
+            &["Third and last."],
+        ],
+        false,
+    );
+    let (_, md) = super::read_text(&bytes, None, Mode::Md, 0, Some((2, 3)), None).expect("pages");
+    assert!(!md.contains("First page text."), "{md}");
+    assert!(md.starts_with("<!-- page 2 -->"), "{md}");
+    assert!(
+        md.contains("Second page, line one.") && md.contains("<!-- page 3 -->"),
+        "{md}"
+    );
+    let (_, md) =
+        super::read_text(&bytes, None, Mode::Md, 0, Some((3, 9)), None).expect("past the end");
+    assert!(
+        md.starts_with("<!-- page 3 -->") && !md.contains("page 2"),
+        "{md}"
+    );
+    // A DOCX flows as one: no pages to keep.
+    assert!(matches!(
+        super::read_text(&docx_bytes(), None, Mode::Md, 0, Some((1, 1)), None),
+        Err(super::DocError::NotSupported(_))
+    ));
+}
+
+/// One page for [`placed_pdf`]: text as `(x, y, size, text)` in PDF space (y up, 612 × 792),
+/// each drawn by its own `Tj` with no spaces between them; stroked lines `[x0, y0, x1, y1]`;
+/// and an optional `cm` the whole page is drawn under.
+struct PdfPage<'a> {
+    text: Vec<(f32, f32, f32, &'a str)>,
+    lines: Vec<[f32; 4]>,
+    cm: Option<[f32; 6]>,
+}
+
+/// A PDF of `pages` (Helvetica), with `outline` as its bookmarks: each `(title, next)`
+/// where `next` is the index of the entry its `/Next` points to (a loop if it points back).
+fn placed_pdf(pages: &[PdfPage<'_>], outline: &[(&str, Option<usize>)]) -> Vec<u8> {
+    use lopdf::content::{Content, Operation};
+    use lopdf::{Document, Object, Stream, dictionary};
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font_id = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+    });
+    let resources_id = doc.add_object(dictionary! { "Font" => dictionary! { "F1" => font_id } });
+    let mut kids = Vec::new();
+    for page in pages {
+        let mut ops = Vec::new();
+        if let Some(m) = page.cm {
+            ops.push(Operation::new("cm", m.iter().map(|&v| v.into()).collect()));
+        }
+        for l in &page.lines {
+            ops.push(Operation::new("m", vec![l[0].into(), l[1].into()]));
+            ops.push(Operation::new("l", vec![l[2].into(), l[3].into()]));
+            ops.push(Operation::new("S", vec![]));
+        }
+        for &(x, y, size, s) in &page.text {
+            ops.push(Operation::new("BT", vec![]));
+            ops.push(Operation::new("Tf", vec!["F1".into(), size.into()]));
+            ops.push(Operation::new("Td", vec![x.into(), y.into()]));
+            ops.push(Operation::new("Tj", vec![Object::string_literal(s)]));
+            ops.push(Operation::new("ET", vec![]));
+        }
+        let content = Content { operations: ops };
+        let content_id = doc.add_object(Stream::new(
+            dictionary! {},
+            content.encode().expect("encode"),
+        ));
+        let page_id = doc.add_object(dictionary! {
+            "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+        });
+        kids.push(page_id.into());
+    }
+    let count = kids.len() as i64;
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => kids, "Count" => count, "Resources" => resources_id,
+            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+        }),
+    );
+    let mut catalog = dictionary! { "Type" => "Catalog", "Pages" => pages_id };
+    if !outline.is_empty() {
+        let ids: Vec<_> = outline.iter().map(|_| doc.new_object_id()).collect();
+        let root = doc.new_object_id();
+        for (i, (title, next)) in outline.iter().enumerate() {
+            let mut d = dictionary! { "Title" => Object::string_literal(*title), "Parent" => root };
+            if let Some(n) = next {
+                d.set("Next", ids[*n]);
+            }
+            doc.objects.insert(ids[i], Object::Dictionary(d));
+        }
+        doc.objects.insert(
+            root,
+            Object::Dictionary(dictionary! { "Type" => "Outlines", "First" => ids[0] }),
+        );
+        catalog.set("Outlines", root);
+    }
+    let catalog_id = doc.add_object(catalog);
+    doc.trailer.set("Root", catalog_id);
+    let mut buf = Vec::new();
+    doc.save_to(&mut buf).expect("save");
+    buf
+}
+
+#[test]
+fn a_pdf_table_is_read_from_its_rules_and_its_cells_are_not_glued() {
+    // A 3 × 3 grid at x 100/220/340/460, y 600/620/640/660 (PDF space, y up).
+    let mut lines = Vec::new();
+    for y in [600.0, 620.0, 640.0, 660.0] {
+        lines.push([100.0, y, 460.0, y]);
+    }
+    for x in [100.0, 220.0, 340.0, 460.0] {
+        lines.push([x, 600.0, x, 660.0]);
+    }
+    let mut text = vec![(72.0, 700.0, 11.0, "Timings of the three passes.")];
+    for (r, row) in [
+        ["time (secs)", "simple", "complex"],
+        ["parse", "1.5", "12"],
+        ["render", "0.5", "3"],
+    ]
+    .iter()
+    .enumerate()
+    {
+        for (c, cell) in row.iter().enumerate() {
+            text.push((
+                105.0 + 120.0 * c as f32,
+                646.0 - 20.0 * r as f32,
+                11.0,
+                *cell,
+            ));
+        }
+    }
+    let bytes = placed_pdf(
+        &[PdfPage {
+            text,
+            lines,
+            cm: None,
+        }],
+        &[],
+    );
+    let doc = super::pdf::pdf(&bytes).expect("pdf");
+    assert_eq!(doc.tables(), 1, "{doc:#?}");
+    let md = render(&doc, Mode::Md);
+    assert!(
+        md.contains("| time (secs) | simple | complex |\n| --- | --- | --- |\n| parse | 1.5 | 12 |\n| render | 0.5 | 3 |"),
+        "{md}"
+    );
+    let page = &doc.pages[0];
+    assert_eq!((page.width, page.height), (Some(612.0), Some(792.0)));
+    assert!(
+        md.find("Timings").expect("text") < md.find("| time").expect("table"),
+        "{md}"
+    );
+}
+
+#[test]
+fn pdf_bookmarks_make_headings_and_a_looping_outline_ends() {
+    let text = vec![
+        (72.0, 700.0, 11.0, "Scope"),
+        (
+            72.0,
+            680.0,
+            11.0,
+            "This paragraph explains the scope of the document.",
+        ),
+        (72.0, 640.0, 11.0, "Method"),
+        (
+            72.0,
+            620.0,
+            11.0,
+            "This paragraph explains the method that was used.",
+        ),
+    ];
+    // The second entry's /Next points back to the first.
+    let bytes = placed_pdf(
+        &[PdfPage {
+            text,
+            lines: Vec::new(),
+            cm: None,
+        }],
+        &[("Scope", Some(1)), ("Method", Some(0))],
+    );
+    let doc = super::pdf::pdf(&bytes).expect("pdf");
+    let md = render(&doc, Mode::Md);
+    assert!(
+        md.contains("# Scope\n\nThis paragraph explains the scope"),
+        "{md}"
+    );
+    assert!(md.contains("# Method\n\n"), "{md}");
+}
+
+#[test]
+fn a_rotated_pdf_page_is_read_upright_and_furniture_is_left_out() {
+    // Four pages with a running header and a page number; the last is drawn turned 90°
+    // (as landscape pages often are).
+    let heads: Vec<String> = (1..=4).map(|n| format!("Quarterly report {n}")).collect();
+    let mut pages: Vec<PdfPage<'_>> = (0..3)
+        .map(|i| PdfPage {
+            text: vec![
+                (72.0, 760.0, 9.0, heads[i].as_str()),
+                (72.0, 600.0, 11.0, "Body text of an ordinary page."),
+                (300.0, 30.0, 9.0, ["1", "2", "3"][i]),
+            ],
+            lines: Vec::new(),
+            cm: None,
+        })
+        .collect();
+    pages.push(PdfPage {
+        text: vec![
+            (72.0, 400.0, 11.0, "Landscape line one."),
+            (72.0, 385.0, 11.0, "Landscape line two."),
+        ],
+        lines: Vec::new(),
+        cm: Some([0.0, 1.0, -1.0, 0.0, 612.0, 0.0]),
+    });
+    let doc = super::pdf::pdf(&bytes_of(&pages)).expect("pdf");
+    let text = render(&doc, Mode::Text);
+    assert!(!text.contains("Quarterly report"), "{text}");
+    assert!(text.contains("Body text of an ordinary page."), "{text}");
+    assert!(
+        text.contains("Landscape line one. Landscape line two."),
+        "{text}"
+    );
+    let json = render(&doc, Mode::Json);
+    assert!(
+        json.contains("\"kind\":\"furniture\",\"text\":\"Quarterly report 1\""),
+        "{json}"
+    );
+}
+
+fn bytes_of(pages: &[PdfPage<'_>]) -> Vec<u8> {
+    placed_pdf(pages, &[])
+}
+
+#[test]
+fn a_page_over_the_glyph_cap_stops_with_a_warning() {
+    let long = "x".repeat(1_000);
+    let text: Vec<(f32, f32, f32, &str)> = (0..210)
+        .map(|i| (10.0, 780.0 - 3.0 * i as f32, 2.0, long.as_str()))
+        .collect();
+    let doc = super::pdf::pdf(&bytes_of(&[PdfPage {
+        text,
+        lines: Vec::new(),
+        cm: None,
+    }]))
+    .expect("pdf");
+    assert!(
+        doc.warnings
+            .iter()
+            .any(|w| w.contains("more than 200000 characters")),
+        "{:?}",
+        doc.warnings
+    );
+    assert!(!doc.pages[0].blocks.is_empty());
+}

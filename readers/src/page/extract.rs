@@ -1,0 +1,1183 @@
+//! Article extraction for `rss read` full text (pure; CPU-bound, run off the async threads).
+//!
+//! Chosen by measurement (docs/benchmarks.md, "rss read"): dom_smoothie (a close port of
+//! Readability.js, keeping class names) finds the article and its title; then rules a
+//! reader would apply remove what Readability keeps but is not the article's text: figures
+//! with their captions and credits, asides, navigation and footers inside the article;
+//! blocks whose class or id names them as share bars, bylines, captions, newsletter
+//! prompts, related links or ads; short lines that open like a byline or a credit
+//! ("By …", "Updated …", "Photo: …"); and short blocks that are mostly links ("Related: …",
+//! "More:" lists, tag rows; a linked item of a list or row of plain facts stays). Before
+//! Readability, a pre-pass over the page's tree ([`before_readability`]) keeps what
+//! Readability itself would drop: a reader's comment quoted between paragraphs, the
+//! author's licence line after the text, and the fact box (a short `<dl>`) beside a short
+//! text, appended to it; and it drops sign-up boxes (an e-mail field with its pitch). Each
+//! rule was kept only for its effect on pages it was not tuned on (the benchmark's
+//! held-out third, and the multilingual web corpus). The result is
+//! sanitised with the same allowlist as feed content, relative URLs made absolute
+//! against the page's final URL, and rendered to plain text keeping paragraph breaks.
+//!
+//! The article's title (the page's `<h1>` when `<title>` opens with it before a separator)
+//! heads the text once. An article under 1,000 characters is weighed against the page's
+//! largest block of text outside navigation, which replaces it when twice as long; a page
+//! with no article gives that block with a warning, never a failure.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use dom_query::{Document, Matcher, NodeId, NodeRef};
+use url::Url;
+
+use super::tree::{self, Counts, Edge, named, nonspace};
+use crate::text::sanitize;
+
+/// Subtrees dropped from the article: not its running text.
+const DROPPED: &[&str] = &["figure", "figcaption", "aside", "nav", "footer"];
+/// Blocks tested for link density.
+const BLOCKS: &[&str] = &[
+    "p",
+    "li",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "dd",
+    "dt",
+    "div",
+    "td",
+    "th",
+];
+/// A block whose link text is more than this share of its text is navigation...
+const LINK_DENSITY: f64 = 0.5;
+/// ...unless it is at least this long (a real paragraph that links a lot).
+const LINK_BLOCK_MAX_CHARS: usize = 200;
+/// dom_smoothie's element budget: a page with more elements is refused, not ground through.
+const MAX_ELEMENTS: usize = 50_000;
+
+/// Readability tries again with looser rules (up to four passes over the page) while its
+/// article is shorter than this (characters); its default is 500. paw weighs a short
+/// article against the page's largest block anyway, so the later passes rarely change the
+/// answer: at 250 the web corpus scores the same and the article benchmark 0.0001 higher,
+/// 9 % faster (at 100 the corpus loses precision: docs/benchmarks.md).
+const CHAR_THRESHOLD: usize = 250;
+
+/// What separates a page's title from its site's name in `<title>` ("Heading | Site").
+pub const TITLE_SEPARATORS: [char; 8] = ['|', '-', '–', '—', ':', '·', '»', '/'];
+
+/// An article shorter than this (characters, no whitespace) is checked against the page's
+/// largest block of text.
+const SHORT_ARTICLE_CHARS: usize = 1000;
+
+/// An extracted article.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extracted {
+    /// The article's title.
+    pub title: String,
+    /// The article body, sanitised HTML with absolute URLs, headed by its title.
+    pub html: String,
+    /// The article body as plain text, paragraphs separated by a blank line; the title is
+    /// its first paragraph (once).
+    pub text: String,
+    /// Set when no article was recognised and this is the page's largest text block.
+    pub warning: Option<String>,
+}
+
+/// What the result says when the extractor found no article and fell back.
+pub const FALLBACK_WARNING: &str =
+    "no article was recognised on the page; this is its largest block of text";
+
+/// Extracts the article of `html`, a page fetched from `url` (after redirects).
+pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
+    // Measured as it is built: a tree of a page nested too deep costs quadratic time, so
+    // the builder stops at the limit and the page is refused by its shape.
+    let (doc, shape) = super::shape::parse_measured(html, MAX_ELEMENTS);
+    if !shape.buildable() {
+        return Err(format!(
+            "the page nests elements {} deep (the limit is {}): not an article",
+            shape.depth,
+            super::shape::MAX_DEPTH
+        ));
+    }
+    if shape.elements > MAX_ELEMENTS {
+        return Err(format!(
+            "the page has {} elements (the limit is {MAX_ELEMENTS}): not an article",
+            shape.elements
+        ));
+    }
+    // The page as it was parsed, for its largest block once Readability has changed the
+    // tree: a copy of a small page's tree costs a fraction of parsing it again; a large
+    // page (whose article is rarely short) is parsed again when its block is wanted.
+    let page = (html.len() <= COPY_MAX_BYTES).then(|| doc.clone());
+    let cfg = dom_smoothie::Config {
+        // Counted already (the tree builder stopped past the limit and the page was
+        // refused): dom_smoothie's own count would walk the whole tree again.
+        max_elements_to_parse: 0,
+        // The classes name what a block is (`share-bar`, `byline`); sanitising drops them.
+        keep_classes: true,
+        char_threshold: CHAR_THRESHOLD,
+        ..Default::default()
+    };
+    let mut r = dom_smoothie::Readability::with_document(doc, Some(url.as_str()), Some(cfg))
+        .map_err(|e| format!("cannot read the page: {e}"))?;
+    let boxes = before_readability(&r);
+    // The article is cleaned, measured and rendered in Readability's own tree, where it
+    // was found: not serialised and parsed again.
+    let found = r.parse().ok().and_then(|article| {
+        let root = *r.doc.select_single_matcher(&ARTICLE_ROOT).nodes().first()?;
+        clean(&root, true);
+        let text = tree::text(&root);
+        // Sanitised only once chosen over the page's largest block.
+        (!text.trim().is_empty()).then(|| {
+            (
+                crate::text::collapse(&article.title),
+                root.html().to_string(),
+                text,
+            )
+        })
+    });
+    // No block holds more text than the page (a rendered block adds at most a list
+    // marker or a line break per element: a quarter is room enough), so when the article
+    // is over half of it none can be twice as long, and no block is looked for.
+    let short = found.as_ref().is_none_or(|(_, _, text)| {
+        let n = nonspace(text);
+        n < SHORT_ARTICLE_CHARS && 2 * n <= shape.text_chars.saturating_add(shape.text_chars / 4)
+    });
+    // The block must hold twice the article's text to replace it: one that cannot is not
+    // cleaned and rendered.
+    let beat = found.as_ref().map_or(0, |(_, _, text)| 2 * nonspace(text));
+    // A short article may be a piece of the page (the first cell of a table layout, one
+    // of a listing's entries): the page's largest block of text, when it holds twice as
+    // much. A page with a main text is never `failed`: with no article, its largest block.
+    let block = if short {
+        let page = page.unwrap_or_else(|| super::shape::parse_measured(html, MAX_ELEMENTS).0);
+        largest_block(&page, beat).map(|(title, block)| {
+            // Its chrome stays out of the text.
+            drop_named(&block, CHROME);
+            clean(&block, false);
+            let text = tree::text(&block);
+            (title, block.inner_html().to_string(), text)
+        })
+    } else {
+        None
+    };
+    let (title, body_html, body_text, warning) = match (found, block) {
+        (Some(f), Some(b)) if nonspace(&b.2) >= 2 * nonspace(&f.2) => (f.0, b.1, b.2, None),
+        (Some(f), _) => (f.0, f.1, f.2, None),
+        (None, Some(b)) if nonspace(&b.2) > 0 => {
+            (b.0, b.1, b.2, Some(FALLBACK_WARNING.to_string()))
+        }
+        (None, _) => return Err("no text found on the page".into()),
+    };
+    let body_html = sanitize(&body_html, Some(url));
+    let (body_html, body_text) = with_fact_boxes(body_html, body_text, &boxes, url);
+    let title = article_title(&title, html);
+    let (html, text) = headed(&title, body_html, body_text);
+    Ok(Extracted {
+        title,
+        html,
+        text,
+        warning,
+    })
+}
+
+/// Pages up to this size keep a copy of their tree for [`largest_block`].
+const COPY_MAX_BYTES: usize = 64 << 10;
+
+/// The element Readability puts the article in.
+static ARTICLE_ROOT: LazyLock<Matcher> =
+    LazyLock::new(|| Matcher::new("#readability-page-1").expect("static selector"));
+
+/// Removes every element named one of `names` under `root` (not `root` itself).
+fn drop_named(root: &NodeRef<'_>, names: &[&str]) {
+    let doomed: Vec<NodeRef<'_>> = root.descendants_it().filter(|d| named(d, names)).collect();
+    for d in doomed {
+        d.remove_from_parent();
+    }
+}
+
+/// Elements of the page the pre-pass looks at: definition lists (fact boxes), licence
+/// links, blocks whose class or id names them a comment, and e-mail fields (sign-ups).
+const PREPASS: &str = "dl, a[rel~=license], a[href*='creativecommons.org/licenses/'], \
+     a[href*='creativecommons.org/publicdomain/'], [class*=comment], [id*=comment], \
+     input[type=email]";
+static PREPASS_MATCHER: LazyLock<Matcher> =
+    LazyLock::new(|| Matcher::new(PREPASS).expect("static selector"));
+/// A sign-up box is a heading, a line of pitch and the form (characters, no whitespace).
+const SIGNUP_MAX_CHARS: usize = 300;
+/// Candidates of each kind the pre-pass examines on one page: a hostile page of thousands
+/// of comment-named blocks costs no more than a real one.
+const PREPASS_MAX_CANDIDATES: usize = 64;
+/// Nodes read under one candidate: what the pre-pass keeps is short, so a candidate with
+/// more is not one (and the walk stays bounded, whatever the page).
+const WALK_MAX_NODES: usize = 400;
+/// A fact box is short: a few terms and their values (characters, no whitespace).
+const FACT_BOX_MAX_CHARS: usize = 600;
+/// A fact box's heading is a few words.
+const HEADING_MAX_CHARS: usize = 80;
+/// Fact boxes appended to one article.
+const FACT_BOXES_MAX: usize = 3;
+/// A quoted comment is a few sentences; a comments section is longer.
+const QUOTE_MAX_CHARS: usize = 600;
+/// A licence line is one sentence.
+const LICENCE_MAX_CHARS: usize = 300;
+/// How far the pre-pass looks for a licence link's line, and past neighbouring quotes.
+const NEAR: usize = 4;
+/// A block between a quote and the text with less text than this is a slot (an ad's
+/// label, an empty box), looked past.
+const SLOT_MAX_CHARS: usize = 16;
+/// Site chrome: nothing inside it is the article's.
+const PAGE_CHROME: &[&str] = &["nav", "header", "footer", "form"];
+
+/// What a bounded walk over a candidate's subtree found.
+#[derive(Debug, Default)]
+struct Walk {
+    /// Characters of text (no whitespace).
+    chars: usize,
+    /// Of those, characters inside a link.
+    linked: usize,
+    /// Terms (`dt`).
+    terms: usize,
+    /// Descriptions (`dd`).
+    descriptions: usize,
+    /// Headings or form controls: not a fact box, a quote or a licence line.
+    structure: bool,
+}
+
+/// Elements of running text that may stand before a licence line or around a quote.
+const FLOW: &[&str] = &[
+    "p",
+    "ul",
+    "ol",
+    "blockquote",
+    "pre",
+    "table",
+    "dl",
+    "figure",
+];
+
+/// Sums a walk over `n`'s subtree; `None` when it holds more than [`WALK_MAX_NODES`]
+/// nodes.
+fn walk_of(n: &NodeRef<'_>) -> Option<Walk> {
+    let mut w = Walk::default();
+    for (i, d) in n.descendants_it().enumerate() {
+        if i > WALK_MAX_NODES {
+            return None;
+        }
+        if d.is_text() {
+            let chars = tree::text_len(&d);
+            w.chars += chars;
+            if d.ancestors_it(Some(3)).any(|a| a.has_name("a")) {
+                w.linked += chars;
+            }
+        } else if let Some(name) = d.qual_name_ref() {
+            match &*name.local {
+                "dt" => w.terms += 1,
+                "dd" => w.descriptions += 1,
+                "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "form" | "input" | "textarea" => {
+                    w.structure = true
+                }
+                _ => {}
+            }
+        }
+    }
+    Some(w)
+}
+
+/// Whether `n` is inside one of the `chrome` elements.
+fn in_chrome(n: &NodeRef<'_>, chrome: &[&str]) -> bool {
+    n.ancestors_it(None)
+        .any(|a| chrome.iter().any(|c| a.has_name(c)))
+}
+
+/// Whether `n`'s class or id names it a comment.
+fn comment_named(n: &NodeRef<'_>) -> bool {
+    n.class().is_some_and(|c| c.contains("comment"))
+        || n.id_attr().is_some_and(|c| c.contains("comment"))
+}
+
+/// Whether a sibling between a comment-named block and the running text is looked past:
+/// another quote, or a slot with next to no text (an ad, an empty box).
+fn passed(s: &NodeRef<'_>) -> bool {
+    comment_named(s) || (!s.has_name("p") && walk_of(s).is_some_and(|w| w.chars < SLOT_MAX_CHARS))
+}
+
+/// Runs on the page's tree before Readability, which would drop what a reader keeps:
+///
+/// - a block named as a comment that sits between paragraphs of the running text is a
+///   reader's comment the author quotes (`<p>…</p><div class="reader-comment">…</div><p>`);
+///   a comments section is not between paragraphs. It becomes a `<blockquote>` without its
+///   class and id, which Readability keeps.
+/// - the line that carries the author's licence (a `rel="license"` link or a Creative
+///   Commons licence URL) directly after the running text becomes a plain paragraph:
+///   Readability drops footers, and divs whose text is a fifth link.
+///
+/// Returns the page's fact boxes: short definition lists of mostly plain text outside the
+/// site's chrome (an event's date and place, a product's price), which Readability drops
+/// with the sidebar they sit in; [`with_fact_boxes`] appends them to a short article.
+///
+/// One selector pass over the tree, then at most [`PREPASS_MAX_CANDIDATES`] candidates of
+/// each kind, each read for at most [`WALK_MAX_NODES`] nodes: linear in the page.
+fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
+    let found = r.doc.select_matcher(&PREPASS_MATCHER);
+    let (mut boxes, mut quotes, mut licences) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut lists, mut named, mut links, mut fields) = (0, 0, 0, 0);
+    let mut signups = Vec::new();
+    let mut lines = Vec::new();
+    for n in found.nodes() {
+        if n.has_name("dl") {
+            lists += 1;
+            if lists > PREPASS_MAX_CANDIDATES || boxes.len() >= FACT_BOXES_MAX {
+                continue;
+            }
+            // A list inside another is read with it (and so each node once).
+            if n.ancestors_it(None).any(|a| a.has_name("dl")) {
+                continue;
+            }
+            let Some(w) = walk_of(n) else { continue };
+            if w.terms < 2
+                || w.descriptions < 2
+                || w.structure
+                || w.chars == 0
+                || w.chars > FACT_BOX_MAX_CHARS
+                || w.linked * 4 > w.chars
+                || in_chrome(n, PAGE_CHROME)
+            {
+                continue;
+            }
+            // Its heading, when one stands right before it, says what the facts are of.
+            let heading = n
+                .prev_element_sibling()
+                .filter(|h| {
+                    ["h2", "h3", "h4", "h5", "h6"].iter().any(|t| h.has_name(t))
+                        && walk_of(h).is_some_and(|w| w.chars <= HEADING_MAX_CHARS)
+                })
+                .map(|h| h.html().to_string())
+                .unwrap_or_default();
+            boxes.push(format!("{heading}{}", n.html()));
+        } else if n.has_name("input") {
+            fields += 1;
+            if fields > PREPASS_MAX_CANDIDATES {
+                continue;
+            }
+            // An e-mail field asks the reader to sign up (a newsletter, an account, a
+            // comment): the box around it, as far up as it holds little else, is not the
+            // article. Readability keeps the pitch and drops only the form.
+            let mut signup = None;
+            for a in n.ancestors_it(Some(NEAR + 2)) {
+                if ["body", "main", "article"].iter().any(|t| a.has_name(t))
+                    || walk_of(&a).is_none_or(|w| w.chars > SIGNUP_MAX_CHARS)
+                {
+                    break;
+                }
+                signup = Some(a);
+            }
+            signups.extend(signup);
+        } else if n.has_name("a") {
+            links += 1;
+            if links > PREPASS_MAX_CANDIDATES {
+                continue;
+            }
+            // The line the link is in: its nearest block.
+            let Some(line) = n.ancestors_it(Some(NEAR)).find(|a| {
+                ["p", "div", "footer", "section", "aside", "small"]
+                    .iter()
+                    .any(|t| a.has_name(t))
+            }) else {
+                continue;
+            };
+            // Several links in one line: the line is read once.
+            if lines.contains(&line.id) {
+                continue;
+            }
+            lines.push(line.id);
+            let Some(w) = walk_of(&line) else { continue };
+            let phrasing = line.element_children().iter().all(|c| {
+                [
+                    "a", "span", "em", "strong", "b", "i", "small", "abbr", "time", "img", "br",
+                ]
+                .iter()
+                .any(|t| c.has_name(t))
+            });
+            let after_text = line.prev_element_sibling().is_some_and(|s| {
+                FLOW.iter().any(|t| s.has_name(t)) && walk_of(&s).is_none_or(|w| w.chars > 0)
+            });
+            if phrasing
+                && after_text
+                && w.chars <= LICENCE_MAX_CHARS
+                && !w.structure
+                && !in_chrome(&line, &["nav", "header", "footer", "form", "aside"])
+            {
+                licences.push(line);
+            }
+        } else {
+            named += 1;
+            if named > PREPASS_MAX_CANDIDATES
+                || !["div", "p", "blockquote", "section", "aside", "figure"]
+                    .iter()
+                    .any(|t| n.has_name(t))
+            {
+                continue;
+            }
+            // Between paragraphs: the nearest siblings that are neither quotes themselves
+            // nor slots with next to no text (an ad, an empty box) are paragraphs with text.
+            let mut before = n.prev_element_sibling();
+            for _ in 0..NEAR {
+                match before {
+                    Some(b) if passed(&b) => before = b.prev_element_sibling(),
+                    _ => break,
+                }
+            }
+            let mut after = n.next_element_sibling();
+            for _ in 0..NEAR {
+                match after {
+                    Some(a) if passed(&a) => after = a.next_element_sibling(),
+                    _ => break,
+                }
+            }
+            // (A paragraph too long to read is one with text.)
+            let paragraph_before =
+                before.is_some_and(|b| b.has_name("p") && walk_of(&b).is_none_or(|w| w.chars > 0));
+            let paragraph_after =
+                after.is_some_and(|a| a.has_name("p") && walk_of(&a).is_none_or(|w| w.chars > 0));
+            if !paragraph_before || !paragraph_after {
+                continue;
+            }
+            let Some(w) = walk_of(n) else { continue };
+            if w.chars > 0 && w.chars <= QUOTE_MAX_CHARS && !w.structure && w.linked * 4 <= w.chars
+            {
+                quotes.push(*n);
+            }
+        }
+    }
+    // Changed only now: the tree is not borrowed by a walk any more.
+    for q in quotes {
+        q.rename("blockquote");
+        q.remove_attrs(&["class", "id"]);
+    }
+    for l in licences {
+        l.rename("p");
+        l.remove_attrs(&["class", "id"]);
+    }
+    for s in signups {
+        s.remove_from_parent();
+    }
+    boxes
+}
+
+/// A short article (the text of an event, a product, a place) with the page's fact boxes
+/// after it, each once: Readability drops the box beside the text, where the date, the
+/// price or the address is. A long article is the page's text already; nothing is added.
+fn with_fact_boxes(html: String, text: String, boxes: &[String], url: &Url) -> (String, String) {
+    if boxes.is_empty() || nonspace(&text) >= SHORT_ARTICLE_CHARS {
+        return (html, text);
+    }
+    let (mut html, mut text) = (html, text);
+    for b in boxes {
+        let fragment = Document::fragment(b.as_str());
+        let root = fragment.html_root();
+        clean(&root, false);
+        let box_text = tree::text(&root);
+        let box_html = sanitize(&root.inner_html(), Some(url));
+        let lines: Vec<&str> = box_text.lines().filter(|l| !l.trim().is_empty()).collect();
+        // A box whose lines the article holds already is in it.
+        let held = lines.iter().filter(|l| text.contains(**l)).count();
+        if lines.is_empty() || held * 2 > lines.len() {
+            continue;
+        }
+        html.push_str(&box_html);
+        text.push_str("\n\n");
+        text.push_str(&box_text);
+    }
+    (html, text)
+}
+
+/// The article's own title: the page's first `<h1>` when the title found (from `<title>`
+/// or `og:title`) contains it — "Opening hours | Corner Bakery" is "Opening hours" — else
+/// the title found. A cheap scan of the raw page for the first `<h1>…</h1>`.
+fn article_title(found: &str, page: &str) -> String {
+    let lower = page.get(..page.len().min(1 << 20)).unwrap_or(page);
+    let Some(at) = find_ascii_ci(lower, "<h1") else {
+        return found.to_string();
+    };
+    let rest = &lower[at..];
+    let Some(open_end) = rest.find('>') else {
+        return found.to_string();
+    };
+    let inner = &rest[open_end + 1..];
+    let Some(close) = find_ascii_ci(inner, "</h1").filter(|&c| c <= 2000) else {
+        return found.to_string();
+    };
+    // Tags inside the heading (a link, a span) dropped; entities decoded by the parser
+    // would be better, but a heading with entities rarely matches anyway.
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in inner[..close].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let heading = crate::text::collapse(&text);
+    if heading.is_empty() {
+        return found.to_string();
+    }
+    if found.is_empty() {
+        return heading;
+    }
+    // The heading opens the title and a separator follows it: what follows is the site's
+    // name ("Heading | Site", "Heading - Site"). A heading that is the site's name (the
+    // title's end) is not taken.
+    let rest = found
+        .get(..heading.len())
+        .filter(|head| head.eq_ignore_ascii_case(&heading))
+        .and_then(|_| found.get(heading.len()..))
+        .map(str::trim_start);
+    match rest {
+        Some(r) if r.starts_with(TITLE_SEPARATORS) => heading,
+        _ => found.to_string(),
+    }
+}
+
+/// Where `needle` (ASCII, opening with `<`) starts in `hay`, any case: each `<` is found
+/// with a plain byte search and only there is the rest compared.
+fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let first = *n.first()?;
+    let mut from = 0;
+    while let Some(i) = h.get(from..)?.iter().position(|&b| b == first) {
+        let at = from + i;
+        if h.get(at..at + n.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(n))
+        {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// The article headed by its title, once: when the text does not already open with it,
+/// an `<h1>` and a first paragraph are added.
+fn headed(title: &str, html: String, text: String) -> (String, String) {
+    let key = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    let t = key(title);
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    if t.is_empty() || key(first) == t {
+        return (html, text);
+    }
+    let escaped = title
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    (
+        format!("<h1>{escaped}</h1>{html}"),
+        format!("{title}\n\n{text}"),
+    )
+}
+
+/// Elements a page's main text may sit in, for [`largest_block`].
+const CONTAINERS: &[&str] = &["article", "main", "section", "div", "td", "body"];
+/// Subtrees never taken as the main text.
+const CHROME: &[&str] = &[
+    "nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template",
+];
+
+/// The page's largest block of text that is not navigation (its text outside navigation,
+/// headers and footers, less twice its link text), and the page's title: the smallest
+/// container holding at least four fifths of the best one's. One pass over the tree
+/// (hostile pages reach this path: no per-element subtree walks). For pages the article
+/// extractor finds nothing on. `None` as well when its text, with room for what rendering
+/// adds (a list marker or a line break per element: a quarter), is under `beat` characters.
+fn largest_block(page: &Document, beat: usize) -> Option<(String, NodeRef<'_>)> {
+    // Per open element: (text outside chrome, link text outside chrome).
+    let mut open: Vec<(usize, usize)> = vec![(0, 0)];
+    let (mut in_chrome, mut in_link) = (0usize, 0usize);
+    // Each container outside chrome: (id, score, text).
+    let mut scored: Vec<(NodeId, usize, usize)> = Vec::new();
+    let (mut h1, mut title) = (None, None);
+    for edge in tree::edges(&page.root()) {
+        match edge {
+            Edge::Open(n) if n.is_text() => {
+                if in_chrome == 0
+                    && let Some(top) = open.last_mut()
+                {
+                    let len = tree::text_len(&n);
+                    top.0 += len;
+                    if in_link > 0 {
+                        top.1 += len;
+                    }
+                }
+            }
+            Edge::Open(n) => {
+                let Some(name) = n.qual_name_ref() else {
+                    continue;
+                };
+                let name = &*name.local;
+                in_chrome += usize::from(CHROME.contains(&name));
+                in_link += usize::from(name == "a");
+                if h1.is_none() && name == "h1" {
+                    h1 = Some(n);
+                }
+                if title.is_none() && name == "title" {
+                    title = Some(n);
+                }
+                open.push((0, 0));
+            }
+            Edge::Close(n) => {
+                let Some(name) = n.qual_name_ref() else {
+                    continue;
+                };
+                let name = &*name.local;
+                let (len, linked) = open.pop().unwrap_or((0, 0));
+                let chrome = CHROME.contains(&name);
+                if in_chrome == 0 && CONTAINERS.contains(&name) {
+                    scored.push((n.id, len.saturating_sub(linked * 2), len));
+                }
+                in_chrome -= usize::from(chrome);
+                in_link -= usize::from(name == "a");
+                if let Some(top) = open.last_mut() {
+                    top.0 += len;
+                    top.1 += linked;
+                }
+            }
+        }
+    }
+    let best = scored.iter().map(|(_, s, _)| *s).max().filter(|&b| b > 0)?;
+    let (block, _, total) = scored
+        .iter()
+        .filter(|(_, s, _)| *s * 5 >= best * 4)
+        .min_by_key(|(_, _, total)| *total)?;
+    if total.saturating_add(total / 4) < beat {
+        return None;
+    }
+    let title = h1
+        .or(title)
+        .map(|t| crate::text::collapse(&t.text()))
+        .unwrap_or_default();
+    Some((title, NodeRef::new(*block, &page.tree)))
+}
+
+/// Words in a class or id that name a block that is not the article's running text.
+const BOILERPLATE_NAMES: &[&str] = &[
+    "share",
+    "sharing",
+    "social",
+    "related",
+    "newsletter",
+    "subscribe",
+    "subscription",
+    "signup",
+    "byline",
+    "author",
+    "caption",
+    "credit",
+    "credits",
+    "timestamp",
+    "dateline",
+    "date",
+    "published",
+    "updated",
+    "meta",
+    "tags",
+    "breadcrumb",
+    "breadcrumbs",
+    "promo",
+    "advert",
+    "advertisement",
+    "ad",
+    "ads",
+    "sponsor",
+    "sponsored",
+    "recommended",
+    "recommendations",
+    "popular",
+    "trending",
+    "toolbar",
+    "tools",
+    "print",
+    "comments",
+    "comment",
+    "disclaimer",
+    "bio",
+];
+
+/// Words in a class or id that name a quotation: a block so named stays, whatever else
+/// its name says (`comment-quote`: a reader's comment the author quotes).
+const QUOTATION_NAMES: &[&str] = &["quote", "quotation", "blockquote", "citation"];
+
+fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool {
+    let (class, id) = (e.class(), e.id_attr());
+    let words = || {
+        class
+            .iter()
+            .flat_map(|c| c.split_ascii_whitespace())
+            .chain(id.as_deref())
+            .flat_map(|c| c.split(['-', '_']))
+    };
+    words().any(|w| BOILERPLATE_NAMES.iter().any(|b| w.eq_ignore_ascii_case(b)))
+        && !words().any(|w| QUOTATION_NAMES.iter().any(|q| w.eq_ignore_ascii_case(q)))
+        && !quoted_in_the_flow(e, counts)
+}
+
+/// Siblings [`quoted_in_the_flow`] looks past for the next one with text: a hostile page
+/// of thousands of empty named siblings costs no more than a real one.
+const FLOW_LOOKAHEAD: usize = 32;
+
+/// Whether `e` sits in the article's running text: a paragraph of prose (80 characters or
+/// more) follows it as a sibling. A reader's comment the author quotes between paragraphs
+/// is part of the post; a comments section ends it.
+fn quoted_in_the_flow(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool {
+    let mut next = e.next_element_sibling();
+    for _ in 0..FLOW_LOOKAHEAD {
+        let Some(s) = next else { return false };
+        if counts.get(&s.id).is_some_and(|c| c.text > 0) {
+            return s.has_name("p")
+                && s.descendants_it()
+                    .filter(|t| t.is_text())
+                    .map(|t| t.text().trim().chars().count())
+                    .sum::<usize>()
+                    >= 80;
+        }
+        next = s.next_element_sibling();
+    }
+    false
+}
+
+/// Blocks shorter than this (characters, no whitespace) are tested for a boilerplate opening.
+const OPENING_BLOCK_MAX_CHARS: usize = 120;
+
+/// Short lines that open a block that is not the article's text.
+const BOILERPLATE_OPENINGS: &[&str] = &[
+    "by ",
+    "updated",
+    "published",
+    "posted",
+    "photo:",
+    "photo by",
+    "image:",
+    "image ",
+    "©",
+    "credit:",
+    "caption",
+    "advertisement",
+    "advert",
+    "continue reading",
+    "read more",
+    "related:",
+    "sign up",
+    "subscribe",
+    "follow us",
+    "share",
+    "click here",
+    "close",
+];
+
+/// Removes from the article under `root`, in place: the dropped subtrees, blocks named
+/// as boilerplate by their class or id, short blocks that open like boilerplate, and
+/// link-dense short blocks. `root` itself is judged too when `with_root` (the article's
+/// own container); a container that goes takes the article's text with it.
+fn clean(root: &NodeRef<'_>, with_root: bool) {
+    let counts = tree::counts(root, BLOCKS);
+    let of = |e: &NodeRef<'_>| counts.get(&e.id).copied().unwrap_or_default();
+    let total = of(root).text;
+    let mut doomed = Vec::new();
+    for edge in tree::edges(root) {
+        let Edge::Open(e) = edge else { continue };
+        if !e.is_element() || (!with_root && e.id == root.id) {
+            continue;
+        }
+        let c = of(&e);
+        // A footer or aside that carries the author's licence is the post's own line.
+        if named(&e, DROPPED) && !c.licence {
+            doomed.push(e);
+            continue;
+        }
+        // Blocks whose class or id says what they are (a share bar, a byline, a caption),
+        // unless one holds a quarter of the article: then the name is not about that block
+        // alone.
+        if c.text * 4 < total && !c.licence && boilerplate_name(&e, &counts) {
+            doomed.push(e);
+            continue;
+        }
+        // Innermost blocks only: a container is judged by its own blocks.
+        if c.blocks || !named(&e, BLOCKS) {
+            continue;
+        }
+        let len = c.text;
+        if len == 0 || len >= LINK_BLOCK_MAX_CHARS {
+            continue;
+        }
+        // A short line that opens like a byline, a credit or a prompt, or holds a site's
+        // notice in any of the vocabulary's languages (a paywall appeal, a copyright line).
+        if len < OPENING_BLOCK_MAX_CHARS.max(super::boilerplate::MAX_BLOCK_CHARS) {
+            let text = crate::text::collapse(&e.text()).to_lowercase();
+            if (len < OPENING_BLOCK_MAX_CHARS
+                && BOILERPLATE_OPENINGS.iter().any(|o| text.starts_with(o)))
+                || (len < super::boilerplate::MAX_BLOCK_CHARS
+                    && super::boilerplate::is_boilerplate(&text))
+            {
+                doomed.push(e);
+                continue;
+            }
+        }
+        let linked = if c.in_link { len } else { c.linked };
+        if linked as f64 > LINK_DENSITY * len as f64 && !fact_in_a_row(&e, &counts) {
+            doomed.push(e);
+        }
+    }
+    for e in doomed {
+        if e.id == root.id {
+            e.remove_children();
+        } else {
+            e.remove_from_parent();
+        }
+    }
+}
+
+/// Items of a list, cells of a row, terms and values of a definition list.
+const ITEMS: &[&str] = &["li", "td", "th", "dd", "dt"];
+
+/// Whether a link-dense item `e` is one fact of a list or row that is mostly plain text:
+/// the place's name linked in a row of its hours and prices, the address linked in a list
+/// of a market's days and stalls. A list of links (a menu, related headlines) is link-dense
+/// as a whole and goes with its items.
+fn fact_in_a_row(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool {
+    if !named(e, ITEMS) {
+        return false;
+    }
+    let Some(row) = e.parent().filter(|p| p.is_element()) else {
+        return false;
+    };
+    // Not the only item: a row of one link is a link.
+    let items = row
+        .children_it(false)
+        .filter(|c| c.is_element())
+        .take(2)
+        .count();
+    let c = counts.get(&row.id).copied().unwrap_or_default();
+    items > 1 && c.text > 0 && (c.linked as f64) <= LINK_DENSITY * c.text as f64
+}
+
+/// Plain text of article HTML: one paragraph per block, separated by a blank line; `<br>`
+/// a line break; whitespace inside a line collapsed; no markup, no image text.
+pub fn plain_text(html: &str) -> String {
+    let fragment = Document::fragment(html);
+    tree::text(&fragment.root())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(body: &str) -> String {
+        format!(
+            "<html><head><title>The Title Of This Story - Site</title></head><body>\
+             <nav><a href=\"/\">Home</a> <a href=\"/news\">News</a></nav>\
+             <article><h1>The Title Of This Story</h1>{body}</article>\
+             <footer>© Site</footer></body></html>"
+        )
+    }
+
+    fn para(n: usize) -> String {
+        (0..n)
+            .map(|i| format!("<p>Paragraph {i} says something worth reading about the subject, in words long enough to count as prose for an extractor.</p>"))
+            .collect()
+    }
+
+    #[test]
+    fn the_articles_heading_heads_the_text_once() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let x = extract(&page(&para(5)), &url).expect("extracted");
+        assert_eq!(x.title, "The Title Of This Story");
+        assert!(
+            x.text.starts_with("The Title Of This Story\n\n"),
+            "{}",
+            x.text
+        );
+        assert_eq!(x.text.matches("The Title Of This Story").count(), 1);
+        assert!(x.html.starts_with("<h1>"), "{}", x.html);
+        assert_eq!(x.warning, None);
+    }
+
+    #[test]
+    fn the_largest_block_skips_navigation_and_the_title_is_the_pages_heading() {
+        let url = Url::parse("https://example.com/shop/opening-hours").expect("url");
+        let html = "<html><head><title>Opening hours | Corner Bakery</title></head><body>\
+             <header><nav><a href=\"/\">Home</a> <a href=\"/shop\">Shop</a></nav></header>\
+             <div class=\"content\"><h1>Opening hours</h1><ul>\
+             <li>Monday to Friday: 7:00 to 18:00</li><li>Saturday: 8:00 to 14:00</li>\
+             <li>Sunday: closed</li><li>12 Mill Street, Northtown</li></ul></div>\
+             <footer><a href=\"/imprint\">Imprint</a> © Corner Bakery</footer></body></html>";
+        let x = extract(html, &url).expect("extracted");
+        assert_eq!(x.title, "Opening hours");
+        assert!(x.text.contains("Saturday: 8:00 to 14:00"), "{}", x.text);
+        assert!(x.text.contains("12 Mill Street"), "{}", x.text);
+        assert!(!x.text.contains("Imprint"), "{}", x.text);
+        assert!(!x.text.contains("Shop"), "{}", x.text);
+        assert_eq!(x.text.matches("Opening hours").count(), 1, "{}", x.text);
+        let page = |html: &str| super::super::shape::parse_measured(html, MAX_ELEMENTS).0;
+        let doc = page(html);
+        let (title, block) = largest_block(&doc, 0).expect("a block");
+        let block = block.inner_html().to_string();
+        assert_eq!(title, "Opening hours");
+        assert!(
+            block.contains("12 Mill Street") && !block.contains("Imprint"),
+            "{block}"
+        );
+        // A block that cannot hold what it must beat (twice an article, with room for
+        // rendering) is not handed back to be cleaned and rendered.
+        let held = tree::text(&largest_block(&doc, 0).expect("a block").1);
+        assert!(largest_block(&doc, 2 * nonspace(&held) + 2).is_none());
+        // A page with no text outside its navigation has none.
+        let empty = page("<html><body><nav><a href=\"/\">x</a></nav></body></html>");
+        assert!(largest_block(&empty, 0).is_none());
+    }
+
+    #[test]
+    fn a_short_article_that_is_a_piece_of_the_page_gives_way_to_the_pages_largest_block() {
+        // Readability takes the first cell of a table layout; the page holds four times it.
+        let url = Url::parse("https://example.com/events/spring-fair").expect("url");
+        let rows: String = [
+            "Spring fair on the market square, Saturday 12 April from 10:00 to 17:00",
+            "Entry is free; the raffle tickets cost 2 euros each and fund the school trip",
+            "Stalls: bread and cakes, plants, second-hand books, a bicycle repair corner",
+            "Parking at the sports hall on Mill Street, a five minute walk from the square",
+        ]
+        .iter()
+        .map(|r| format!("<tr><td>{r}</td></tr>"))
+        .collect();
+        let html = format!(
+            "<html><head><title>Spring fair</title></head><body><table>{rows}</table></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("second-hand books"), "{}", x.text);
+        assert!(x.text.contains("Parking at the sports hall"), "{}", x.text);
+        assert_eq!(x.warning, None);
+    }
+
+    #[test]
+    fn captions_and_link_lists_go_and_the_text_stays() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let body = format!(
+            "{}<figure><img src=\"pic.jpg\"><figcaption>A caption (Photo: Agency)</figcaption></figure>\
+             <p><a href=\"/other\">Related: another story entirely</a></p>{}",
+            para(4),
+            para(3)
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        assert_eq!(x.title, "The Title Of This Story");
+        assert!(x.text.contains("Paragraph 0 says"), "{}", x.text);
+        assert!(x.text.contains("Paragraph 2 says"), "{}", x.text);
+        assert!(!x.text.contains("caption"), "{}", x.text);
+        assert!(!x.text.contains("Related:"), "{}", x.text);
+        assert!(!x.text.contains("Home"), "{}", x.text);
+        assert!(
+            x.text.contains("\n\n"),
+            "paragraphs are kept apart: {}",
+            x.text
+        );
+    }
+
+    #[test]
+    fn share_bars_bylines_and_credits_go_by_their_names_and_openings() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let body = format!(
+            "<div class=\"share-bar\"><a href=\"/f\">Facebook</a> <span>Twitter Email</span></div>\
+             <p class=\"article-byline\">Jane Doe, Staff Writer</p>\
+             <p>Updated 5:27 am CST, Wednesday, November 20, 2019</p>{}\
+             <p>Photo: Someone, Agency</p><div id=\"newsletter-signup\"><p>Get our newsletter</p><form><input></form></div>{}",
+            para(4),
+            para(3)
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        for gone in ["Facebook", "Jane Doe", "Updated", "Photo:", "newsletter"] {
+            assert!(!x.text.contains(gone), "{gone}: {}", x.text);
+        }
+        assert!(x.text.contains("Paragraph 3 says"), "{}", x.text);
+        // A container named like boilerplate that holds most of the article stays.
+        let body = format!("<div class=\"post-meta-wrapper\">{}</div>", para(6));
+        let x = extract(&page(&body), &url).expect("extracted");
+        assert!(x.text.contains("Paragraph 5 says"), "{}", x.text);
+    }
+
+    #[test]
+    fn text_lengths_in_one_pass_are_each_elements_own() {
+        let doc = Document::fragment(
+            "<div class=a> one <p>two <b>three</b></p><div><i>four</i> </div></div><p>five</p>",
+        );
+        let counts = tree::counts(&doc.root(), BLOCKS);
+        for e in doc.root().descendants_it().filter(|d| d.is_element()) {
+            let naive = nonspace(&e.text());
+            assert_eq!(
+                counts.get(&e.id).map(|c| c.text),
+                Some(naive),
+                "<{:?}>",
+                e.node_name()
+            );
+        }
+        assert_eq!(counts[&doc.html_root().id].text, 19);
+        let linked =
+            Document::fragment("<ul><li>at <a href=x>Mill Street</a></li><li>daily</li></ul>");
+        let c = tree::counts(&linked.html_root(), BLOCKS)[&linked.html_root().id];
+        assert_eq!((c.text, c.linked), (17, 10));
+    }
+
+    #[test]
+    fn a_named_block_is_quoted_in_the_flow_only_when_prose_follows_within_reach() {
+        let prose = "A paragraph of prose that follows the quoted block, long enough to count as the running text.";
+        let with_gap = |gap: usize| {
+            Document::fragment(format!(
+                "<div><div class=\"comment\">quoted</div>{}<p>{prose}</p></div>",
+                "<div class=\"share\"></div>".repeat(gap)
+            ))
+        };
+        let quoted = |doc: &Document| {
+            let root = doc.html_root();
+            let counts = tree::counts(&root, BLOCKS);
+            let first = doc.select(".comment").nodes()[0];
+            quoted_in_the_flow(&first, &counts)
+        };
+        assert!(quoted(&with_gap(0)));
+        assert!(quoted(&with_gap(FLOW_LOOKAHEAD - 1)));
+        // Past the look-ahead the prose is not looked for: thousands of empty named
+        // siblings cost each of them a few steps, not a walk to the end of the row.
+        assert!(!quoted(&with_gap(FLOW_LOOKAHEAD)));
+        assert!(!quoted(&with_gap(5_000)));
+    }
+
+    #[test]
+    fn a_tag_is_found_in_any_case_where_it_starts() {
+        assert_eq!(find_ascii_ci("<p>x</p><H1 class=a>T</h1>", "<h1"), Some(8));
+        assert_eq!(
+            find_ascii_ci("<p>x</p><H1 class=a>T</h1>", "</h1"),
+            Some(21)
+        );
+        assert_eq!(find_ascii_ci("<p>x</p><h2>", "<h1"), None);
+        assert_eq!(find_ascii_ci("ends with <h", "<h1"), None);
+        assert_eq!(find_ascii_ci("", "<h1"), None);
+    }
+
+    #[test]
+    fn a_long_paragraph_full_of_links_is_kept() {
+        let url = Url::parse("https://example.com/").expect("url");
+        let linked = format!(
+            "<p><a href=\"/x\">{}</a></p>",
+            "a sentence that happens to be one long link ".repeat(6)
+        );
+        let x = extract(&page(&format!("{}{linked}", para(4))), &url).expect("extracted");
+        assert!(x.text.contains("one long link"), "{}", x.text);
+    }
+
+    #[test]
+    fn an_empty_page_is_an_error_not_a_panic() {
+        let url = Url::parse("https://example.com/").expect("url");
+        assert!(extract("", &url).is_err());
+        assert!(extract("<html><body></body></html>", &url).is_err());
+    }
+
+    #[test]
+    fn a_fact_box_beside_a_short_text_is_appended_once() {
+        let url = Url::parse("https://example.com/events/reading").expect("url");
+        let html = "<html><head><title>A reading - Site</title></head><body><main><article>\
+             <h1>A reading</h1><p>The author reads from her second novel and talks with the \
+             host about winters on a small island and counting geese.</p></article></main>\
+             <aside><div><h3>Details</h3><dl><dt>When</dt><dd>Thursday 3 April, 19:30</dd>\
+             <dt>Where</dt><dd>Harbour Street 12, first floor</dd><dt>Entry</dt><dd>12, reduced 8</dd>\
+             </dl></div><ul><li><a href=\"/a\">Most read one</a></li><li><a href=\"/b\">Most read two</a></li></ul></aside>\
+             <footer><dl><dt>Phone</dt><dd>0123</dd><dt>Mail</dt><dd>info at site</dd></dl></footer></body></html>";
+        let x = extract(html, &url).expect("extracted");
+        assert!(x.text.contains("Thursday 3 April, 19:30"), "{}", x.text);
+        assert!(x.text.contains("Harbour Street 12"), "{}", x.text);
+        assert_eq!(x.text.matches("Thursday 3 April").count(), 1, "{}", x.text);
+        // The site's footer is chrome, and a list of links is no box of facts.
+        assert!(!x.text.contains("0123"), "{}", x.text);
+        assert!(!x.text.contains("Most read"), "{}", x.text);
+        // A long article is the page's text already: nothing is added to it.
+        let long = html.replace("<p>The author", &format!("{}<p>The author", para(10)));
+        let x = extract(&long, &url).expect("extracted");
+        assert!(!x.text.contains("Thursday 3 April"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_readers_comment_quoted_between_paragraphs_stays_and_a_comments_section_goes() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let body = format!(
+            "{}<p>Two readers wrote in.</p>\
+             <div class=\"reader-comment\"><p>Put a lid on the barrel or it breeds mosquitoes.</p></div>\
+             <div class=\"ad-slot\"><span>Ad</span></div>\
+             <div class=\"reader-comment\"><p>Paint it dark and the algae stay away.</p></div>\
+             <p>Both were right.</p>{}\
+             <div id=\"comments\" class=\"comments-area\"><h3>Leave a comment</h3>\
+             <div class=\"comment\"><p>First comment below the post, not part of it.</p></div></div>",
+            para(3),
+            para(2)
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        assert!(x.text.contains("Put a lid on the barrel"), "{}", x.text);
+        assert!(x.text.contains("algae stay away"), "{}", x.text);
+        assert!(!x.text.contains("First comment below"), "{}", x.text);
+    }
+
+    #[test]
+    fn the_authors_licence_line_after_the_text_stays() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        for line in [
+            "<footer class=\"post-footer license\">This post is under <a rel=\"license\" \
+             href=\"/licence\">CC BY-SA 4.0</a>.</footer>",
+            "<div class=\"license\">This post is under \
+             <a href=\"https://creativecommons.org/licenses/by/4.0/\">CC BY 4.0</a>.</div>",
+        ] {
+            let body = format!("{}{line}", para(5));
+            let x = extract(&page(&body), &url).expect("extracted");
+            assert!(
+                x.text.contains("This post is under CC"),
+                "{line}: {}",
+                x.text
+            );
+        }
+    }
+
+    #[test]
+    fn a_sign_up_box_goes_with_its_pitch() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let body = format!(
+            "{}<div class=\"box\"><h3>The morning letter</h3><p>Our best stories once a week.</p>\
+             <form><input type=\"email\"><button>Go</button></form></div>{}",
+            para(3),
+            para(3)
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        assert!(!x.text.contains("best stories once a week"), "{}", x.text);
+        assert!(x.text.contains("Paragraph 2 says"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_linked_item_in_a_list_of_plain_facts_stays() {
+        let url = Url::parse("https://example.com/markets").expect("url");
+        let body = format!(
+            "{}<ul><li>Address: <a href=\"/map\">Anger Square 2, Northtown</a></li>\
+             <li>Thursdays, 8 to 17</li><li>A fish van every week</li></ul>\
+             <table><thead><tr><th>Museum</th><th>Open</th><th>Entry</th></tr></thead><tbody>\
+             <tr><td><a href=\"/m/1\">Maritime Museum</a></td><td>daily 10 to 17</td><td>12.50</td></tr>\
+             <tr><td><a href=\"/m/2\">City Gallery</a></td><td>Tuesday to Sunday 11 to 17</td><td>15.00</td></tr>\
+             </tbody></table>\
+             <ul><li><a href=\"/x\">A related headline</a></li><li><a href=\"/y\">Another one</a></li></ul>{}",
+            para(3),
+            para(2)
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        assert!(x.text.contains("Anger Square 2"), "{}", x.text);
+        assert!(x.text.contains("Maritime Museum"), "{}", x.text);
+        assert!(!x.text.contains("related headline"), "{}", x.text);
+    }
+}

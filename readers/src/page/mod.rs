@@ -1,0 +1,9 @@
+//! Web pages (docs/commands.md, `rss read --fulltext`): the article of a page
+//! ([`extract`], Readability through dom_smoothie weighed against the page's largest
+//! block), measured before any tree is built ([`shape`]), with paw's own cleaning of the
+//! tree ([`tree`], [`boilerplate`]).
+
+pub mod boilerplate;
+pub mod extract;
+pub mod shape;
+pub mod tree;

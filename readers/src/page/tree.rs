@@ -1,0 +1,296 @@
+//! Walks over a page's tree (dom_query's, the one Readability reads) for the article
+//! extractor: a traversal with open and close edges, every element's text counts in one
+//! pass, and the plain-text rendering. All are loops, never recursion on the input's
+//! nesting, and each visits a node once: the extractor cleans, measures and renders the
+//! article in the tree it was found in, instead of serialising it and parsing it again
+//! (each of those parses cost more than the walk that followed it).
+
+use std::collections::HashMap;
+
+use dom_query::{NodeId, NodeRef};
+
+/// One step of a traversal: entering a node (its children follow), or leaving it.
+pub enum Edge<'a> {
+    /// Entering the node.
+    Open(NodeRef<'a>),
+    /// Leaving it (after its children).
+    Close(NodeRef<'a>),
+}
+
+/// The edges of `root`'s subtree, `root` included, in document order.
+pub fn edges<'a>(root: &NodeRef<'a>) -> Edges<'a> {
+    Edges {
+        root: root.id,
+        next: Some(Edge::Open(*root)),
+    }
+}
+
+/// See [`edges`].
+pub struct Edges<'a> {
+    root: NodeId,
+    next: Option<Edge<'a>>,
+}
+
+impl<'a> Iterator for Edges<'a> {
+    type Item = Edge<'a>;
+
+    fn next(&mut self) -> Option<Edge<'a>> {
+        let this = self.next.take()?;
+        self.next = match &this {
+            Edge::Open(n) => Some(match n.first_child() {
+                Some(c) => Edge::Open(c),
+                None => Edge::Close(*n),
+            }),
+            Edge::Close(n) if n.id == self.root => None,
+            Edge::Close(n) => match n.next_sibling() {
+                Some(s) => Some(Edge::Open(s)),
+                None => n.parent().map(Edge::Close),
+            },
+        };
+        Some(this)
+    }
+}
+
+/// Whether `n` is an element named one of `names` (its name read once).
+pub fn named(n: &NodeRef<'_>, names: &[&str]) -> bool {
+    n.qual_name_ref()
+        .is_some_and(|q| names.contains(&&*q.local))
+}
+
+/// Characters of `t`, not counting whitespace (how every length here is measured).
+pub fn nonspace(t: &str) -> usize {
+    t.chars().filter(|c| !c.is_whitespace()).count()
+}
+
+/// Characters of a text node (no whitespace), read in place; 0 for any other node.
+pub fn text_len(n: &NodeRef<'_>) -> usize {
+    n.query_or(0, |t| match &t.data {
+        dom_query::NodeData::Text { contents } => nonspace(contents),
+        _ => 0,
+    })
+}
+
+/// What an element holds, counted by [`counts`].
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Characters of text (no whitespace).
+    pub text: usize,
+    /// Of those, characters inside a link.
+    pub linked: usize,
+    /// Whether an element inside it says it is the licence (`rel="license"`).
+    pub licence: bool,
+    /// Whether an element inside it is one of the `blocks` asked about.
+    pub blocks: bool,
+    /// Whether it is inside a link (an `a` between it and the root).
+    pub in_link: bool,
+}
+
+/// Every element's [`Counts`] under `root` (itself included), in one pass: asking each
+/// element for its own subtree would be quadratic in the nesting (a page of nested
+/// `<div class="share">` asks at every level).
+pub fn counts(root: &NodeRef<'_>, blocks: &[&str]) -> HashMap<NodeId, Counts> {
+    let mut all = HashMap::new();
+    // The running counts of each open element.
+    let mut open: Vec<Counts> = Vec::new();
+    let mut in_link = 0usize;
+    for edge in edges(root) {
+        match edge {
+            Edge::Open(n) if n.is_text() => {
+                if let Some(c) = open.last_mut() {
+                    let len = text_len(&n);
+                    c.text += len;
+                    if in_link > 0 {
+                        c.linked += len;
+                    }
+                }
+            }
+            Edge::Open(n) if n.is_element() => {
+                let is_link = n.has_name("a");
+                in_link += usize::from(is_link);
+                open.push(Counts {
+                    in_link: in_link > usize::from(is_link),
+                    ..Counts::default()
+                });
+            }
+            Edge::Close(n) if n.is_element() => {
+                let is_link = n.has_name("a");
+                in_link -= usize::from(is_link);
+                let c = open.pop().unwrap_or_default();
+                let licence = n
+                    .attr("rel")
+                    .is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "license"));
+                let block = named(&n, blocks);
+                all.insert(n.id, c);
+                if let Some(p) = open.last_mut() {
+                    p.text += c.text;
+                    p.linked += c.linked;
+                    p.licence |= c.licence || licence;
+                    p.blocks |= c.blocks || block;
+                }
+            }
+            _ => {}
+        }
+    }
+    all
+}
+
+/// Elements that start and end a paragraph of the plain text.
+const BREAKING: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "dd",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "figcaption",
+    "figure",
+    "footer",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "td",
+    "th",
+    "tr",
+    "ul",
+];
+
+/// Elements whose text is not shown: the sanitiser drops their content with them.
+const UNSHOWN: &[&str] = &["script", "style", "template"];
+
+/// Plain text of the subtree under `root`: one paragraph per block, separated by a blank
+/// line; `<br>` a line break; whitespace inside a line collapsed; no markup, no image text,
+/// nothing of what the sanitiser drops whole (scripts, styles).
+pub fn text(root: &NodeRef<'_>) -> String {
+    let mut lines: Vec<String> = vec![String::new()];
+    let paragraph_break = |lines: &mut Vec<String>, blank: bool| {
+        let last = lines.last().map(|l| l.trim().is_empty()).unwrap_or(true);
+        if !last {
+            lines.push(String::new());
+        }
+        if blank && lines.len() > 1 && !lines[lines.len() - 2].is_empty() {
+            let n = lines.len();
+            lines.insert(n - 1, String::new());
+        }
+    };
+    let mut unshown = 0usize;
+    for edge in edges(root) {
+        match edge {
+            Edge::Open(n) if n.is_text() => {
+                if unshown == 0
+                    && let Some(l) = lines.last_mut()
+                {
+                    n.query(|t| {
+                        if let dom_query::NodeData::Text { contents } = &t.data {
+                            l.push_str(contents);
+                        }
+                    });
+                }
+            }
+            Edge::Open(n) if n.is_element() => {
+                if named(&n, UNSHOWN) {
+                    unshown += 1;
+                } else if n.has_name("br") {
+                    paragraph_break(&mut lines, false);
+                } else if named(&n, BREAKING) {
+                    paragraph_break(&mut lines, true);
+                }
+            }
+            Edge::Close(n) if n.is_element() => {
+                if named(&n, UNSHOWN) {
+                    unshown -= 1;
+                } else if named(&n, BREAKING) {
+                    paragraph_break(&mut lines, true);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    let mut blank = false;
+    for line in &lines {
+        let line = crate::text::collapse(line);
+        if line.is_empty() {
+            blank = !out.is_empty();
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(if blank { "\n\n" } else { "\n" });
+        }
+        blank = false;
+        out.push_str(&line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edges_open_and_close_each_node_once_in_document_order() {
+        let doc = dom_query::Document::fragment("<div><p>a<b>b</b></p><p>c</p></div>x");
+        let root = doc.root();
+        let mut seen = Vec::new();
+        for e in edges(&root) {
+            match e {
+                Edge::Open(n) => seen.push(format!(
+                    "+{}",
+                    n.node_name().map_or("#".into(), |t| t.to_string())
+                )),
+                Edge::Close(n) => seen.push(format!(
+                    "-{}",
+                    n.node_name().map_or("#".into(), |t| t.to_string())
+                )),
+            }
+        }
+        assert_eq!(
+            seen.join(" "),
+            "+# +html +div +p +# -# +b +# -# -b -p +p +# -# -p -div +# -# -html -#"
+        );
+        // A subtree's walk ends at its root, not at the end of the document.
+        let p = doc.select("p").nodes()[0];
+        assert_eq!(edges(&p).count(), 8);
+    }
+
+    #[test]
+    fn counts_sum_text_links_licences_and_blocks_up_the_tree() {
+        let doc = dom_query::Document::fragment(
+            "<div id=x><p>four <a href=/>link</a></p><span>ab <a rel=\"nofollow license\">cc</a></span></div>",
+        );
+        let c = counts(&doc.root(), &["p"]);
+        let div = doc.select("#x").nodes()[0];
+        let got = c[&div.id];
+        assert_eq!((got.text, got.linked), (12, 6));
+        assert!(got.licence && got.blocks && !got.in_link);
+        let p = doc.select("p").nodes()[0];
+        assert!(!c[&p.id].licence && !c[&p.id].blocks);
+        let a = doc.select("p a").nodes()[0];
+        assert!(!c[&a.id].in_link);
+        assert_eq!(c[&a.id].linked, 4);
+    }
+
+    #[test]
+    fn text_breaks_blocks_into_paragraphs_and_drops_what_is_not_shown() {
+        let doc = dom_query::Document::fragment(
+            "<h1>Title</h1><p>One  <b>two</b><br>three</p><script>var x</script><ul><li>a</li><li>b</li></ul>",
+        );
+        assert_eq!(text(&doc.root()), "Title\n\nOne two\nthree\n\na\n\nb");
+    }
+}
