@@ -957,3 +957,39 @@ fn news_merges_the_same_article_across_feeds_and_new_gives_each_item_once() {
         .collect();
     assert_eq!(got, ["Fresh in B"], "{o}");
 }
+
+#[test]
+fn an_explicit_fetch_reaches_every_sessions_notices_at_once() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    s.set("f", &rss_feed("F", "f", 3, 10));
+    ok(&d.exec(&format!(
+        "rss add --name f --url {} --no-verify",
+        s.url("/dyn/f")
+    )));
+    ok(&d.exec("rss fetch --name f"));
+    // Another session's first answer counts the three items: no refresh, no `rss news`.
+    let mut c = d.conn();
+    let other = c.open_session("other");
+    let hello = |c: &mut paw_tests::Conn| c.exec(json!({"command": "hello", "session_id": other}));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 3, "{o}");
+    // Two more items, fetched again: two more in its next answer.
+    s.set("f", &rss_feed("F", "f", 5, 10));
+    ok(&d.exec("rss fetch --name f"));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 5, "{o}");
+    // A session given items hears of new ones in its next answer too.
+    let o = c.exec(json!({"command": "rss news --new --limit 100", "session_id": other}));
+    assert_eq!(ok(&o)["count"], 5, "{o}");
+    assert_eq!(o.get("notices"), None, "{o}");
+    s.set("f", &rss_feed("F", "f", 6, 10));
+    ok(&d.exec("rss fetch --name f"));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 1, "{o}");
+    // `rss add`, which fetches to verify, reaches the notices the same way.
+    s.set("g", &rss_feed("G", "g", 2, 11));
+    ok(&d.exec(&format!("rss add --name g --url {}", s.url("/dyn/g"))));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 3, "{o}");
+}
