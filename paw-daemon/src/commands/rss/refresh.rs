@@ -388,7 +388,10 @@ impl Refresher {
             let keys = lock(&self.keys);
             // Numbered under the keys' lock: a later number has newer keys.
             let seq = self.publish_seq.fetch_add(1, Ordering::AcqRel) + 1;
-            (seq, subs.iter().filter_map(|u| keys.get(u).cloned()).collect())
+            (
+                seq,
+                subs.iter().filter_map(|u| keys.get(u).cloned()).collect(),
+            )
         };
         let universe = rss_store(services).universe();
         let _ = tokio::task::spawn_blocking(move || {

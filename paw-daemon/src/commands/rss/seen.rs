@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use super::parse::Item;
 use crate::session::SessionResource;
-use crate::store::{Durability, write_atomic};
+use crate::store::{Durability, OnDisk, Stamp, check, read_stamped, write_atomic_stamped};
 
 /// Query parameters that only track where a reader came from.
 fn tracking(name: &str) -> bool {
@@ -220,6 +220,9 @@ struct Change {
 /// kept: the sessions recount on the blocking pool).
 const MAX_CHANGES: usize = 4096;
 
+/// The items a change added and removed, each by its keys.
+type AddedRemoved = (Vec<Vec<Key>>, Vec<Vec<Key>>);
+
 /// Each entry's keys.
 fn entry_keys<'a>(feeds: &'a [Keys], items: &'a [Entry]) -> impl Iterator<Item = &'a [Key]> {
     items.iter().map(|&Entry { feed: f, at }| {
@@ -286,7 +289,7 @@ impl Universe {
 
     /// The items added and removed from the current digest to `items`, if at most
     /// [`MAX_CHANGES`] in all.
-    fn change_to(&self, feeds: &[Keys], items: &[Entry]) -> Option<(Vec<Vec<Key>>, Vec<Vec<Key>>)> {
+    fn change_to(&self, feeds: &[Keys], items: &[Entry]) -> Option<AddedRemoved> {
         type Set<'a> = std::collections::HashSet<&'a [Key], foldhash::fast::RandomState>;
         let old: Set<'_> = entry_keys(&self.feeds, &self.items).collect();
         let new: Set<'_> = entry_keys(feeds, items).collect();
@@ -335,10 +338,12 @@ pub struct Given {
     path: PathBuf,
     universe: Arc<Mutex<Universe>>,
     state: Mutex<GivenState>,
-    /// Serialises writes of the file and remembers the newest snapshot written, so the
-    /// file is written outside `state` (notices never wait on an fsync) and an older
-    /// snapshot never lands after a newer one.
-    file: Mutex<u64>,
+    /// Serialises writes of the file and remembers the newest snapshot written and the
+    /// stamp of the file as last read or written, so the file is written outside `state`
+    /// (notices never wait on an fsync), an older snapshot never lands after a newer one,
+    /// and a file someone else wrote is read again before it is replaced. Taken before
+    /// `state` when both are held.
+    file: Mutex<(u64, Option<Stamp>)>,
 }
 
 #[derive(Default)]
@@ -356,12 +361,25 @@ struct GivenState {
 impl Given {
     /// Loads the session's set from `path` (missing or unreadable: empty). Reads a file:
     /// call on the blocking pool.
+    /// A file that does not parse is moved aside, never overwritten.
     pub fn load(path: PathBuf, universe: Arc<Mutex<Universe>>) -> Arc<Self> {
-        let keys: Vec<String> = std::fs::read(&path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default();
-        Self::of(path, universe, &keys)
+        let (keys, stamp) = match read_stamped(&path) {
+            Ok(Some((bytes, stamp))) => match parse_given(&bytes) {
+                Ok(keys) => (keys, Some(stamp)),
+                Err(e) => {
+                    moved_aside(&path, &e, crate::store::move_aside_corrupt(&path));
+                    (Vec::new(), None)
+                }
+            },
+            Ok(None) => (Vec::new(), None),
+            Err(e) => {
+                tracing::warn!(path = %path.display(), error = %e, "cannot read a given set");
+                (Vec::new(), None)
+            }
+        };
+        let me = Self::of(path, universe, &keys);
+        me.file.lock().unwrap_or_else(|e| e.into_inner()).1 = stamp;
+        me
     }
 
     /// The set of a session that has none on disk (`path` is where it will be written):
@@ -382,7 +400,7 @@ impl Given {
             path,
             universe,
             state: Mutex::new(st),
-            file: Mutex::new(0),
+            file: Mutex::new((0, None)),
         })
     }
 
@@ -414,8 +432,34 @@ impl Given {
 
     /// Marks items given and writes the set (atomically: a crash leaves the old or the new
     /// one). Serialises up to [`MAX_GIVEN`] keys and fsyncs: call on the blocking pool.
+    /// The file is checked first ([`crate::store::check`]): one someone else wrote is read
+    /// again (these items added to what it holds), one that does not parse moved aside.
     pub fn give(&self, items: Vec<Vec<Key>>) -> std::io::Result<()> {
+        let mut written = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let found = check(&self.path, written.1, parse_given)?;
         let mut st = self.lock();
+        match found {
+            OnDisk::Same => {}
+            OnDisk::Changed(keys, _) => {
+                tracing::warn!(
+                    path = %self.path.display(),
+                    "a given set was changed on disk ({} keys, the daemon had {}); reloaded it and added this call's items to it",
+                    keys.len(),
+                    st.order.len()
+                );
+                (st.set, st.order) = (KeySet::default(), VecDeque::new());
+                for k in keys.iter().filter_map(|h| u128::from_str_radix(h, 16).ok()) {
+                    if st.set.insert(k) {
+                        st.order.push_back(k);
+                    }
+                }
+            }
+            OnDisk::Gone => tracing::warn!(
+                path = %self.path.display(),
+                "a given set was removed while the daemon ran; written again from memory"
+            ),
+            OnDisk::Corrupt(e, aside) => moved_aside(&self.path, &e, aside),
+        }
         for k in items.into_iter().flatten() {
             if st.set.insert(k) {
                 st.order.push_back(k);
@@ -438,12 +482,11 @@ impl Given {
             st.generation,
         );
         drop(st);
-        let mut written = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        if *written >= generation {
+        if written.0 >= generation {
             return Ok(()); // a newer snapshot (which includes these) is on disk
         }
-        write_atomic(&self.path, &bytes, Durability::Sync)?;
-        *written = generation;
+        let stamp = write_atomic_stamped(&self.path, &bytes, Durability::Sync)?;
+        *written = (generation, Some(stamp));
         Ok(())
     }
 
@@ -464,6 +507,29 @@ impl Given {
             .count() as u64;
         st.counted = Some((key, n));
         n
+    }
+}
+
+/// A given set's keys as written (hex strings).
+fn parse_given(bytes: &[u8]) -> Result<Vec<String>, String> {
+    serde_json::from_slice(bytes).map_err(|e| e.to_string())
+}
+
+/// Logs a given set that did not parse and where it went.
+fn moved_aside(path: &std::path::Path, error: &str, aside: std::io::Result<PathBuf>) {
+    match aside {
+        Ok(to) => tracing::error!(
+            path = %path.display(),
+            to = %to.display(),
+            error,
+            "a given set did not parse; moved it aside"
+        ),
+        Err(e) => tracing::error!(
+            path = %path.display(),
+            error,
+            aside_error = %e,
+            "a given set did not parse and could not be moved aside"
+        ),
     }
 }
 
@@ -762,5 +828,43 @@ mod tests {
         u.publish(1, vec![a], entries_at(&[(0, 0)]), 0);
         assert_eq!(u.items.len(), 2);
         assert!(u.reuse(&[&b]).is_some());
+    }
+
+    #[test]
+    fn a_given_set_changed_or_damaged_on_disk_is_read_again_or_moved_aside() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("given.json");
+        let universe = Arc::new(Mutex::new(Universe::default()));
+        let ks = keys_of(&[
+            item("One", "https://a.example/1", "1"),
+            item("Two", "https://a.example/2", "2"),
+            item("Three", "https://a.example/3", "3"),
+        ]);
+        let g = Given::load(path.clone(), universe.clone());
+        g.give(vec![ks[0].clone()]).expect("give");
+        // Another writer (a copy from elsewhere) gives item two as well.
+        let edited: Vec<String> = ks[..2]
+            .iter()
+            .flatten()
+            .map(|k| format!("{k:032x}"))
+            .collect();
+        std::fs::write(&path, serde_json::to_vec(&edited).expect("json")).expect("edit");
+        g.give(vec![ks[2].clone()]).expect("give");
+        assert!(ks.iter().all(|k| g.was_given(k)), "the edit was kept");
+        // Damaged: moved aside, the daemon's set written in its place.
+        std::fs::write(&path, b"[\"00").expect("damage");
+        g.give(Vec::new()).expect("give");
+        let aside: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("ls")
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("given.json.corrupt-")
+            })
+            .collect();
+        assert_eq!(aside.len(), 1);
+        let again = Given::load(path, universe);
+        assert!(ks.iter().all(|k| again.was_given(k)));
     }
 }
