@@ -3,6 +3,11 @@
 //! Every state file goes through [`write_atomic`]: a temporary file in the same
 //! directory, fsync, rename, fsync of the directory. A crash at any instant
 //! leaves the old file or the new one, never a torn one.
+//!
+//! A state file is paw's, but a person may still edit or damage it while the daemon runs.
+//! [`Stamp`] is what the file was when paw last read or wrote it (device, inode, size,
+//! modification time); [`check`] says, before a write, whether it is still that file, and if
+//! not hands back what is there now, parsed, or moved aside when it does not parse.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -29,6 +34,16 @@ fn temp_path(path: &Path) -> PathBuf {
 
 /// Writes `bytes` to `path` atomically, creating parent directories.
 pub fn write_atomic(path: &Path, bytes: &[u8], durability: Durability) -> io::Result<()> {
+    write_atomic_stamped(path, bytes, durability).map(drop)
+}
+
+/// [`write_atomic`], returning the stamp of the file written (taken from the temporary
+/// file before the rename, which keeps its inode, size and modification time).
+pub fn write_atomic_stamped(
+    path: &Path,
+    bytes: &[u8],
+    durability: Durability,
+) -> io::Result<Stamp> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -41,13 +56,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8], durability: Durability) -> io::Re
         if durability == Durability::Sync {
             f.sync_all()?;
         }
+        let stamp = Stamp::of(&f.metadata()?);
         drop(f);
         fs::rename(&tmp, path)?;
         if durability == Durability::Sync {
             // The rename is durable only once the directory entry is.
             File::open(dir)?.sync_all()?;
         }
-        Ok(())
+        Ok(stamp)
     })();
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
@@ -72,6 +88,85 @@ pub fn move_aside_corrupt(path: &Path) -> io::Result<PathBuf> {
     }
     fs::rename(path, &target)?;
     Ok(target)
+}
+
+/// What a file was when paw last read or wrote it. Another device, inode, size or
+/// modification time means someone else wrote it (an editor's save, a copy, a truncation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime_ns: i128,
+}
+
+impl Stamp {
+    /// The stamp of a file's metadata.
+    pub fn of(meta: &fs::Metadata) -> Self {
+        use std::os::unix::fs::MetadataExt;
+        Self {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            len: meta.len(),
+            mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
+        }
+    }
+
+    /// The stamp of `path` now (`None`: no such file).
+    pub fn read(path: &Path) -> io::Result<Option<Self>> {
+        match fs::metadata(path) {
+            Ok(m) => Ok(Some(Self::of(&m))),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// Reads `path` with the stamp of what was read (`None`: no such file).
+pub fn read_stamped(path: &Path) -> io::Result<Option<(Vec<u8>, Stamp)>> {
+    let mut f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let stamp = Stamp::of(&f.metadata()?);
+    let mut bytes = Vec::with_capacity(usize::try_from(stamp.len).unwrap_or(0));
+    f.read_to_end(&mut bytes)?;
+    Ok(Some((bytes, stamp)))
+}
+
+/// A state file as found before a write, when it is not the one paw last read or wrote.
+#[derive(Debug)]
+pub enum OnDisk<T> {
+    /// Still the file paw last read or wrote (or still no file).
+    Same,
+    /// Someone wrote a valid file: what it holds, and its stamp.
+    Changed(T, Stamp),
+    /// The file is gone.
+    Gone,
+    /// Someone wrote a file that does not parse: moved aside to this path (the parse error
+    /// first), or the reason it could not be moved.
+    Corrupt(String, io::Result<PathBuf>),
+}
+
+/// Checks that `path` is still the file paw last read or wrote (`known`; `None`: there was
+/// none), and if not, what is there now: parsed by `parse`, or moved aside with
+/// [`move_aside_corrupt`] when it does not parse — never overwritten. Blocking.
+pub fn check<T>(
+    path: &Path,
+    known: Option<Stamp>,
+    parse: impl FnOnce(&[u8]) -> Result<T, String>,
+) -> io::Result<OnDisk<T>> {
+    if Stamp::read(path)? == known {
+        return Ok(OnDisk::Same);
+    }
+    let Some((bytes, stamp)) = read_stamped(path)? else {
+        return Ok(OnDisk::Gone);
+    };
+    Ok(match parse(&bytes) {
+        Ok(v) => OnDisk::Changed(v, stamp),
+        Err(e) => OnDisk::Corrupt(e, move_aside_corrupt(path)),
+    })
 }
 
 /// Opens a JSON-lines file for appending (created with `mode`), first ending a torn last
@@ -133,5 +228,56 @@ mod tests {
         fs::write(&p, b"{again").expect("write");
         let second = move_aside_corrupt(&p).expect("move");
         assert_ne!(aside, second);
+    }
+
+    fn parse(bytes: &[u8]) -> Result<Vec<u32>, String> {
+        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_file_someone_else_wrote_is_found_before_a_write() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("state.json");
+        assert!(matches!(check(&p, None, parse), Ok(OnDisk::Same)));
+        let mine = write_atomic_stamped(&p, b"[1]", Durability::Sync).expect("write");
+        assert!(matches!(check(&p, Some(mine), parse), Ok(OnDisk::Same)));
+        // Another writer, same size: another inode.
+        fs::write(dir.path().join("x"), b"[2]").expect("write");
+        fs::rename(dir.path().join("x"), &p).expect("rename");
+        match check(&p, Some(mine), parse) {
+            Ok(OnDisk::Changed(v, _)) => assert_eq!(v, [2]),
+            other => panic!("{other:?}"),
+        }
+        // Damaged in place: moved aside, never overwritten.
+        let now = Stamp::read(&p).expect("stat");
+        fs::write(&p, b"[2,").expect("damage");
+        match check(&p, now, parse) {
+            Ok(OnDisk::Corrupt(_, Ok(aside))) => {
+                assert_eq!(fs::read(aside).expect("read"), b"[2,");
+                assert!(!p.exists());
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(check(&p, now, parse), Ok(OnDisk::Gone)));
+    }
+
+    #[test]
+    fn a_crash_between_the_check_and_the_write_leaves_the_old_file_or_the_new() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("state.json");
+        let old = write_atomic_stamped(&p, b"[1]", Durability::Sync).expect("write");
+        assert!(matches!(check(&p, Some(old), parse), Ok(OnDisk::Same)));
+        // The process dies after the check, in the middle of writing the new file: its
+        // torn temporary file is left beside the target, which it never replaces.
+        let tmp = temp_path(&p);
+        fs::write(&tmp, b"[1, 2").expect("torn temporary file");
+        assert_eq!(fs::read(&p).expect("read"), b"[1]");
+        // The next start reads the old file, still the one paw wrote...
+        assert!(matches!(check(&p, Some(old), parse), Ok(OnDisk::Same)));
+        // ...and the next write replaces it whole.
+        let new = write_atomic_stamped(&p, b"[1,2]", Durability::Sync).expect("write");
+        assert_eq!(fs::read(&p).expect("read"), b"[1,2]");
+        assert!(matches!(check(&p, Some(new), parse), Ok(OnDisk::Same)));
+        assert_eq!(fs::read(&tmp).expect("left over"), b"[1, 2");
     }
 }

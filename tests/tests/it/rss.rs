@@ -957,3 +957,132 @@ fn news_merges_the_same_article_across_feeds_and_new_gives_each_item_once() {
         .collect();
     assert_eq!(got, ["Fresh in B"], "{o}");
 }
+
+#[test]
+fn an_explicit_fetch_reaches_every_sessions_notices_at_once() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    s.set("f", &rss_feed("F", "f", 3, 10));
+    ok(&d.exec(&format!(
+        "rss add --name f --url {} --no-verify",
+        s.url("/dyn/f")
+    )));
+    ok(&d.exec("rss fetch --name f"));
+    // Another session's first answer counts the three items: no refresh, no `rss news`.
+    let mut c = d.conn();
+    let other = c.open_session("other");
+    let hello = |c: &mut paw_tests::Conn| c.exec(json!({"command": "hello", "session_id": other}));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 3, "{o}");
+    // Two more items, fetched again: two more in its next answer.
+    s.set("f", &rss_feed("F", "f", 5, 10));
+    ok(&d.exec("rss fetch --name f"));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 5, "{o}");
+    // A session given items hears of new ones in its next answer too.
+    let o = c.exec(json!({"command": "rss news --new --limit 100", "session_id": other}));
+    assert_eq!(ok(&o)["count"], 5, "{o}");
+    assert_eq!(o.get("notices"), None, "{o}");
+    s.set("f", &rss_feed("F", "f", 6, 10));
+    ok(&d.exec("rss fetch --name f"));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 1, "{o}");
+    // `rss add`, which fetches to verify, reaches the notices the same way.
+    s.set("g", &rss_feed("G", "g", 2, 11));
+    ok(&d.exec(&format!("rss add --name g --url {}", s.url("/dyn/g"))));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 3, "{o}");
+}
+
+/// The `subscriptions.json.corrupt-*` files in `dir`.
+fn corrupt_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .expect("ls")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| {
+            p.file_name().is_some_and(|n| {
+                n.to_string_lossy()
+                    .starts_with("subscriptions.json.corrupt-")
+            })
+        })
+        .collect()
+}
+
+fn names_in(subs: &Value) -> Vec<String> {
+    subs.as_array()
+        .expect("subscriptions")
+        .iter()
+        .map(|s| s["name"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn a_subscriptions_file_edited_while_the_daemon_runs_is_reloaded_not_overwritten() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    let file = d.agents().join("workspace/rss/subscriptions.json");
+    for n in ["a", "b"] {
+        ok(&d.exec(&format!(
+            "rss add --name {n} --url {} --no-verify",
+            s.url(&format!("/dyn/{n}"))
+        )));
+    }
+    // A person edits the file by hand: drops b, adds c, retitles a.
+    let mut subs = paw_tests::read_json(&file);
+    let list = subs.as_array_mut().expect("list");
+    list.retain(|x| x["name"] != "b");
+    list[0]["title"] = json!("Retitled by hand");
+    list.push(json!({"name": "c", "url": s.url("/dyn/c"), "created_at_ms": 1, "updated_at_ms": 1}));
+    std::fs::write(&file, serde_json::to_vec_pretty(&subs).expect("json")).expect("edit");
+    // The next change is applied to the edited file, not to the daemon's old copy.
+    ok(&d.exec(&format!(
+        "rss add --name e --url {} --no-verify",
+        s.url("/dyn/e")
+    )));
+    let now = paw_tests::read_json(&file);
+    assert_eq!(names_in(&now), ["a", "c", "e"], "{now}");
+    assert_eq!(now[0]["title"], "Retitled by hand", "{now}");
+    let r = ok(&d.exec("rss list")).clone();
+    assert_eq!(names_in(&r["items"]), ["a", "c", "e"], "{r}");
+    // The daemon said what the edit changed.
+    assert!(corrupt_files(file.parent().expect("dir")).is_empty());
+    assert!(
+        d.log.wait_for(
+            "subscriptions.json was changed on disk (added c; changed a; removed b)",
+            std::time::Duration::from_secs(5)
+        ),
+        "{}",
+        d.log.text()
+    );
+}
+
+#[test]
+fn a_subscriptions_file_damaged_while_the_daemon_runs_is_moved_aside() {
+    let s = FeedServer::start();
+    let d = daemon_for(&s);
+    let file = d.agents().join("workspace/rss/subscriptions.json");
+    ok(&d.exec(&format!(
+        "rss add --name a --url {} --no-verify",
+        s.url("/dyn/a")
+    )));
+    std::fs::write(&file, b"[{\"name\": \"a\", broken").expect("damage");
+    let o = d.exec(&format!(
+        "rss add --name b --url {} --no-verify",
+        s.url("/dyn/b")
+    ));
+    ok(&o);
+    // The damaged file is kept aside, byte for byte, and the answer says so...
+    let aside = corrupt_files(file.parent().expect("dir"));
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert_eq!(
+        std::fs::read(&aside[0]).expect("read"),
+        b"[{\"name\": \"a\", broken"
+    );
+    assert!(
+        o["stderr"].as_str().unwrap_or("").contains("did not parse"),
+        "{o}"
+    );
+    // ...and the daemon's list, with the change, is written in its place.
+    assert_eq!(names_in(&paw_tests::read_json(&file)), ["a", "b"]);
+    assert_eq!(d.exec("rss list")["stderr"], "");
+}

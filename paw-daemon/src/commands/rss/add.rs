@@ -173,7 +173,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     let _ = store.save_fetch().await;
     drop(store);
-    super::refresh::refresher(&ctx.services).wake();
+    let refresher = super::refresh::refresher(&ctx.services);
+    if items.is_some() {
+        // The verification fetched the feed: every session's next answer counts its items.
+        refresher.publish_now(&ctx.services).await;
+    }
+    refresher.wake();
     let reply = Added {
         ok: true,
         command: "rss add",

@@ -45,6 +45,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         (None, Some(u)) => (None, check_url(u)?),
     };
     let f = fetch_feed(&ctx.services, &url, name.as_deref().unwrap_or(&url)).await?;
+    if !f.not_modified {
+        // New items (of a subscription, if it is one): every session's next answer counts them.
+        super::refresh::refresher(&ctx.services)
+            .publish_now(&ctx.services)
+            .await;
+    }
     let (brief, _) = render(
         &ctx.services.workers,
         f.items.iter().take(max).cloned().collect(),

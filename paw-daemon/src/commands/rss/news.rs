@@ -172,6 +172,7 @@ async fn given(ctx: &Ctx) -> Result<std::sync::Arc<super::seen::Given>, crate::c
         .join(crate::home::safe_session_id(&ctx.session.id))
         .join("given.json");
     let universe = rss_store(&ctx.services).universe();
+    super::refresh::refresher(&ctx.services).note_given(&ctx.session.id);
     let loaded = tokio::task::spawn_blocking(move || super::seen::Given::load(path, universe))
         .await
         .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;

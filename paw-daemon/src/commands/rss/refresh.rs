@@ -178,6 +178,12 @@ pub struct Refresher {
     tried: Mutex<HashMap<String, u64>>,
     /// Sessions whose given set is being loaded (so it is loaded once).
     loading: Mutex<HashSet<String>>,
+    /// The sessions (their directory names) that may have a given set on disk: listed when
+    /// the task starts (`None` until then), and every session given a set since. Any other
+    /// session starts with an empty set, attached at its first call.
+    given_files: Mutex<Option<HashSet<String>>>,
+    /// Numbers the digests published, so one taken earlier never replaces a newer one.
+    publish_seq: AtomicU64,
 }
 
 /// The scheduler's state.
@@ -203,6 +209,8 @@ impl Refresher {
             published_ms: AtomicU64::new(0),
             tried: Mutex::new(HashMap::new()),
             loading: Mutex::new(HashSet::new()),
+            given_files: Mutex::new(None),
+            publish_seq: AtomicU64::new(0),
         }
     }
 
@@ -225,6 +233,49 @@ impl Refresher {
             // A fetch by a call (`rss add`, `fetch`, `news`): the digest is published at
             // the scheduler's next turn, now.
             self.wake.notify_one();
+        }
+    }
+
+    /// A call fetched a feed whose items changed (`rss fetch`, the verification of
+    /// `rss add`): the digest is published before it answers, so the next answer of every
+    /// session counts what the fetch brought, as after a background refresh.
+    pub async fn publish_now(&self, services: &Services) {
+        if self.settings.enabled {
+            self.publish(services).await;
+        }
+    }
+
+    /// `session` may have a given set on disk from now on (`rss news --new` gave it one).
+    pub fn note_given(&self, session: &str) {
+        if let Some(known) = lock(&self.given_files).as_mut() {
+            known.insert(crate::home::safe_session_id(session));
+        }
+    }
+
+    /// The sessions with a given set on disk, listed once when the task starts.
+    async fn list_given_files(&self) {
+        let dir = self.sessions_dir.clone();
+        let listed = tokio::task::spawn_blocking(move || match std::fs::read_dir(&dir) {
+            Ok(entries) => Some(
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect::<HashSet<String>>(),
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(HashSet::new()),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot list the sessions' given sets");
+                None
+            }
+        })
+        .await
+        .ok()
+        .flatten();
+        if let Some(mut listed) = listed {
+            let mut known = lock(&self.given_files);
+            // Sessions given a set while the listing ran stay known.
+            listed.extend(known.take().unwrap_or_default());
+            *known = Some(listed);
         }
     }
 
@@ -329,13 +380,18 @@ impl Refresher {
     async fn publish(&self, services: &Services) {
         self.dirty.store(false, Ordering::Release);
         self.published_ms.store(now_ms(), Ordering::Release);
-        let feeds: Vec<Keys> = {
+        let (seq, feeds): (u64, Vec<Keys>) = {
             let subs: Vec<String> = {
                 let mut store = rss_store(services).lock().await;
                 store.state().subs.iter().map(|s| s.url.clone()).collect()
             };
             let keys = lock(&self.keys);
-            subs.iter().filter_map(|u| keys.get(u).cloned()).collect()
+            // Numbered under the keys' lock: a later number has newer keys.
+            let seq = self.publish_seq.fetch_add(1, Ordering::AcqRel) + 1;
+            (
+                seq,
+                subs.iter().filter_map(|u| keys.get(u).cloned()).collect(),
+            )
         };
         let universe = rss_store(services).universe();
         let _ = tokio::task::spawn_blocking(move || {
@@ -344,7 +400,7 @@ impl Refresher {
             universe
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .set(feeds, items, merged);
+                .publish(seq, feeds, items, merged);
         })
         .await;
     }
@@ -408,6 +464,7 @@ impl Refresher {
     /// The scheduler's loop, until shutdown (which drops a turn in flight).
     async fn run(services: Arc<Services>) {
         let me = refresher(&services);
+        me.list_given_files().await;
         me.load_keys(&services).await;
         me.publish(&services).await;
         loop {
@@ -443,8 +500,9 @@ impl CommandState for Refresher {
         });
     }
 
-    /// Gives the session its given set (loaded in the background, once), so its answers
-    /// count what refreshes bring whether or not it ever ran `rss news`.
+    /// Gives the session its given set, so its answers count what refreshes and fetches
+    /// bring whether or not it ever ran `rss news`: an empty one at once when it has none
+    /// on disk (this answer counts), else loaded in the background, once.
     fn after_call(&self, services: &Arc<Services>, session: &Arc<Session>) {
         if !self.settings.enabled
             || session.resource::<Given>("rss").is_some()
@@ -453,11 +511,19 @@ impl CommandState for Refresher {
         {
             return;
         }
+        let dir_name = crate::home::safe_session_id(&session.id);
+        let path = self.sessions_dir.join(&dir_name).join("given.json");
+        let on_disk = lock(&self.given_files)
+            .as_mut()
+            .map(|known| !known.insert(dir_name));
+        if on_disk == Some(false) {
+            // Nothing on disk: an empty set, attached now, so this answer counts the digest.
+            let g = Given::empty(path, rss_store(services).universe());
+            let _ = session.attach("rss", move || g);
+            lock(&self.loading).remove(&session.id);
+            return;
+        }
         let (services, session) = (services.clone(), session.clone());
-        let path = self
-            .sessions_dir
-            .join(crate::home::safe_session_id(&session.id))
-            .join("given.json");
         services.clone().tasks.spawn(async move {
             let universe = rss_store(&services).universe();
             if let Ok(g) = tokio::task::spawn_blocking(move || Given::load(path, universe)).await {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use crate::session::SessionResource;
-use crate::store::{Durability, write_atomic};
+use crate::store::{Durability, OnDisk, Stamp, check, read_stamped, write_atomic_stamped};
 use paw_jobs::feed::Item;
 
 /// Query parameters that only track where a reader came from.
@@ -189,8 +189,8 @@ pub fn merge_duplicates<'k, T>(items: &mut Vec<T>, keys_of: impl Fn(&T) -> &'k [
     before - items.len()
 }
 
-/// The digest's items as of the last full `rss news`, shared by every session's [`Given`]
-/// to count what it has not been given. Held in memory only.
+/// The digest's items as of the last full `rss news` or publish, shared by every
+/// session's [`Given`] to count what it has not been given. Held in memory only.
 #[derive(Default)]
 pub struct Universe {
     /// The feeds' keys.
@@ -201,6 +201,36 @@ pub struct Universe {
     merged: usize,
     /// Bumped when the items change.
     version: u64,
+    /// The last changes of the items (each with the version it made), at most
+    /// [`MAX_CHANGES`] items in all: a session counted at an older version catches up from
+    /// them in the answer itself, without a pass over the digest.
+    changes: VecDeque<Change>,
+    /// The publish whose items these are (see [`Universe::publish`]).
+    published: u64,
+}
+
+/// What one change of the digest added and removed (each item by its keys).
+struct Change {
+    version: u64,
+    added: Vec<Vec<Key>>,
+    removed: Vec<Vec<Key>>,
+}
+
+/// The most items the kept changes of the digest hold (a change bigger than this is not
+/// kept: the sessions recount on the blocking pool).
+const MAX_CHANGES: usize = 4096;
+
+/// The items a change added and removed, each by its keys.
+type AddedRemoved = (Vec<Vec<Key>>, Vec<Vec<Key>>);
+
+/// Each entry's keys.
+fn entry_keys<'a>(feeds: &'a [Keys], items: &'a [Entry]) -> impl Iterator<Item = &'a [Key]> {
+    items.iter().map(|&Entry { feed: f, at }| {
+        feeds
+            .get(f as usize)
+            .and_then(|k| k.get(at as usize))
+            .map_or(&[][..], Vec::as_slice)
+    })
 }
 
 impl Universe {
@@ -214,7 +244,8 @@ impl Universe {
     }
 
     /// Replaces the digest's items (a digest like the last one changes nothing, so the
-    /// sessions' counts stay valid).
+    /// sessions' counts stay valid). What changed is kept for the sessions' counts: a pass
+    /// over both digests, so call on the blocking pool.
     pub fn set(&mut self, feeds: Vec<Keys>, items: Vec<Entry>, merged: usize) {
         let same = self.items == items
             && self.feeds.len() == feeds.len()
@@ -224,19 +255,76 @@ impl Universe {
                 .zip(&feeds)
                 .all(|(a, b)| Arc::ptr_eq(a, b));
         if !same {
+            let change = self.change_to(&feeds, &items);
             (self.feeds, self.items) = (feeds, items);
             self.version += 1;
+            match change {
+                Some((added, removed)) => {
+                    self.changes.push_back(Change {
+                        version: self.version,
+                        added,
+                        removed,
+                    });
+                    let kept = |c: &VecDeque<Change>| -> usize {
+                        c.iter().map(|c| c.added.len() + c.removed.len()).sum()
+                    };
+                    while kept(&self.changes) > MAX_CHANGES {
+                        self.changes.pop_front();
+                    }
+                }
+                None => self.changes.clear(),
+            }
         }
         self.merged = merged;
     }
 
+    /// [`set`](Self::set) by the publish numbered `seq` (the refresh scheduler's and an
+    /// explicit fetch's): a publish taken earlier that lands later is dropped.
+    pub fn publish(&mut self, seq: u64, feeds: Vec<Keys>, items: Vec<Entry>, merged: usize) {
+        if seq > self.published {
+            self.published = seq;
+            self.set(feeds, items, merged);
+        }
+    }
+
+    /// The items added and removed from the current digest to `items`, if at most
+    /// [`MAX_CHANGES`] in all.
+    fn change_to(&self, feeds: &[Keys], items: &[Entry]) -> Option<AddedRemoved> {
+        type Set<'a> = std::collections::HashSet<&'a [Key], foldhash::fast::RandomState>;
+        let old: Set<'_> = entry_keys(&self.feeds, &self.items).collect();
+        let new: Set<'_> = entry_keys(feeds, items).collect();
+        let added: Vec<Vec<Key>> = new
+            .iter()
+            .filter(|k| !old.contains(*k))
+            .take(MAX_CHANGES + 1)
+            .map(|k| k.to_vec())
+            .collect();
+        let removed: Vec<Vec<Key>> = old
+            .iter()
+            .filter(|k| !new.contains(*k))
+            .take(MAX_CHANGES + 1)
+            .map(|k| k.to_vec())
+            .collect();
+        (added.len() + removed.len() <= MAX_CHANGES).then_some((added, removed))
+    }
+
+    /// The count of items not given now, from the count `n` made at `version`, when the
+    /// changes since then are kept (from memory: a pass over the changes only).
+    fn catch_up(&self, version: u64, n: u64, given: impl Fn(&[Key]) -> bool) -> Option<u64> {
+        let first = self.changes.front()?.version;
+        if version.saturating_add(1) < first {
+            return None;
+        }
+        let mut n = n as i64;
+        for c in self.changes.iter().filter(|c| c.version > version) {
+            n += c.added.iter().filter(|k| !given(k)).count() as i64;
+            n -= c.removed.iter().filter(|k| !given(k)).count() as i64;
+        }
+        Some(n.max(0) as u64)
+    }
+
     fn keys(&self) -> impl Iterator<Item = &[Key]> {
-        self.items.iter().map(|&Entry { feed: f, at }| {
-            self.feeds
-                .get(f as usize)
-                .and_then(|k| k.get(at as usize))
-                .map_or(&[][..], Vec::as_slice)
-        })
+        entry_keys(&self.feeds, &self.items)
     }
 }
 
@@ -250,10 +338,12 @@ pub struct Given {
     path: PathBuf,
     universe: Arc<Mutex<Universe>>,
     state: Mutex<GivenState>,
-    /// Serialises writes of the file and remembers the newest snapshot written, so the
-    /// file is written outside `state` (notices never wait on an fsync) and an older
-    /// snapshot never lands after a newer one.
-    file: Mutex<u64>,
+    /// Serialises writes of the file and remembers the newest snapshot written and the
+    /// stamp of the file as last read or written, so the file is written outside `state`
+    /// (notices never wait on an fsync), an older snapshot never lands after a newer one,
+    /// and a file someone else wrote is read again before it is replaced. Taken before
+    /// `state` when both are held.
+    file: Mutex<(u64, Option<Stamp>)>,
 }
 
 #[derive(Default)]
@@ -271,11 +361,34 @@ struct GivenState {
 impl Given {
     /// Loads the session's set from `path` (missing or unreadable: empty). Reads a file:
     /// call on the blocking pool.
+    /// A file that does not parse is moved aside, never overwritten.
     pub fn load(path: PathBuf, universe: Arc<Mutex<Universe>>) -> Arc<Self> {
-        let keys: Vec<String> = std::fs::read(&path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default();
+        let (keys, stamp) = match read_stamped(&path) {
+            Ok(Some((bytes, stamp))) => match parse_given(&bytes) {
+                Ok(keys) => (keys, Some(stamp)),
+                Err(e) => {
+                    moved_aside(&path, &e, crate::store::move_aside_corrupt(&path));
+                    (Vec::new(), None)
+                }
+            },
+            Ok(None) => (Vec::new(), None),
+            Err(e) => {
+                tracing::warn!(path = %path.display(), error = %e, "cannot read a given set");
+                (Vec::new(), None)
+            }
+        };
+        let me = Self::of(path, universe, &keys);
+        me.file.lock().unwrap_or_else(|e| e.into_inner()).1 = stamp;
+        me
+    }
+
+    /// The set of a session that has none on disk (`path` is where it will be written):
+    /// from memory, so the session's first answer already counts the digest.
+    pub fn empty(path: PathBuf, universe: Arc<Mutex<Universe>>) -> Arc<Self> {
+        Self::of(path, universe, &[])
+    }
+
+    fn of(path: PathBuf, universe: Arc<Mutex<Universe>>, keys: &[String]) -> Arc<Self> {
         let mut st = GivenState::default();
         for k in keys.iter().filter_map(|h| u128::from_str_radix(h, 16).ok()) {
             if st.set.insert(k) {
@@ -287,7 +400,7 @@ impl Given {
             path,
             universe,
             state: Mutex::new(st),
-            file: Mutex::new(0),
+            file: Mutex::new((0, None)),
         })
     }
 
@@ -319,8 +432,34 @@ impl Given {
 
     /// Marks items given and writes the set (atomically: a crash leaves the old or the new
     /// one). Serialises up to [`MAX_GIVEN`] keys and fsyncs: call on the blocking pool.
+    /// The file is checked first ([`crate::store::check`]): one someone else wrote is read
+    /// again (these items added to what it holds), one that does not parse moved aside.
     pub fn give(&self, items: Vec<Vec<Key>>) -> std::io::Result<()> {
+        let mut written = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let found = check(&self.path, written.1, parse_given)?;
         let mut st = self.lock();
+        match found {
+            OnDisk::Same => {}
+            OnDisk::Changed(keys, _) => {
+                tracing::warn!(
+                    path = %self.path.display(),
+                    "a given set was changed on disk ({} keys, the daemon had {}); reloaded it and added this call's items to it",
+                    keys.len(),
+                    st.order.len()
+                );
+                (st.set, st.order) = (KeySet::default(), VecDeque::new());
+                for k in keys.iter().filter_map(|h| u128::from_str_radix(h, 16).ok()) {
+                    if st.set.insert(k) {
+                        st.order.push_back(k);
+                    }
+                }
+            }
+            OnDisk::Gone => tracing::warn!(
+                path = %self.path.display(),
+                "a given set was removed while the daemon ran; written again from memory"
+            ),
+            OnDisk::Corrupt(e, aside) => moved_aside(&self.path, &e, aside),
+        }
         for k in items.into_iter().flatten() {
             if st.set.insert(k) {
                 st.order.push_back(k);
@@ -343,12 +482,11 @@ impl Given {
             st.generation,
         );
         drop(st);
-        let mut written = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        if *written >= generation {
+        if written.0 >= generation {
             return Ok(()); // a newer snapshot (which includes these) is on disk
         }
-        write_atomic(&self.path, &bytes, Durability::Sync)?;
-        *written = generation;
+        let stamp = write_atomic_stamped(&self.path, &bytes, Durability::Sync)?;
+        *written = (generation, Some(stamp));
         Ok(())
     }
 
@@ -372,17 +510,52 @@ impl Given {
     }
 }
 
+/// A given set's keys as written (hex strings).
+fn parse_given(bytes: &[u8]) -> Result<Vec<String>, String> {
+    serde_json::from_slice(bytes).map_err(|e| e.to_string())
+}
+
+/// Logs a given set that did not parse and where it went.
+fn moved_aside(path: &std::path::Path, error: &str, aside: std::io::Result<PathBuf>) {
+    match aside {
+        Ok(to) => tracing::error!(
+            path = %path.display(),
+            to = %to.display(),
+            error,
+            "a given set did not parse; moved it aside"
+        ),
+        Err(e) => tracing::error!(
+            path = %path.display(),
+            error,
+            aside_error = %e,
+            "a given set did not parse and could not be moved aside"
+        ),
+    }
+}
+
 impl Given {
-    /// The count of new items if it is still right, else the last one made (if any).
+    /// The count of new items if it is still right or can be brought up to date from the
+    /// digest's kept changes (an empty set counts every item), else the last one made (if
+    /// any).
     fn fresh_count(&self) -> Result<u64, Option<u64>> {
-        let version = self
-            .universe
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .version;
-        let st = self.lock();
+        let u = self.universe.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = self.lock();
+        if st.set.is_empty() {
+            return Ok(u.items.len() as u64);
+        }
+        let now = (u.version, st.set.len());
         match st.counted {
-            Some((k, n)) if k == (version, st.set.len()) => Ok(n),
+            Some((k, n)) if k == now => Ok(n),
+            Some(((version, len), n)) if len == st.set.len() => {
+                let caught = u.catch_up(version, n, |ks| ks.iter().any(|k| st.set.contains(k)));
+                match caught {
+                    Some(n) => {
+                        st.counted = Some((now, n));
+                        Ok(n)
+                    }
+                    None => Err(Some(n)),
+                }
+            }
             other => Err(other.map(|(_, n)| n)),
         }
     }
@@ -587,37 +760,111 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
-    async fn a_changed_digest_is_recounted_on_the_blocking_pool_not_in_the_answer() {
+    async fn a_small_change_is_counted_in_the_answer_and_a_large_one_on_the_blocking_pool() {
         let dir = tempfile::tempdir().expect("tmp");
         let universe = Arc::new(Mutex::new(Universe::default()));
-        let one = keys_of(&[item("One", "https://a.example/1", "1")]);
+        let one = keys_of(&[
+            item("One", "https://a.example/1", "1"),
+            item("Old", "https://a.example/0", "0"),
+        ]);
         universe
             .lock()
             .expect("u")
-            .set(vec![one.clone()], entries_at(&[(0, 0)]), 0);
-        let g = Given::load(dir.path().join("given.json"), universe.clone());
-        assert_eq!(g.new_count(), 1);
+            .set(vec![one.clone()], entries_at(&[(0, 0), (0, 1)]), 0);
         let notice = |g: &Given| {
             let mut n = paw_proto::Notices::default();
             g.notices(&mut n);
             n.rss.map(|r| r.new)
         };
+        // A session with nothing given counts every item at once.
+        let fresh = Given::empty(dir.path().join("fresh.json"), universe.clone());
+        assert_eq!(notice(&fresh), Some(2));
+        let g = Given::load(dir.path().join("given.json"), universe.clone());
+        g.give(vec![one[1].clone()]).expect("give");
+        assert_eq!(g.new_count(), 1);
         assert_eq!(notice(&g), Some(1));
-        // Another session's digest adds two items: this answer still says 1 (no pass over
-        // the digest on the async thread); the recount lands soon after.
+        // A fetch adds two items and drops the given one: this very answer says 3, from
+        // the digest's kept change (no pass over the digest on the async thread).
         let two = keys_of(&[
             item("Two", "https://a.example/2", "2"),
             item("Three", "https://a.example/3", "3"),
         ]);
+        universe.lock().expect("u").set(
+            vec![one.clone(), two.clone()],
+            entries_at(&[(0, 0), (1, 0), (1, 1)]),
+            0,
+        );
+        assert_eq!(notice(&g), Some(3));
+        assert_eq!(notice(&fresh), Some(3));
+        // A change too large to keep: this answer still says 3; the recount on the
+        // blocking pool lands soon after.
+        let many: Vec<Item> = (0..MAX_CHANGES + 1)
+            .map(|i| item(&format!("N{i}"), &format!("https://b.example/{i}"), "n"))
+            .collect();
+        let many = keys_of(&many);
+        let mut at = vec![(0, 0), (1, 0), (1, 1)];
+        at.extend((0..many.len() as u32).map(|i| (2, i)));
         universe
             .lock()
             .expect("u")
-            .set(vec![one, two], entries_at(&[(0, 0), (1, 0), (1, 1)]), 0);
-        assert_eq!(notice(&g), Some(1));
+            .set(vec![one, two, many], entries_at(&at), 0);
+        assert_eq!(notice(&g), Some(3));
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while notice(&g) != Some(3) {
+        while notice(&g) != Some(3 + MAX_CHANGES as u64 + 1) {
             assert!(std::time::Instant::now() < deadline, "never recounted");
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         }
+    }
+
+    #[test]
+    fn a_publish_taken_earlier_never_replaces_a_newer_one() {
+        let mut u = Universe::default();
+        let a = keys_of(&[item("A", "https://a.example/1", "1")]);
+        let b = keys_of(&[
+            item("A", "https://a.example/1", "1"),
+            item("B", "https://a.example/2", "2"),
+        ]);
+        u.publish(2, vec![b.clone()], entries_at(&[(0, 0), (0, 1)]), 0);
+        u.publish(1, vec![a], entries_at(&[(0, 0)]), 0);
+        assert_eq!(u.items.len(), 2);
+        assert!(u.reuse(&[&b]).is_some());
+    }
+
+    #[test]
+    fn a_given_set_changed_or_damaged_on_disk_is_read_again_or_moved_aside() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("given.json");
+        let universe = Arc::new(Mutex::new(Universe::default()));
+        let ks = keys_of(&[
+            item("One", "https://a.example/1", "1"),
+            item("Two", "https://a.example/2", "2"),
+            item("Three", "https://a.example/3", "3"),
+        ]);
+        let g = Given::load(path.clone(), universe.clone());
+        g.give(vec![ks[0].clone()]).expect("give");
+        // Another writer (a copy from elsewhere) gives item two as well.
+        let edited: Vec<String> = ks[..2]
+            .iter()
+            .flatten()
+            .map(|k| format!("{k:032x}"))
+            .collect();
+        std::fs::write(&path, serde_json::to_vec(&edited).expect("json")).expect("edit");
+        g.give(vec![ks[2].clone()]).expect("give");
+        assert!(ks.iter().all(|k| g.was_given(k)), "the edit was kept");
+        // Damaged: moved aside, the daemon's set written in its place.
+        std::fs::write(&path, b"[\"00").expect("damage");
+        g.give(Vec::new()).expect("give");
+        let aside: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("ls")
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("given.json.corrupt-")
+            })
+            .collect();
+        assert_eq!(aside.len(), 1);
+        let again = Given::load(path, universe);
+        assert!(ks.iter().all(|k| again.was_given(k)));
     }
 }

@@ -5,6 +5,10 @@
 //! built to be held across the file writes it guards), so 50 racing `rss add` calls lose no
 //! update. Network requests are never made while it is held. Files are written atomically
 //! with fsync; a file that does not parse is moved aside and reported, never overwritten.
+//! Before each write the file is checked to be the one the store last read or wrote
+//! ([`crate::store::check`]): a file someone edited is reloaded and the store's change
+//! applied on top of it, entry by entry ([`rebase`]), with a log line saying what the edit
+//! changed; a damaged one is moved aside as at start.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -14,7 +18,10 @@ use sha2::{Digest, Sha256};
 use tokio::sync::{Mutex, MutexGuard};
 
 use super::rss_store;
-use crate::store::{Durability, move_aside_corrupt, write_atomic};
+use crate::store::{
+    Durability, OnDisk, Stamp, check, move_aside_corrupt, read_stamped, write_atomic,
+    write_atomic_stamped,
+};
 use paw_jobs::feed::Item;
 
 /// One subscription (the seed's fields plus the feed title).
@@ -166,6 +173,8 @@ pub struct State {
     /// thousands of subscriptions looks each one up).
     fetch: Vec<FetchState>,
     fetch_index: std::collections::HashMap<String, usize>,
+    /// What `subscriptions.json` held when the store last read or wrote it.
+    subs_base: Base,
 }
 
 impl State {
@@ -234,6 +243,7 @@ impl State {
             subs,
             fetch,
             fetch_index: Default::default(),
+            subs_base: Base::default(),
         };
         s.reindex();
         s
@@ -331,10 +341,11 @@ pub struct RssStore {
     /// Whether a deferred `fetch_state.json` write is pending (see [`RssStore::save_soon`]).
     save_pending: std::sync::atomic::AtomicBool,
     /// `fetch_state.json` snapshots: the generation of the last one taken, and (under its
-    /// own lock, apart from the store's) of the last one written — a snapshot written late
-    /// never replaces a newer one, and the file is written without the store locked.
+    /// own lock, apart from the store's) of the last one written with what the file held
+    /// then — a snapshot written late never replaces a newer one, and the file is written
+    /// without the store locked. Taken after the store's lock when both are held.
     fetch_taken: std::sync::atomic::AtomicU64,
-    fetch_written: Mutex<u64>,
+    fetch_written: Mutex<(u64, Base)>,
     /// The last full digest's items, for the sessions' `notices.rss.new`.
     universe: std::sync::Arc<std::sync::Mutex<super::seen::Universe>>,
 }
@@ -403,18 +414,20 @@ pub struct Locked<'a> {
 /// A store file could not be written.
 pub struct StoreError(pub String);
 
+/// A state file's entries as read, with the stamp of what was read (`None`: no file, or
+/// none that parsed).
 fn load_json<T: serde::de::DeserializeOwned + Default>(
     path: &Path,
     warnings: &mut Vec<String>,
-) -> T {
-    match std::fs::read(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => T::default(),
+) -> (T, Option<Stamp>) {
+    match read_stamped(path) {
+        Ok(None) => (T::default(), None),
         Err(e) => {
             warnings.push(format!("cannot read {}: {e}", path.display()));
-            T::default()
+            (T::default(), None)
         }
-        Ok(bytes) => match serde_json::from_slice(&bytes) {
-            Ok(v) => v,
+        Ok(Some((bytes, stamp))) => match serde_json::from_slice(&bytes) {
+            Ok(v) => (v, Some(stamp)),
             Err(e) => {
                 let msg = match move_aside_corrupt(path) {
                     Ok(aside) => format!(
@@ -429,10 +442,185 @@ fn load_json<T: serde::de::DeserializeOwned + Default>(
                 };
                 tracing::error!("{msg}");
                 warnings.push(msg);
-                T::default()
+                (T::default(), None)
             }
         },
     }
+}
+
+/// What the store last read or wrote of a state file that is a list of keyed entries: the
+/// file's stamp, and by the hash of each entry's key the hash of the entry — enough to
+/// tell the store's own changes since then from an edit found on disk.
+#[derive(Debug, Clone, Default)]
+pub struct Base {
+    stamp: Option<Stamp>,
+    entries: HashMap<u64, u64>,
+}
+
+fn hash_of(x: impl std::hash::Hash) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    x.hash(&mut h);
+    h.finish()
+}
+
+/// An entry's hash: of its JSON.
+fn entry_hash<T: Serialize>(x: &T) -> u64 {
+    hash_of(serde_json::to_vec(x).unwrap_or_default())
+}
+
+/// A subscription's key: its name, case-insensitively.
+fn sub_key(s: &Subscription) -> String {
+    s.name.to_lowercase()
+}
+
+/// A fetch state's key: its URL.
+fn fetch_key(f: &FetchState) -> String {
+    f.url.clone()
+}
+
+impl Base {
+    fn of<T: Serialize>(stamp: Option<Stamp>, items: &[T], key: impl Fn(&T) -> String) -> Self {
+        Self {
+            stamp,
+            entries: items
+                .iter()
+                .map(|x| (hash_of(key(x)), entry_hash(x)))
+                .collect(),
+        }
+    }
+
+    /// Whether `ours` (the entry under `key` now, if any) differs from what was last
+    /// read or written.
+    fn changed<T: Serialize>(&self, key: &str, ours: Option<&T>) -> bool {
+        self.entries.get(&hash_of(key)).copied() != ours.map(entry_hash)
+    }
+}
+
+/// `theirs` (a valid file someone else wrote) with the store's change applied on top: each
+/// entry `ours` added, changed or removed since `base`, by key; the file's other entries as
+/// they are in it. Also says what the file had changed (keys added, changed, removed).
+pub fn rebase<T: Serialize + Clone>(
+    base: &Base,
+    ours: &[T],
+    theirs: Vec<T>,
+    key: impl Fn(&T) -> String,
+) -> (Vec<T>, String) {
+    let ours_by: HashMap<String, &T> = ours.iter().map(|x| (key(x), x)).collect();
+    let theirs_keys: HashSet<String> = theirs.iter().map(&key).collect();
+    let (mut added, mut changed) = (Vec::new(), Vec::new());
+    let mut out = Vec::with_capacity(theirs.len().max(ours.len()));
+    for t in theirs {
+        let k = key(&t);
+        match base.entries.get(&hash_of(&k)) {
+            None => added.push(k.clone()),
+            Some(&h) if h != entry_hash(&t) => changed.push(k.clone()),
+            Some(_) => {}
+        }
+        let o = ours_by.get(&k).copied();
+        if base.changed(&k, o) {
+            // The store changed this entry (or removed it) since the file was read: its
+            // change is applied.
+            out.extend(o.cloned());
+        } else {
+            out.push(t);
+        }
+    }
+    let mut removed = Vec::new();
+    for o in ours {
+        let k = key(o);
+        if theirs_keys.contains(&k) {
+            continue;
+        }
+        if base.entries.contains_key(&hash_of(&k)) {
+            removed.push(k.clone());
+        }
+        if base.changed(&k, Some(o)) {
+            // Removed by the edit, changed by the store: the change stands.
+            out.push(o.clone());
+        }
+    }
+    let list = |what: &str, keys: &[String]| {
+        (!keys.is_empty()).then(|| format!("{what} {}", keys.join(", ")))
+    };
+    let what = [
+        list("added", &added),
+        list("changed", &changed),
+        list("removed", &removed),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join("; ");
+    (
+        out,
+        if what.is_empty() {
+            "no entry changed".into()
+        } else {
+            what
+        },
+    )
+}
+
+/// What a check before a write found, as a line for the log (and, for a file moved aside,
+/// for the command's warnings): `None` when the file was the store's.
+fn found_line<T>(path: &Path, found: &OnDisk<T>, what: &str) -> Option<(String, bool)> {
+    let p = path.display();
+    match found {
+        OnDisk::Same => None,
+        OnDisk::Gone => Some((
+            format!("{p} was removed while the daemon ran; written again from memory"),
+            false,
+        )),
+        OnDisk::Changed(..) => Some((
+            format!("{p} was changed on disk ({what}); reloaded it and applied this change to it"),
+            false,
+        )),
+        OnDisk::Corrupt(e, Ok(aside)) => Some((
+            format!(
+                "{p} was changed on disk and did not parse ({e}); moved it to {} and wrote the daemon's copy",
+                aside.display()
+            ),
+            true,
+        )),
+        OnDisk::Corrupt(e, Err(m)) => Some((
+            format!(
+                "{p} was changed on disk and did not parse ({e}) and could not be moved aside: {m}"
+            ),
+            true,
+        )),
+    }
+}
+
+fn parse_list<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<Vec<T>, String> {
+    serde_json::from_slice(bytes).map_err(|e| e.to_string())
+}
+
+/// What [`check_and_write`] wrote, its base, and the line for the log (`true`: also a
+/// warning for the next command).
+type Written<T> = (Vec<T>, Base, Option<(String, bool)>);
+
+/// Writes a keyed list `ours` to `path` after checking that the file is still `base`'s: an
+/// edited file is reloaded and `ours`'s changes applied on top, a damaged one moved aside.
+/// Returns what was written, its base, and the line for the log. Blocking.
+fn check_and_write<T: Serialize + serde::de::DeserializeOwned + Clone>(
+    path: &Path,
+    base: &Base,
+    ours: Vec<T>,
+    key: fn(&T) -> String,
+    bytes_of: fn(&[T]) -> serde_json::Result<Vec<u8>>,
+) -> Result<Written<T>, StoreError> {
+    let err = |e: std::io::Error| StoreError(format!("cannot write {}: {e}", path.display()));
+    let found = check(path, base.stamp, parse_list::<T>).map_err(err)?;
+    let (list, what) = match found {
+        OnDisk::Changed(ref theirs, _) => rebase(base, &ours, theirs.clone(), key),
+        _ => (ours, String::new()),
+    };
+    let line = found_line(path, &found, &what);
+    let bytes = bytes_of(&list).map_err(|e| StoreError(e.to_string()))?;
+    let stamp = write_atomic_stamped(path, &bytes, Durability::Sync).map_err(err)?;
+    let base = Base::of(Some(stamp), &list, key);
+    Ok((list, base, line))
 }
 
 impl RssStore {
@@ -450,7 +638,7 @@ impl RssStore {
             warnings: std::sync::Mutex::new(Vec::new()),
             save_pending: std::sync::atomic::AtomicBool::new(false),
             fetch_taken: std::sync::atomic::AtomicU64::new(0),
-            fetch_written: Mutex::new(0),
+            fetch_written: Mutex::new((0, Base::default())),
             universe: std::sync::Arc::default(),
         }
     }
@@ -462,18 +650,26 @@ impl RssStore {
             let dir = self.dir.clone();
             let loaded = tokio::task::spawn_blocking(move || {
                 let mut warnings = Vec::new();
-                let subs = load_json(&dir.join("subscriptions.json"), &mut warnings);
-                let fetch = load_json(&dir.join("fetch_state.json"), &mut warnings);
-                (State::new(subs, fetch), warnings)
+                let (subs, subs_stamp): (Vec<Subscription>, _) =
+                    load_json(&dir.join("subscriptions.json"), &mut warnings);
+                let (fetch, fetch_stamp): (Vec<FetchState>, _) =
+                    load_json(&dir.join("fetch_state.json"), &mut warnings);
+                let subs_base = Base::of(subs_stamp, &subs, sub_key);
+                let fetch_base = Base::of(fetch_stamp, &fetch, fetch_key);
+                let mut state = State::new(subs, fetch);
+                state.subs_base = subs_base;
+                (state, fetch_base, warnings)
             })
             .await
             .unwrap_or_else(|_| {
                 (
                     State::default(),
+                    Base::default(),
                     vec!["loading the rss store failed".into()],
                 )
             });
-            let (state, warnings) = loaded;
+            let (state, fetch_base, warnings) = loaded;
+            self.fetch_written.lock().await.1 = fetch_base;
             self.warnings
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -542,7 +738,12 @@ impl RssStore {
             // refresh does not wait for an fsync of 5,000 feeds' state.
             let snapshot = rss_store(&s).lock().await.snapshot_fetch();
             let written = match snapshot {
-                Ok((generation, bytes)) => rss_store(&s).write_fetch(generation, bytes).await,
+                Ok(snap) => match rss_store(&s).write_fetch(snap).await {
+                    // Someone else wrote the file: reloaded and written under the lock.
+                    Ok(false) => rss_store(&s).lock().await.save_fetch().await,
+                    Ok(true) => Ok(()),
+                    Err(e) => Err(e),
+                },
                 Err(e) => Err(e),
             };
             if let Err(e) = written {
@@ -551,15 +752,37 @@ impl RssStore {
         });
     }
 
-    /// Writes a `fetch_state.json` snapshot unless a newer one was written already.
-    async fn write_fetch(&self, generation: u64, bytes: Vec<u8>) -> Result<(), StoreError> {
+    /// Writes a `fetch_state.json` snapshot unless a newer one was written already, when
+    /// the file is still the one the store last read or wrote; `Ok(false)` when it is not
+    /// (nothing written: [`Locked::save_fetch`] reloads it first).
+    async fn write_fetch(&self, snap: FetchSnapshot) -> Result<bool, StoreError> {
         let mut written = self.fetch_written.lock().await;
-        if *written >= generation {
-            return Ok(());
+        if written.0 >= snap.generation {
+            return Ok(true);
         }
-        write_blocking(self.dir.join("fetch_state.json"), bytes, Durability::Sync).await?;
-        *written = generation;
-        Ok(())
+        let path = self.dir.join("fetch_state.json");
+        let known = written.1.stamp;
+        let bytes = snap.bytes;
+        let stamp = tokio::task::spawn_blocking(move || {
+            if Stamp::read(&path)? != known {
+                return Ok(None);
+            }
+            write_atomic_stamped(&path, &bytes, Durability::Sync).map(Some)
+        })
+        .await
+        .map_err(|e| StoreError(e.to_string()))?
+        .map_err(|e: std::io::Error| StoreError(format!("cannot write fetch_state.json: {e}")))?;
+        let Some(stamp) = stamp else {
+            return Ok(false);
+        };
+        *written = (
+            snap.generation,
+            Base {
+                stamp: Some(stamp),
+                entries: snap.entries,
+            },
+        );
+        Ok(true)
     }
 
     /// Writes a pending `fetch_state.json` now (daemon shutdown).
@@ -636,29 +859,114 @@ impl Locked<'_> {
         self.guard.as_mut().expect("loaded in lock()")
     }
 
-    /// Writes `subscriptions.json`.
+    /// Writes `subscriptions.json`, after checking it is the file the store last read or
+    /// wrote: one someone edited is reloaded and this change applied to it, one that does
+    /// not parse is moved aside (and reported) first.
     pub async fn save_subs(&mut self) -> Result<(), StoreError> {
-        let bytes =
-            serde_json::to_vec_pretty(&self.state().subs).map_err(|e| StoreError(e.to_string()))?;
-        write_blocking(self.dir.join("subscriptions.json"), bytes, Durability::Sync).await
+        let path = self.dir.join("subscriptions.json");
+        let base = self.state().subs_base.clone();
+        let ours = self.state().subs.clone();
+        let (subs, base, line) = tokio::task::spawn_blocking(move || {
+            check_and_write(&path, &base, ours, sub_key, |l| {
+                serde_json::to_vec_pretty(l)
+            })
+        })
+        .await
+        .map_err(|e| StoreError(e.to_string()))??;
+        let state = self.state();
+        (state.subs, state.subs_base) = (subs, base);
+        self.store.report(line);
+        Ok(())
     }
 
-    /// Writes `fetch_state.json`.
+    /// Writes `fetch_state.json` (checked as [`save_subs`](Self::save_subs) checks its file).
     pub async fn save_fetch(&mut self) -> Result<(), StoreError> {
-        let (generation, bytes) = self.snapshot_fetch()?;
-        self.store.write_fetch(generation, bytes).await
-    }
-
-    /// `fetch_state.json`'s bytes now, with their generation.
-    pub fn snapshot_fetch(&mut self) -> Result<(u64, Vec<u8>), StoreError> {
-        let bytes = serde_json::to_vec(self.state().fetch_states())
-            .map_err(|e| StoreError(e.to_string()))?;
+        let snap = self.snapshot_fetch()?;
+        if self.store.write_fetch(snap).await? {
+            return Ok(());
+        }
+        // Someone else wrote the file since the store did: reloaded, with the store's
+        // changes since its last write applied on top, or moved aside.
+        let mut written = self.store.fetch_written.lock().await;
+        let path = self.dir.join("fetch_state.json");
+        let base = written.1.clone();
+        let ours = self.state().fetch_states().to_vec();
+        let (fetch, base, line) = tokio::task::spawn_blocking(move || {
+            check_and_write(
+                &path,
+                &base,
+                ours,
+                fetch_key,
+                serde_json::to_vec::<[FetchState]>,
+            )
+        })
+        .await
+        .map_err(|e| StoreError(e.to_string()))??;
         let generation = self
             .store
             .fetch_taken
             .fetch_add(1, std::sync::atomic::Ordering::AcqRel)
             + 1;
-        Ok((generation, bytes))
+        *written = (generation, base);
+        drop(written);
+        let subs = std::mem::take(&mut self.state().subs);
+        let subs_base = std::mem::take(&mut self.state().subs_base);
+        *self.state() = State::new(subs, fetch);
+        self.state().subs_base = subs_base;
+        self.store.report(line);
+        Ok(())
+    }
+
+    /// `fetch_state.json`'s bytes now, with their generation and each entry's hash.
+    pub fn snapshot_fetch(&mut self) -> Result<FetchSnapshot, StoreError> {
+        let fetch = self.state().fetch_states();
+        let mut bytes = Vec::with_capacity(fetch.len() * 256 + 2);
+        let mut entries = HashMap::with_capacity(fetch.len());
+        bytes.push(b'[');
+        for (i, f) in fetch.iter().enumerate() {
+            let one = serde_json::to_vec(f).map_err(|e| StoreError(e.to_string()))?;
+            entries.insert(hash_of(fetch_key(f)), hash_of(&one));
+            if i > 0 {
+                bytes.push(b',');
+            }
+            bytes.extend_from_slice(&one);
+        }
+        bytes.push(b']');
+        let generation = self
+            .store
+            .fetch_taken
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel)
+            + 1;
+        Ok(FetchSnapshot {
+            generation,
+            bytes,
+            entries,
+        })
+    }
+}
+
+/// `fetch_state.json` as of one moment: its generation, bytes and entries' hashes.
+pub struct FetchSnapshot {
+    generation: u64,
+    bytes: Vec<u8>,
+    entries: HashMap<u64, u64>,
+}
+
+impl RssStore {
+    /// Logs what a check before a write found; a file moved aside is also reported to the
+    /// next command, as at start.
+    fn report(&self, line: Option<(String, bool)>) {
+        match line {
+            Some((msg, true)) => {
+                tracing::error!("{msg}");
+                self.warnings
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(msg);
+            }
+            Some((msg, false)) => tracing::warn!("{msg}"),
+            None => {}
+        }
     }
 }
 
@@ -721,5 +1029,75 @@ mod tests {
         m.insert("huge".into(), feed("huge"), 1000);
         assert_eq!(m.len(), 1);
         assert!(m.get("huge").is_some());
+    }
+
+    fn sub(name: &str, url: &str) -> Subscription {
+        Subscription {
+            name: name.into(),
+            url: url.into(),
+            title: None,
+            created_at_ms: 1,
+            updated_at_ms: 1,
+        }
+    }
+
+    #[test]
+    fn an_edit_found_on_disk_is_kept_and_the_stores_change_applied_on_top() {
+        let base_subs = [sub("a", "u1"), sub("b", "u2"), sub("c", "u3")];
+        let base = Base::of(None, &base_subs, sub_key);
+        // The store removed b, changed c's URL and added d.
+        let ours = [sub("a", "u1"), sub("c", "u3b"), sub("d", "u4")];
+        // The file on disk: a retitled by hand, c removed, e added.
+        let mut a = sub("a", "u1");
+        a.title = Some("Hand".into());
+        let theirs = vec![a.clone(), sub("b", "u2"), sub("e", "u5")];
+        let (out, what) = rebase(&base, &ours, theirs, sub_key);
+        assert_eq!(out, [a, sub("e", "u5"), sub("c", "u3b"), sub("d", "u4")]);
+        assert_eq!(what, "added e; changed a; removed c");
+        // Nothing changed on either side: the file as it is.
+        let (same, what) = rebase(&base, &base_subs, base_subs.to_vec(), sub_key);
+        assert_eq!(same, base_subs);
+        assert_eq!(what, "no entry changed");
+    }
+
+    #[tokio::test]
+    async fn fetch_state_edited_on_disk_is_reloaded_before_the_next_write() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let store = RssStore::new(dir.path().to_path_buf());
+        {
+            let mut l = store.lock().await;
+            l.state().fetch_state_mut("https://a.example/", "a").etag = Some("1".into());
+            l.state().fetch_state_mut("https://b.example/", "b").etag = Some("1".into());
+            l.save_fetch().await.expect("save");
+        }
+        let path = dir.path().join("fetch_state.json");
+        // A person drops b's state by hand; the store then changes a's.
+        let mut on_disk: Vec<FetchState> =
+            serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
+        on_disk.retain(|f| f.name != "b");
+        on_disk.push(FetchState {
+            name: "c".into(),
+            url: "https://c.example/".into(),
+            ..FetchState::default()
+        });
+        std::fs::write(&path, serde_json::to_vec(&on_disk).expect("json")).expect("edit");
+        let mut l = store.lock().await;
+        l.state().fetch_state_mut("https://a.example/", "a").etag = Some("2".into());
+        l.save_fetch().await.expect("save");
+        let names: Vec<(String, Option<String>)> = l
+            .state()
+            .fetch_states()
+            .iter()
+            .map(|f| (f.name.clone(), f.etag.clone()))
+            .collect();
+        assert_eq!(
+            names,
+            [("a".into(), Some("2".into())), ("c".into(), None)],
+            "the edit is kept, the change applied"
+        );
+        let written: Vec<FetchState> =
+            serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
+        assert_eq!(written, l.state().fetch_states());
+        assert!(l.state().fetch_state("https://c.example/").is_some());
     }
 }
