@@ -40,6 +40,10 @@ pub struct Config {
     pub net: NetConfig,
     /// `[tools.*]`
     pub tools: ToolsConfig,
+    /// `[mcp]`: read by `paw-client mcp` (docs/client.md), which checks its keys; the
+    /// daemon only lets the table through.
+    #[serde(skip_serializing_if = "toml::Table::is_empty")]
+    pub mcp: toml::Table,
 }
 
 /// The smallest `worker.memory_mb` a worker starts in: its libraries (Tesseract and
