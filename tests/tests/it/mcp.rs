@@ -305,7 +305,7 @@ fn the_python_sdk_lists_and_calls_terminal_exec() {
         r["foreign_resource"]
     );
 
-    // rss news refreshing three feeds reports progress as MCP progress notifications.
+    // rss news refreshing four feeds (m0..m2 and long) reports progress as MCP progress notifications.
     assert_eq!(r["news"]["isError"], false, "{}", r["news"]);
     let done: Vec<u64> = r["progress"]
         .as_array()
@@ -313,13 +313,13 @@ fn the_python_sdk_lists_and_calls_terminal_exec() {
         .iter()
         .filter_map(|p| p["done"].as_f64().map(|f| f as u64))
         .collect();
-    assert_eq!(done, [1, 2, 3], "{}", r["progress"]);
+    assert_eq!(done, [1, 2, 3, 4], "{}", r["progress"]);
     assert!(
         r["progress"]
             .as_array()
             .expect("p")
             .iter()
-            .all(|p| p["total"] == 3.0)
+            .all(|p| p["total"] == 4.0)
     );
 
     // The abandoned call was cancelled in the daemon (exit 130), long before its 20 s.
@@ -446,7 +446,10 @@ fn check_confirm_and_budget(r: &Value, feeds: &FeedServer, alice: &mut Peer) {
             "{seen}"
         );
         assert!(seen.contains(&format!("/stdout?offset={next}")), "{seen}");
-        assert!(seen.trim_end().ends_with("irc pull]"), "{seen}");
+        assert!(
+            seen.trim_end().ends_with("irc pull / rss news --new]"),
+            "{seen}"
+        );
     }
     let content_links: Vec<&str> = long["content"]
         .as_array()
