@@ -199,8 +199,13 @@ async def measure(client_bin, socket, calls):
                 r = dump(await session.call_tool("terminal_exec", {"command": c, "session_id": "measure"}))
                 text = "".join(x["text"] for x in r["content"] if x["type"] == "text")
                 sc = json.dumps(r["structuredContent"], ensure_ascii=False, separators=(",", ":"))
+                # The full outcome: what structuredContent held before it was made lean.
+                run = [x["uri"] for x in r["content"] if x.get("type") == "resource_link" and x["uri"].startswith("paw://runs/")]
+                full = json.loads(dump(await session.read_resource(run[0]))["contents"][0]["text"])
+                full_bytes = len(json.dumps(full, ensure_ascii=False, separators=(",", ":")).encode())
                 rows.append({"command": c, "text_chars": len(text), "text_bytes": len(text.encode()),
-                             "structured_bytes": len(sc.encode()), "is_error": r.get("isError")})
+                             "structured_bytes": len(sc.encode()), "full_outcome_bytes": full_bytes,
+                             "is_error": r.get("isError")})
     print(json.dumps(rows))
 
 

@@ -647,3 +647,92 @@ fn the_bridge_serves_streamable_http_on_loopback_and_refuses_what_a_page_could_s
     );
     assert!(child.0.try_wait().expect("wait").is_none(), "still serving");
 }
+
+/// The issue's measure: `structuredContent` against the text block for an article, a
+/// document and an IRC pull (docs/benchmarks.md records the figures this prints with
+/// `--nocapture`).
+#[test]
+fn structured_content_stays_within_a_fifth_of_the_text() {
+    let feeds = FeedServer::start();
+    let d = Daemon::with_config(&feeds.config());
+    // A 13.7k-character article in the feed's own content (text and HTML in the result).
+    let para = "The committee met on Tuesday to weigh the proposal, and after a long \
+                debate about costs, schedules and the people the change would touch, it \
+                agreed to send the draft back with questions about the budget. Members \
+                asked for figures from the last three years and a plan for the transition.";
+    let body: String = (0..46)
+        .map(|i| format!("&lt;p&gt;{i}. {para}&lt;/p&gt;"))
+        .collect();
+    feeds.set(
+        "art",
+        &format!(
+            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Art</title>\
+             <link>https://example.com/</link><item><title>The long article</title>\
+             <link>https://example.com/a</link><guid>a-1</guid>\
+             <description>{body}</description></item></channel></rss>"
+        ),
+    );
+    let r = d.exec(&format!(
+        "rss add --name art --url {} --no-verify",
+        feeds.url("/dyn/art")
+    ));
+    assert_eq!(r["exit_code"], 0, "{r}");
+    assert_eq!(d.exec("rss fetch --name art")["exit_code"], 0);
+    let doc =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/docs/generated/features.docx");
+    std::fs::create_dir_all(d.agents().join("inbox")).expect("mkdir");
+    std::fs::copy(&doc, d.agents().join("inbox/features.docx")).expect("copy");
+    let ircd = Ircd::start(IrcdOpts::default());
+    paw_tests::ircd::write_env(
+        &d.agents(),
+        &paw_tests::ircd::env_for(ircd.port, "pawbot", ""),
+    );
+    let mut alice = Peer::join(ircd.port, None, "alice", "#paw", None);
+    let mut c = d.conn();
+    c.open_session("measure");
+    c.wait_joined("measure");
+    // ngircd throttles a client past a few lines a second: a dozen messages.
+    for i in 0..12 {
+        alice.send(&format!(
+            "PRIVMSG #paw :message {i}: did anyone read the draft before the meeting?"
+        ));
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(40);
+    while c.exec(json!({"command": "hello", "session_id": "measure"}))["notices"]["irc"]["unread"]["#paw"]
+        != 12
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the messages never arrived"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = Command::new(python())
+        .arg(script())
+        .args(["--measure"])
+        .arg(client_bin())
+        .arg(&d.socket)
+        .args([
+            "rss read --name art --guid a-1",
+            "doc extract --in inbox/features.docx --out artifacts/features.md --mode md",
+            "irc pull --limit 12",
+        ])
+        .output()
+        .expect("run the python MCP client");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Value = serde_json::from_slice(&out.stdout).expect("rows");
+    for row in rows.as_array().expect("rows") {
+        eprintln!("measured: {row}");
+        assert_eq!(row["is_error"], false, "{row}");
+        let text = row["text_bytes"].as_f64().expect("text");
+        let sc = row["structured_bytes"].as_f64().expect("sc");
+        // The target is 1.2x the text; a short answer (a document extracted to a file
+        // answers with a summary and the file's link) may add a fixed envelope of ids and
+        // links instead, at most 1 KiB.
+        assert!(sc <= 1.2 * text || sc <= text + 1024.0, "{row}");
+    }
+}
