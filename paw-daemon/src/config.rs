@@ -441,6 +441,12 @@ mod tests {
     }
 
     #[test]
+    fn the_mcp_table_is_left_to_the_client() {
+        let c = Config::parse("[mcp]\nconfirm = []\n", Path::new("c.toml")).expect("parse");
+        assert!(c.mcp.contains_key("confirm"));
+    }
+
+    #[test]
     fn unknown_keys_are_named() {
         for (text, key) in [
             ("bogus = 1\n", "bogus"),

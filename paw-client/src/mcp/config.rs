@@ -79,6 +79,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_documented_defaults_are_the_code_defaults() {
+        let md = include_str!("../../../docs/config.md");
+        let block = md
+            .split("```toml\n[mcp]\n")
+            .nth(1)
+            .and_then(|b| b.split("```").next())
+            .expect("the [mcp] block of docs/config.md");
+        assert_eq!(
+            McpConfig::parse(&format!("[mcp]\n{block}")),
+            Ok(McpConfig::default())
+        );
+    }
+
+    #[test]
     fn no_table_gives_the_defaults() {
         assert_eq!(
             McpConfig::parse("[terminal]\nmax_stdout_chars = 10\n"),
