@@ -114,6 +114,10 @@ enum Cmd {
         /// Print the configuration that connects this paw-client to a host, and exit.
         #[arg(long, value_name = "HOST", value_parser = crate::mcp::HOSTS)]
         print_config: Option<String>,
+        /// Serve MCP's streamable HTTP transport on this address (e.g. 127.0.0.1:8765)
+        /// instead of stdio; a non-loopback address needs `[mcp] http_token`.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
     },
     /// Print a shell completion script.
     Completions {
@@ -369,9 +373,18 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             print!("{}", crate::mcp::host_config(host, &exe, &args));
             Ok(0)
         }
-        Cmd::Mcp { no_autostart, .. } => crate::mcp::serve(Target::of(&cli), !no_autostart)
-            .map(|()| 0)
-            .map_err(|m| Failure(1, m)),
+        Cmd::Mcp {
+            no_autostart, http, ..
+        } => {
+            let path = cli
+                .config
+                .clone()
+                .unwrap_or_else(paw_proto::paths::default_config);
+            let config = crate::mcp::config::McpConfig::load(&path).map_err(|m| Failure(2, m))?;
+            crate::mcp::serve(Target::of(&cli), !no_autostart, config, *http)
+                .map(|()| 0)
+                .map_err(|m| Failure(1, m))
+        }
         Cmd::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(

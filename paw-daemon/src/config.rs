@@ -40,6 +40,10 @@ pub struct Config {
     pub net: NetConfig,
     /// `[tools.*]`
     pub tools: ToolsConfig,
+    /// `[mcp]`: read by `paw-client mcp` (docs/client.md), which checks its keys; the
+    /// daemon only lets the table through.
+    #[serde(skip_serializing_if = "toml::Table::is_empty")]
+    pub mcp: toml::Table,
 }
 
 /// The smallest `worker.memory_mb` a worker starts in: its libraries (Tesseract and
@@ -434,6 +438,12 @@ mod tests {
         assert_eq!(c.terminal.max_stdout_chars, 10);
         assert_eq!(c.terminal.max_stderr_chars, 8_000);
         assert!(!c.tools.rss.enabled);
+    }
+
+    #[test]
+    fn the_mcp_table_is_left_to_the_client() {
+        let c = Config::parse("[mcp]\nconfirm = []\n", Path::new("c.toml")).expect("parse");
+        assert!(c.mcp.contains_key("confirm"));
     }
 
     #[test]

@@ -330,7 +330,14 @@ fn run_finds_a_kept_audit_record_by_id() {
 fn print_config_gives_each_host_a_config_that_starts_this_paw_client() {
     use std::io::{BufRead, BufReader, Write};
     let d = Daemon::start();
-    for host in ["claude-desktop", "claude-code", "codex", "vscode", "cursor"] {
+    for host in [
+        "claude-desktop",
+        "claude-code",
+        "codex",
+        "vscode",
+        "cursor",
+        "goose",
+    ] {
         let out = run(client(&d.socket).args(["mcp", "--print-config", host]));
         assert_eq!(out.status.code(), Some(0), "{host}: {}", text(&out.stderr));
         let printed = text(&out.stdout);
@@ -343,6 +350,20 @@ fn print_config_gives_each_host_a_config_that_starts_this_paw_client() {
             }
             "vscode" => {
                 serde_json::from_str::<Value>(&printed).expect("json")["servers"]["paw"].clone()
+            }
+            // YAML under extensions.paw whose values are JSON scalars and flow sequences
+            // (valid YAML): read the two keys that start the server.
+            "goose" => {
+                assert!(printed.starts_with("extensions:\n  paw:\n"), "{printed}");
+                assert!(printed.contains("\n    type: stdio\n"), "{printed}");
+                let key = |k: &str| -> Value {
+                    let line = printed
+                        .lines()
+                        .find_map(|l| l.strip_prefix(&format!("    {k}: ")))
+                        .unwrap_or_else(|| panic!("no {k} in {printed}"));
+                    serde_json::from_str(line).expect("a JSON scalar or sequence")
+                };
+                serde_json::json!({"command": key("cmd"), "args": key("args")})
             }
             _ => {
                 serde_json::from_str::<Value>(&printed).expect("json")["mcpServers"]["paw"].clone()
