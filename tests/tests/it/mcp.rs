@@ -125,10 +125,13 @@ fn the_python_sdk_lists_and_calls_terminal_exec() {
         "{t}"
     );
     assert!(t.contains("m0 0 [2026-02-10"), "{t}");
+    // The fence closes the feed's text; what waits for the session (the fetched items
+    // count in every session's notices at once) may follow it, on its own line.
+    let closed = format!("[paw: untrusted content from the feed {url} ends]\n");
+    let after = t.split_once(&closed).map(|(_, rest)| rest.trim_end());
     assert!(
-        t.trim_end().ends_with(&format!(
-            "[paw: untrusted content from the feed {url} ends]"
-        )),
+        matches!(after, Some(rest) if rest.is_empty()
+            || (rest.starts_with("[paw: ") && rest.ends_with("rss news --new]") && !rest.contains('\n'))),
         "{t}"
     );
     // structuredContent says the same in its own fields, the text once (no copies in
