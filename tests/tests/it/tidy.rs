@@ -211,7 +211,7 @@ fn cargo_keeps_the_readers_out_of_the_daemon() {
         "paw-readers",
         "paw-worker",
         "feed-rs",
-        "pdf-extract",
+        "hayro",
         "lopdf",
         "calamine",
         "dom_smoothie",

@@ -73,59 +73,6 @@ pub fn fit(img: GrayImage) -> (GrayImage, f32) {
     (small, f)
 }
 
-/// Raw samples of a PDF image (after its filters) to gray: 1, 2, 4, 8 or 16 bits per
-/// component, 1 (gray), 3 (RGB) or 4 (CMYK) components; `invert` for a `/Decode [1 0]`
-/// array (or an image mask, where 1 means paint).
-pub fn raw_samples(
-    data: &[u8],
-    width: u32,
-    height: u32,
-    bits: u8,
-    components: u8,
-    invert: bool,
-) -> Result<GrayImage, DocError> {
-    check_size(u64::from(width), u64::from(height))?;
-    if !matches!(bits, 1 | 2 | 4 | 8 | 16) || !matches!(components, 1 | 3 | 4) {
-        return Err(DocError::NotSupported(format!(
-            "a PDF image with {bits}-bit samples and {components} components"
-        )));
-    }
-    let row_bits = u64::from(width) * u64::from(bits) * u64::from(components);
-    let row = row_bits.div_ceil(8) as usize;
-    if data.len() < row * height as usize {
-        return Err(DocError::Parse(
-            "a PDF image has fewer samples than its size".into(),
-        ));
-    }
-    let max = ((1u32 << bits.min(8)) - 1) as f32;
-    let mut out = GrayImage::new(width, height);
-    for (y, line) in data.chunks(row).take(height as usize).enumerate() {
-        for x in 0..width as usize {
-            let sample = |c: usize| -> f32 {
-                let i = x * components as usize + c;
-                match bits {
-                    8 => f32::from(line[i]) / 255.0,
-                    16 => f32::from(line[2 * i]) / 255.0,
-                    b => {
-                        let bit = i * b as usize;
-                        let byte = line[bit / 8];
-                        let shift = 8 - b as usize - bit % 8;
-                        f32::from((byte >> shift) & ((1u8 << b) - 1)) / max
-                    }
-                }
-            };
-            let v = match components {
-                1 => sample(0),
-                3 => 0.299 * sample(0) + 0.587 * sample(1) + 0.114 * sample(2),
-                _ => (1.0 - sample(3)) * (1.0 - (sample(0) + sample(1) + sample(2)) / 3.0),
-            };
-            let v = if invert { 1.0 - v } else { v };
-            out.put_pixel(x as u32, y as u32, image::Luma([(v * 255.0).round() as u8]));
-        }
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,21 +142,5 @@ mod tests {
         assert!((f - 0.5).abs() < 1e-6);
         let (same, f) = fit(GrayImage::new(100, 100));
         assert_eq!((same.width(), f), (100, 1.0));
-    }
-
-    #[test]
-    fn raw_samples_of_each_depth_become_gray() {
-        // 1-bit: 0 is black.
-        let g = raw_samples(&[0b1010_0000], 4, 1, 1, 1, false).expect("1-bit");
-        assert_eq!(g.as_raw(), &[255, 0, 255, 0]);
-        let g = raw_samples(&[0b1010_0000], 4, 1, 1, 1, true).expect("inverted");
-        assert_eq!(g.as_raw(), &[0, 255, 0, 255]);
-        let g = raw_samples(&[255, 0, 0, 255, 255, 255], 2, 1, 8, 3, false).expect("rgb");
-        assert_eq!(g.as_raw(), &[76, 255]);
-        assert!(raw_samples(&[0], 4, 4, 8, 1, false).is_err(), "short data");
-        assert!(
-            raw_samples(&[0; 16], 4, 1, 8, 2, false).is_err(),
-            "2 components"
-        );
     }
 }

@@ -15,7 +15,6 @@
 //! hyphens at line ends undone, with a bbox in points and the mean word confidence.
 
 mod decode;
-mod pdfimg;
 pub mod tess;
 
 use std::cell::RefCell;
@@ -27,7 +26,6 @@ pub use paw_jobs::doc::{OcrJob, OcrMode};
 use super::model::{Block, Document, Page};
 use super::{DocError, Format};
 pub use decode::{MAX_PIXELS, check_size};
-use pdfimg::PdfPictures;
 use tess::{Engine, Gray, Word};
 
 /// A page's OCR stops after this much wall time (a worker has one core, so about as much
@@ -404,7 +402,8 @@ pub fn pdf_pages(bytes: &[u8], doc: &mut Document, ocr: &Ocr<'_>) -> Result<(), 
         doc.warnings.push(m);
         return Ok(());
     }
-    let pictures = PdfPictures::load(bytes)?;
+    let pdf = super::pdf::open(bytes)?;
+    let cache = hayro::RenderCache::new();
     let mut read = 0usize;
     let mut skipped = Vec::new();
     let mut unreadable = Vec::new();
@@ -414,9 +413,8 @@ pub fn pdf_pages(bytes: &[u8], doc: &mut Document, ocr: &Ocr<'_>) -> Result<(), 
             skipped.push(n);
             continue;
         }
-        let pic = match pictures.page(n) {
-            Ok(Some(p)) => p,
-            Ok(None) => continue,
+        let pic = match render_page(&pdf, &cache, n) {
+            Ok(p) => p,
             Err(e) => {
                 unreadable.push(format!("page {n}: {e}"));
                 continue;
@@ -465,6 +463,74 @@ pub fn pdf_pages(bytes: &[u8], doc: &mut Document, ocr: &Ocr<'_>) -> Result<(), 
         doc.warnings.retain(|w| !w.contains(super::pdf::NO_OCR));
     }
     Ok(())
+}
+
+/// Pages are rendered for OCR at this resolution (what Tesseract reads best), or less
+/// when the page is large ([`decode::MAX_SIDE`] pixels on its long side).
+pub const RENDER_DPI: f32 = 300.0;
+
+/// A page rendered for OCR, gray, and its size in points.
+struct PagePicture {
+    gray: GrayImage,
+    width_pt: f32,
+    height_pt: f32,
+}
+
+/// Renders page `n` (from 1) as it is drawn — whatever draws it: an image, many strips,
+/// a form holding the scan, JBIG2, CCITT or JPEG 2000 — at [`RENDER_DPI`], within
+/// [`decode::MAX_SIDE`] and [`MAX_PIXELS`].
+fn render_page<'a>(
+    pdf: &'a hayro::hayro_syntax::Pdf,
+    cache: &hayro::RenderCache<'a>,
+    n: usize,
+) -> Result<PagePicture, DocError> {
+    let pages = pdf.pages();
+    let page = n
+        .checked_sub(1)
+        .and_then(|i| pages.get(i))
+        .ok_or_else(|| DocError::Parse("no such page".into()))?;
+    let (w, h) = page.render_dimensions();
+    if !(w.is_finite() && h.is_finite() && w >= 1.0 && h >= 1.0) {
+        return Err(DocError::Parse("the page has no size".into()));
+    }
+    let long = w.max(h);
+    let mut scale = (RENDER_DPI / 72.0).min(decode::MAX_SIDE as f32 / long);
+    let area = f64::from(w * scale) * f64::from(h * scale);
+    if area > MAX_PIXELS as f64 {
+        scale *= (MAX_PIXELS as f64 / area).sqrt() as f32;
+    }
+    let settings = hayro::PixmapSettings {
+        x_scale: scale,
+        y_scale: scale,
+        bg_color: hayro::vello_cpu::color::palette::css::WHITE,
+    };
+    let pixmap = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        hayro::render(
+            page,
+            cache,
+            &hayro::hayro_interpret::InterpreterSettings::default(),
+            &hayro::RenderSettings::default(),
+            &settings,
+        )
+    }))
+    .map_err(|_| DocError::Parse("the page could not be drawn".into()))?;
+    let (pw, ph) = (u32::from(pixmap.width()), u32::from(pixmap.height()));
+    let rgba = pixmap.data_as_u8_slice();
+    let gray: Vec<u8> = rgba
+        .chunks_exact(4)
+        .map(|p| {
+            // On white, premultiplied: luma of the colour (ITU-R BT.601).
+            let l = 299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2]);
+            (l / 1000) as u8
+        })
+        .collect();
+    let gray = GrayImage::from_raw(pw, ph, gray)
+        .ok_or_else(|| DocError::Parse("the page could not be drawn".into()))?;
+    Ok(PagePicture {
+        gray,
+        width_pt: w,
+        height_pt: h,
+    })
 }
 
 /// `page 3`, `pages 1, 2, 5`.

@@ -1,8 +1,15 @@
-//! The glyph source over pdf-extract: an `OutputDev` that records each page's glyphs (with
-//! their position, advance and size) and its ruling lines, capped, and hands the layout
-//! core a [`RawPage`] in points from the top-left corner, upright.
+//! The glyph source over hayro's interpreter: a `Device` that records each page's glyphs
+//! (with their position, advance, size and text) and its ruling lines, capped, and hands
+//! the layout core a [`RawPage`] in points from the top-left corner, upright. hayro draws
+//! every page through the page's own transform (rotation and crop box applied), so what
+//! arrives here is already in the page's coordinates as a person sees it.
 
-use pdf_extract::{ColorSpace, MediaBox, OutputDev, OutputError, Path, PathOp, Transform};
+use hayro::hayro_interpret::font::{Glyph as HGlyph, GlyphRun};
+use hayro::hayro_interpret::hayro_cmap::BfString;
+use hayro::hayro_interpret::kurbo::{Affine, BezPath, PathEl, Point};
+use hayro::hayro_interpret::{
+    BlendMode, ClipPath, Device, DrawMode, DrawProps, Image, ImageDrawProps, SoftMask,
+};
 
 use super::layout::{Glyph, RawPage, Rule};
 use super::text::push_glyph;
@@ -40,8 +47,14 @@ pub enum Capped {
 /// Collects one page at a time.
 #[derive(Debug, Default)]
 pub struct Collector {
-    media: [f32; 4],
+    /// The page's width and height in points, as drawn.
+    size: (f32, f32),
     text: String,
+    /// Glyphs drawn on this page whose text is unknown (no Unicode mapping): many of
+    /// them make the text layer unusable, and OCR reads the page.
+    pub unmapped: usize,
+    /// Glyphs drawn on this page, mapped or not.
+    pub drawn: usize,
     glyphs: Vec<Drawn>,
     rules: Vec<Rule>,
     /// Glyphs kept from the whole document so far.
@@ -50,16 +63,12 @@ pub struct Collector {
     pub capped: Option<Capped>,
 }
 
-fn stop() -> OutputError {
-    OutputError::FormatError(std::fmt::Error)
-}
-
 impl Collector {
     /// The page collected since the last `begin_page`, turned upright: the direction most of
     /// its characters run in becomes left to right (a landscape table drawn rotated reads
     /// as text); glyphs running in other directions are dropped.
     pub fn take_page(&mut self) -> RawPage {
-        let [llx, lly, urx, ury] = self.media;
+        let (w, h) = self.size;
         let mut count = [0usize; 4];
         for g in &self.glyphs {
             count[g.dir as usize & 3] += g.end.saturating_sub(g.start).max(1) as usize;
@@ -67,18 +76,19 @@ impl Collector {
         let dir = (0..4u8)
             .max_by_key(|&d| (count[d as usize], 4 - d))
             .unwrap_or(0);
-        let (w, h) = (urx - llx, ury - lly);
         let (width, height) = if dir % 2 == 0 { (w, h) } else { (h, w) };
         let glyphs = self
             .glyphs
             .iter()
             .filter(|g| g.dir == dir)
             .map(|g| {
+                // (x, y) is from the top-left corner, y down; turn the page so the
+                // text's direction runs left to right.
                 let (x0, base) = match dir {
-                    0 => (g.x - llx, ury - g.y),
-                    1 => (g.y - lly, g.x - llx),
-                    2 => (urx - g.x, g.y - lly),
-                    _ => (ury - g.y, urx - g.x),
+                    0 => (g.x, g.y),
+                    1 => (h - g.y, g.x),
+                    2 => (w - g.x, h - g.y),
+                    _ => (g.y, w - g.x),
                 };
                 Glyph {
                     x0,
@@ -106,12 +116,19 @@ impl Collector {
         }
     }
 
-    /// A point of user space (through `ctm`) in top-left page coordinates.
-    fn point(&self, ctm: &Transform, x: f64, y: f64) -> (f32, f32) {
-        let px = x * ctm.m11 + y * ctm.m21 + ctm.m31;
-        let py = x * ctm.m12 + y * ctm.m22 + ctm.m32;
-        let [llx, _, _, ury] = self.media;
-        (px as f32 - llx, ury - py as f32)
+    /// Starts a page of `size` points (width, height).
+    pub fn begin_page(&mut self, size: (f32, f32)) {
+        self.size = if size.0.is_finite() && size.1.is_finite() && size.0 > 0.0 && size.1 > 0.0 {
+            size
+        } else {
+            (612.0, 792.0)
+        };
+        self.text.clear();
+        self.glyphs.clear();
+        self.rules.clear();
+        self.capped = None;
+        self.unmapped = 0;
+        self.drawn = 0;
     }
 
     fn add_rule(&mut self, (ax, ay): (f32, f32), (bx, by): (f32, f32)) {
@@ -132,41 +149,34 @@ impl Collector {
         });
     }
 
-    fn rect_edges(&mut self, ctm: &Transform, x: f64, y: f64, w: f64, h: f64) {
-        let a = self.point(ctm, x, y);
-        let b = self.point(ctm, x + w, y);
-        let c = self.point(ctm, x + w, y + h);
-        let d = self.point(ctm, x, y + h);
-        self.add_rule(a, b);
-        self.add_rule(b, c);
-        self.add_rule(c, d);
-        self.add_rule(d, a);
-    }
-
-    /// Segments of a stroked path; rectangles as their four edges.
-    fn path_rules(&mut self, ctm: &Transform, path: &Path) {
+    /// A path's segments in page points: each straight segment of a stroke is a candidate
+    /// rule; curves only move the pen.
+    fn path_rules(&mut self, t: Affine, path: &BezPath) {
+        let at = |p: Point| {
+            let q = t * p;
+            (q.x as f32, q.y as f32)
+        };
         let mut start: Option<(f32, f32)> = None;
         let mut cur: Option<(f32, f32)> = None;
-        for op in &path.ops {
+        for el in path.elements() {
             if self.rules.len() >= MAX_PAGE_RULES {
                 return;
             }
-            match *op {
-                PathOp::MoveTo(x, y) => {
-                    let p = self.point(ctm, x, y);
+            match *el {
+                PathEl::MoveTo(p) => {
+                    let p = at(p);
                     start = Some(p);
                     cur = Some(p);
                 }
-                PathOp::LineTo(x, y) => {
-                    let p = self.point(ctm, x, y);
+                PathEl::LineTo(p) => {
+                    let p = at(p);
                     if let Some(c) = cur {
                         self.add_rule(c, p);
                     }
                     cur = Some(p);
                 }
-                PathOp::CurveTo(_, _, _, _, x, y) => cur = Some(self.point(ctm, x, y)),
-                PathOp::Rect(x, y, w, h) => self.rect_edges(ctm, x, y, w, h),
-                PathOp::Close => {
+                PathEl::QuadTo(_, p) | PathEl::CurveTo(_, _, p) => cur = Some(at(p)),
+                PathEl::ClosePath => {
                     if let (Some(c), Some(s)) = (cur, start) {
                         self.add_rule(c, s);
                     }
@@ -176,116 +186,82 @@ impl Collector {
         }
     }
 
-    /// A filled path: a thin shape is a rule; a filled rectangle (a shaded cell) gives its
-    /// edges.
-    fn fill_rules(&mut self, ctm: &Transform, path: &Path) {
+    /// A filled path: a thin shape is a rule; a filled box (a shaded cell) gives its
+    /// edges, unless it covers most of the page (a background).
+    fn fill_rules(&mut self, t: Affine, path: &BezPath) {
         let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
-        let mut any = false;
-        for op in &path.ops {
-            match *op {
-                PathOp::Rect(x, y, w, h) => {
-                    let (a, b) = (self.point(ctm, x, y), self.point(ctm, x + w, y + h));
-                    let r = Rule {
-                        x0: a.0.min(b.0),
-                        y0: a.1.min(b.1),
-                        x1: a.0.max(b.0),
-                        y1: a.1.max(b.1),
-                    };
-                    let [llx, lly, urx, ury] = self.media;
-                    let page =
-                        (r.x1 - r.x0) > 0.6 * (urx - llx) && (r.y1 - r.y0) > 0.6 * (ury - lly);
-                    if r.x1 - r.x0 <= 3.0 || r.y1 - r.y0 <= 3.0 {
-                        if self.rules.len() < MAX_PAGE_RULES && r.x0.is_finite() && r.y0.is_finite()
-                        {
-                            self.rules.push(r);
-                        }
-                    } else if !page {
-                        self.rect_edges(ctm, x, y, w, h);
-                    }
+        let mut straight = true;
+        let mut points = 0usize;
+        for el in path.elements() {
+            let p = match *el {
+                PathEl::MoveTo(p) | PathEl::LineTo(p) => p,
+                PathEl::QuadTo(_, p) | PathEl::CurveTo(_, _, p) => {
+                    straight = false;
+                    p
                 }
-                PathOp::MoveTo(x, y) | PathOp::LineTo(x, y) | PathOp::CurveTo(_, _, _, _, x, y) => {
-                    let p = self.point(ctm, x, y);
-                    x0 = x0.min(p.0);
-                    y0 = y0.min(p.1);
-                    x1 = x1.max(p.0);
-                    y1 = y1.max(p.1);
-                    any = true;
-                }
-                PathOp::Close => {}
+                PathEl::ClosePath => continue,
+            };
+            let q = t * p;
+            let (x, y) = (q.x as f32, q.y as f32);
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+            points += 1;
+        }
+        if points == 0 || !(x0.is_finite() && y0.is_finite() && x1.is_finite() && y1.is_finite()) {
+            return;
+        }
+        let r = Rule { x0, y0, x1, y1 };
+        let (w, h) = self.size;
+        if r.x1 - r.x0 <= 3.0 || r.y1 - r.y0 <= 3.0 {
+            if self.rules.len() < MAX_PAGE_RULES {
+                self.rules.push(r);
             }
-        }
-        if any
-            && (x1 - x0 <= 3.0 || y1 - y0 <= 3.0)
-            && self.rules.len() < MAX_PAGE_RULES
-            && x0.is_finite()
-            && y0.is_finite()
-        {
-            self.rules.push(Rule { x0, y0, x1, y1 });
+        } else if straight && points <= 5 && !((r.x1 - r.x0) > 0.6 * w && (r.y1 - r.y0) > 0.6 * h) {
+            self.add_rule((x0, y0), (x1, y0));
+            self.add_rule((x1, y0), (x1, y1));
+            self.add_rule((x1, y1), (x0, y1));
+            self.add_rule((x0, y1), (x0, y0));
         }
     }
-}
 
-impl OutputDev for Collector {
-    fn begin_page(
-        &mut self,
-        _page_num: u32,
-        media_box: &MediaBox,
-        _art_box: Option<(f64, f64, f64, f64)>,
-    ) -> Result<(), OutputError> {
-        let b = [media_box.llx, media_box.lly, media_box.urx, media_box.ury].map(|v| v as f32);
-        self.media = if b.iter().all(|v| v.is_finite()) {
-            [
-                b[0].min(b[2]),
-                b[1].min(b[3]),
-                b[0].max(b[2]),
-                b[1].max(b[3]),
-            ]
-        } else {
-            [0.0, 0.0, 612.0, 792.0]
-        };
-        self.text.clear();
-        self.glyphs.clear();
-        self.rules.clear();
-        self.capped = None;
-        Ok(())
-    }
-
-    fn end_page(&mut self) -> Result<(), OutputError> {
-        Ok(())
-    }
-
-    fn output_character(
-        &mut self,
-        trm: &Transform,
-        width: f64,
-        _spacing: f64,
-        font_size: f64,
-        char: &str,
-    ) -> Result<(), OutputError> {
-        if self.total >= MAX_DOC_GLYPHS {
-            self.capped = Some(Capped::Document);
-            return Err(stop());
-        }
+    /// One glyph drawn through `t` (glyph space, 1,000 units to the em, to page points).
+    fn glyph(&mut self, t: Affine, advance: f32, text: Option<BfString>) {
         if self.glyphs.len() >= MAX_PAGE_GLYPHS {
             // Memory is capped here; the page's drawing runs on (the worker's CPU limit
             // bounds a page that draws forms without end, as the hostile suite expects).
             self.capped = Some(Capped::Page);
-            return Ok(());
+            return;
         }
-        let size = (font_size * trm.m21.hypot(trm.m22)).abs() as f32;
-        let adv = (width * font_size * trm.m11.hypot(trm.m12)).abs() as f32;
-        let (x, y) = (trm.m31 as f32, trm.m32 as f32);
+        let o = t * Point::ZERO;
+        let size = ((t * Point::new(0.0, 1000.0)) - o).hypot() as f32;
+        let run = (t * Point::new(f64::from(advance), 0.0)) - o;
+        let adv = run.hypot() as f32;
+        let (x, y) = (o.x as f32, o.y as f32);
         if !(size.is_finite() && adv.is_finite() && x.is_finite() && y.is_finite()) || size < 0.5 {
-            return Ok(());
+            return;
         }
-        let angle = trm.m12.atan2(trm.m11);
+        self.drawn += 1;
+        // The baseline's direction on the page, y up (the device's y runs down).
+        let base = (t * Point::new(1000.0, 0.0)) - o;
+        let angle = (-base.y).atan2(base.x);
         let dir = ((angle / std::f64::consts::FRAC_PI_2).round() as i64).rem_euclid(4) as u8;
         let start = self.text.len();
-        if !char.trim().is_empty() {
-            push_glyph(&mut self.text, char);
-            if self.text.len() == start {
-                return Ok(());
+        match text {
+            Some(BfString::Char(c)) if !c.is_whitespace() => {
+                let mut b = [0u8; 4];
+                push_glyph(&mut self.text, c.encode_utf8(&mut b));
             }
+            Some(BfString::String(s)) if !s.trim().is_empty() => push_glyph(&mut self.text, &s),
+            Some(_) => {}
+            None => {
+                self.unmapped += 1;
+                return;
+            }
+        }
+        if text_is_private(&self.text[start..]) {
+            self.unmapped += 1;
         }
         self.glyphs.push(Drawn {
             x,
@@ -297,40 +273,55 @@ impl OutputDev for Collector {
             end: self.text.len() as u32,
         });
         self.total += 1;
-        Ok(())
+    }
+}
+
+/// Text that says nothing: the replacement character or private-use code points, which a
+/// font without a usable Unicode map yields.
+fn text_is_private(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars().all(|c| {
+            c == '\u{FFFD}'
+                || ('\u{E000}'..='\u{F8FF}').contains(&c)
+                || ('\u{F0000}'..='\u{10FFFF}').contains(&c)
+        })
+}
+
+impl<'a> Device<'a> for Collector {
+    fn draw_path(&mut self, path: &BezPath, props: DrawProps<'a>, mode: &DrawMode) {
+        match mode {
+            DrawMode::Stroke(_) => self.path_rules(props.transform, path),
+            DrawMode::Fill(_) => self.fill_rules(props.transform, path),
+            DrawMode::FillAndStroke(..) => {
+                self.fill_rules(props.transform, path);
+                self.path_rules(props.transform, path);
+            }
+            DrawMode::Invisible => {}
+        }
     }
 
-    fn begin_word(&mut self) -> Result<(), OutputError> {
-        Ok(())
+    fn push_clip_path(&mut self, _: &ClipPath) {}
+
+    fn push_transparency_group(&mut self, _: f32, _: Option<SoftMask<'a>>, _: BlendMode) {}
+
+    fn draw_glyph_run(&mut self, run: &GlyphRun<'_, 'a>, props: DrawProps<'a>, _: &DrawMode) {
+        for g in run.glyphs() {
+            if self.total >= MAX_DOC_GLYPHS {
+                self.capped = Some(Capped::Document);
+                return;
+            }
+            let advance = match &**g {
+                HGlyph::Outline(o) => o.advance_width(),
+                HGlyph::Type3(t) => t.advance_width(),
+            }
+            .unwrap_or(500.0);
+            self.glyph(props.transform * g.transform(), advance, g.as_unicode());
+        }
     }
 
-    fn end_word(&mut self) -> Result<(), OutputError> {
-        Ok(())
-    }
+    fn draw_image(&mut self, _: Image<'a, '_>, _: ImageDrawProps<'a>) {}
 
-    fn end_line(&mut self) -> Result<(), OutputError> {
-        Ok(())
-    }
+    fn pop_clip(&mut self) {}
 
-    fn stroke(
-        &mut self,
-        ctm: &Transform,
-        _colorspace: &ColorSpace,
-        _color: &[f64],
-        path: &Path,
-    ) -> Result<(), OutputError> {
-        self.path_rules(ctm, path);
-        Ok(())
-    }
-
-    fn fill(
-        &mut self,
-        ctm: &Transform,
-        _colorspace: &ColorSpace,
-        _color: &[f64],
-        path: &Path,
-    ) -> Result<(), OutputError> {
-        self.fill_rules(ctm, path);
-        Ok(())
-    }
+    fn pop_transparency_group(&mut self) {}
 }

@@ -1,7 +1,11 @@
-//! The PDF reader: pdf-extract draws each page into a glyph collector (`glyphs`), the pure
-//! layout core turns glyphs into blocks in reading order (`layout`, `tables`, `text`).
-//! pdf-extract can panic on hostile input; each page's drawing is run under
-//! `catch_unwind`, so one bad page costs that page (a warning), not the document.
+//! The PDF reader: hayro's interpreter draws each page into a glyph collector (`glyphs`),
+//! the pure layout core turns glyphs into blocks in reading order (`layout`, `tables`,
+//! `text`). hayro repairs what it can (a broken or missing cross-reference table is
+//! rebuilt by scanning for objects, bytes before `%PDF-` are skipped, RC4 and AES
+//! documents with an empty user password are decrypted) and maps glyphs to text through
+//! ToUnicode, the font's encoding and glyph names, and the predefined CJK CMaps. Each page
+//! is drawn under `catch_unwind`, so one bad page costs that page (a warning), not the
+//! document. The engine was chosen by measurement on public PDFs (docs/doc-parsers.md).
 
 mod glyphs;
 mod layout;
@@ -13,50 +17,73 @@ mod text;
 use std::collections::HashSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use pdf_extract::{Dictionary, Object, ObjectId};
+use hayro::hayro_interpret::hayro_syntax::object::{Dict, ObjRef, Object};
+use hayro::hayro_interpret::hayro_syntax::{LoadPdfError, Pdf};
+use hayro::hayro_interpret::kurbo::Rect;
+use hayro::hayro_interpret::{
+    Context, InterpreterCache, InterpreterSettings, TransformExt, interpret_page,
+};
 
 use super::model::{Document, Metadata, Page};
 use super::{DocError, Format};
 use glyphs::{Capped, Collector};
 
-/// Outline entries read (a document's table of contents is far smaller).
 /// How the warning of a PDF without any text ends; OCR, when it reads pages, takes that
 /// warning back by it.
 pub const NO_OCR: &str = "no OCR is done";
+/// Outline entries read (a document's table of contents is far smaller).
 const MAX_OUTLINE: usize = 10_000;
+/// A page whose glyphs are at least this share unmapped (no Unicode, or only private-use
+/// code points) has no usable text layer: its text is dropped and OCR may read it.
+const UNMAPPED_SHARE: f32 = 0.5;
 
-/// Reads a PDF: one page of the model per page. A page without text is left with no blocks
-/// (OCR may read it).
+/// Opens a PDF with hayro (an empty user password is tried, as a viewer does).
+pub fn open(bytes: &[u8]) -> Result<Pdf, DocError> {
+    match catch_unwind(|| Pdf::new(bytes.to_vec())) {
+        Ok(Ok(pdf)) => Ok(pdf),
+        Ok(Err(LoadPdfError::Decryption(_))) => Err(encrypted()),
+        Ok(Err(LoadPdfError::Invalid)) => Err(DocError::Parse(
+            "cannot read the PDF: no document structure found".into(),
+        )),
+        Err(_) => Err(malformed()),
+    }
+}
+
+/// Reads a PDF: one page of the model per page. A page without text (or whose text layer
+/// is unusable) is left with no blocks (OCR may read it).
 pub fn pdf(bytes: &[u8]) -> Result<Document, DocError> {
-    if is_encrypted(bytes) {
-        return Err(encrypted());
-    }
-    let doc = catch_unwind(|| pdf_extract::Document::load_mem(bytes))
-        .map_err(|_| malformed())?
-        .map_err(|e| DocError::Parse(format!("cannot read the PDF: {e}")))?;
-    if doc.is_encrypted() {
-        return Err(encrypted());
-    }
-    let outline = catch_unwind(AssertUnwindSafe(|| outline(&doc))).unwrap_or_default();
-    let metadata = catch_unwind(AssertUnwindSafe(|| metadata(&doc))).unwrap_or_default();
-    let page_nums: Vec<u32> = catch_unwind(AssertUnwindSafe(|| {
-        doc.get_pages().into_keys().collect::<Vec<u32>>()
-    }))
-    .map_err(|_| malformed())?;
+    let pdf = open(bytes)?;
+    let outline = catch_unwind(AssertUnwindSafe(|| outline(&pdf))).unwrap_or_default();
+    let metadata = catch_unwind(AssertUnwindSafe(|| metadata(&pdf))).unwrap_or_default();
     let mut out = Document::new(Format::Pdf);
     out.metadata = metadata;
     let mut collector = Collector::default();
-    let mut pages = Vec::with_capacity(page_nums.len());
+    let cache = InterpreterCache::new();
+    let settings = InterpreterSettings::default();
+    let count = pdf.pages().len();
+    let mut pages = Vec::with_capacity(count);
     let mut failed = 0;
-    for (i, &n) in page_nums.iter().enumerate() {
+    let mut unusable = Vec::new();
+    for (i, page) in pdf.pages().iter().enumerate() {
         if collector.capped == Some(Capped::Document) {
             pages.push(layout::PageWords::default());
             continue;
         }
+        let (w, h) = page.render_dimensions();
+        collector.begin_page((w, h));
         let drawn = catch_unwind(AssertUnwindSafe(|| {
-            pdf_extract::output_doc_page(&doc, &mut collector, n)
+            let mut ctx = Context::new(
+                page.initial_transform(true).to_kurbo(),
+                Rect::new(0.0, 0.0, f64::from(w), f64::from(h)),
+                &cache,
+                page.xref(),
+                settings.clone(),
+            );
+            interpret_page(page, &mut ctx, &mut collector);
         }));
-        let raw = collector.take_page();
+        let unmapped = collector.drawn > 0
+            && collector.unmapped as f32 >= UNMAPPED_SHARE * collector.drawn as f32;
+        let mut raw = collector.take_page();
         match (drawn, collector.capped) {
             (Err(_), _) => {
                 failed += 1;
@@ -75,15 +102,29 @@ pub fn pdf(bytes: &[u8]) -> Result<Document, DocError> {
                 glyphs::MAX_DOC_GLYPHS,
                 i + 1
             )),
-            (Ok(Err(e)), None) => out
-                .warnings
-                .push(format!("page {}: cannot be read ({e})", i + 1)),
-            (Ok(Ok(())), None) => {}
+            (Ok(()), None) => {}
+        }
+        if unmapped {
+            // Glyphs without text: what is left would be fragments; OCR reads the page.
+            unusable.push(i + 1);
+            raw.glyphs.clear();
+            raw.text.clear();
         }
         pages.push(layout::words(&raw));
     }
-    if failed > 0 && failed == page_nums.len() {
+    if count == 0 {
+        return Err(DocError::Parse("the PDF has no pages".into()));
+    }
+    if failed > 0 && failed == count {
         return Err(malformed());
+    }
+    if !unusable.is_empty() {
+        out.warnings.push(format!(
+            "{} {}: the text layer maps its characters to nothing readable ({NO_OCR} unless OCR reads {})",
+            if unusable.len() == 1 { "page" } else { "pages" },
+            unusable.iter().map(usize::to_string).collect::<Vec<_>>().join(", "),
+            if unusable.len() == 1 { "it" } else { "them" },
+        ));
     }
     let furniture = layout::furniture(&pages);
     let ctx = layout::context(&pages, outline);
@@ -96,10 +137,9 @@ pub fn pdf(bytes: &[u8]) -> Result<Document, DocError> {
         rows += p.rows.len();
         out.pages.push(page);
     }
-    if rows == 0 {
+    if rows == 0 && unusable.is_empty() {
         out.warnings.push(format!(
-            "no text found in {} page(s): the PDF may be scanned images without a text layer ({NO_OCR})",
-            page_nums.len()
+            "no text found in {count} page(s): the PDF may be scanned images without a text layer ({NO_OCR})"
         ));
     }
     out.tidy();
@@ -108,7 +148,7 @@ pub fn pdf(bytes: &[u8]) -> Result<Document, DocError> {
 
 fn encrypted() -> DocError {
     DocError::Parse(
-        "the PDF is encrypted; decrypt it first (no password is ever taken on the command line)"
+        "the PDF is encrypted with a user password; decrypt it first (no password is ever taken on the command line)"
             .into(),
     )
 }
@@ -117,59 +157,70 @@ fn malformed() -> DocError {
     DocError::Parse("the PDF is malformed (the parser gave up)".into())
 }
 
-/// Whether the trailer names an `/Encrypt` dictionary.
-fn is_encrypted(bytes: &[u8]) -> bool {
-    let tail = &bytes[bytes.len().saturating_sub(64 * 1024)..];
-    tail.windows(8).any(|w| w == b"/Encrypt")
-}
-
-fn dict<'a>(doc: &'a pdf_extract::Document, o: &'a Object) -> Option<&'a Dictionary> {
-    doc.dereference(o).ok()?.1.as_dict().ok()
-}
-
-fn reference(d: &Dictionary, key: &[u8]) -> Option<ObjectId> {
-    d.get(key).ok()?.as_reference().ok()
+/// A PDF text string (UTF-16BE with a byte-order mark, UTF-8 with one, else
+/// PDFDocEncoding, read here as Latin-1 with the common differences).
+fn text_string(b: &[u8]) -> String {
+    if let Some(rest) = b.strip_prefix(&[0xFE, 0xFF]) {
+        let units: Vec<u16> = rest
+            .chunks_exact(2)
+            .map(|c| u16::from_be_bytes([c[0], c[1]]))
+            .collect();
+        return String::from_utf16_lossy(&units);
+    }
+    if let Some(rest) = b.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
+        return String::from_utf8_lossy(rest).into_owned();
+    }
+    b.iter()
+        .map(|&c| match c {
+            0x18..=0x1F => ' ',
+            0x80 => '•',
+            0x84 => '—',
+            0x85 => '–',
+            0x8D => '“',
+            0x8E => '”',
+            0x8F => '‘',
+            0x90 => '’',
+            0x93 => 'ﬁ',
+            0x94 => 'ﬂ',
+            0xA0 => '€',
+            _ => char::from(c),
+        })
+        .collect()
 }
 
 /// The outline (bookmarks) as heading match keys with their depth (1 = top). Walked with
 /// an explicit stack and a visited set: outline links are input and may loop.
-fn outline(doc: &pdf_extract::Document) -> Vec<(String, u8)> {
+fn outline(pdf: &Pdf) -> Vec<(String, u8)> {
     let mut out = Vec::new();
-    let Some(root) = doc
-        .catalog()
-        .ok()
-        .and_then(|c| c.get(b"Outlines").ok())
-        .and_then(|o| dict(doc, o))
-    else {
+    let xref = pdf.xref();
+    let Some(catalog) = xref.get::<Dict<'_>>(xref.root_id()) else {
         return out;
     };
-    let mut stack: Vec<(ObjectId, u8)> = reference(root, b"First")
-        .map(|id| (id, 1))
-        .into_iter()
-        .collect();
+    let Some(root) = catalog.get::<Dict<'_>>(b"Outlines") else {
+        return out;
+    };
+    let mut stack: Vec<(ObjRef, u8)> = root.get_ref(b"First").map(|r| (r, 1)).into_iter().collect();
     let mut seen = HashSet::new();
-    while let Some((id, level)) = stack.pop() {
-        if out.len() >= MAX_OUTLINE || !seen.insert(id) {
+    while let Some((r, level)) = stack.pop() {
+        if out.len() >= MAX_OUTLINE || !seen.insert(r) {
             continue;
         }
-        let Ok(d) = doc.get_dictionary(id) else {
+        let Some(d) = xref.get::<Dict<'_>>(r.into()) else {
             continue;
         };
-        if let Some(title) = d
-            .get(b"Title")
-            .ok()
-            .and_then(|t| doc.dereference(t).ok())
-            .and_then(|(_, t)| pdf_extract::decode_text_string(t).ok())
-        {
+        if let Some(title) = d.get::<Object<'_>>(b"Title").and_then(|o| match o {
+            Object::String(s) => Some(text_string(s.as_bytes())),
+            _ => None,
+        }) {
             let key = text::match_key(&title);
             if !key.is_empty() {
                 out.push((key, level.min(6)));
             }
         }
-        if let Some(next) = reference(d, b"Next") {
+        if let Some(next) = d.get_ref(b"Next") {
             stack.push((next, level));
         }
-        if let Some(child) = reference(d, b"First") {
+        if let Some(child) = d.get_ref(b"First") {
             stack.push((child, level.saturating_add(1)));
         }
     }
@@ -177,45 +228,21 @@ fn outline(doc: &pdf_extract::Document) -> Vec<(String, u8)> {
 }
 
 /// Title, author and creation date from the document information dictionary.
-fn metadata(doc: &pdf_extract::Document) -> Metadata {
-    let mut m = Metadata::default();
-    let Some(info) = doc.trailer.get(b"Info").ok().and_then(|o| dict(doc, o)) else {
-        return m;
-    };
-    let get = |k: &[u8]| {
-        info.get(k)
-            .ok()
-            .and_then(|o| doc.dereference(o).ok())
-            .and_then(|(_, o)| pdf_extract::decode_text_string(o).ok())
-            .map(|s| s.trim().to_string())
+fn metadata(pdf: &Pdf) -> Metadata {
+    let info = pdf.metadata();
+    let get = |b: &Option<Box<[u8]>>| {
+        b.as_deref()
+            .map(|b| text_string(b).trim().to_string())
             .filter(|s| !s.is_empty())
     };
-    m.title = get(b"Title");
-    m.author = get(b"Author");
-    m.created = get(b"CreationDate").map(|d| pdf_date(&d));
-    m
-}
-
-/// `D:20240131120000+01'00'` → `2024-01-31T12:00:00` (the date part as far as given);
-/// anything else as it is.
-fn pdf_date(d: &str) -> String {
-    let digits: String = d
-        .trim_start_matches("D:")
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    match digits.len() {
-        14.. => format!(
-            "{}-{}-{}T{}:{}:{}",
-            &digits[0..4],
-            &digits[4..6],
-            &digits[6..8],
-            &digits[8..10],
-            &digits[10..12],
-            &digits[12..14]
-        ),
-        8..=13 => format!("{}-{}-{}", &digits[0..4], &digits[4..6], &digits[6..8]),
-        4..=7 => digits[0..4].to_string(),
-        _ => d.to_string(),
+    Metadata {
+        title: get(&info.title),
+        author: get(&info.author),
+        created: info.creation_date.map(|d| {
+            format!(
+                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
+                d.year, d.month, d.day, d.hour, d.minute, d.second
+            )
+        }),
     }
 }
