@@ -64,6 +64,7 @@ fuzz_target!(|data: &[u8]| {
         // No language data: a scan or a picture is answered without running Tesseract
         // (fuzz_targets/doc_image.rs fuzzes picture decoding).
         ocr: Default::default(),
+        password: None,
     };
     if let Ok((info, text)) = job.run(bytes.to_vec()) {
         let text = String::from_utf8(text).expect("utf-8 text");

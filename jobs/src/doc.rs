@@ -189,6 +189,10 @@ pub struct Extract {
     /// `--ocr` and `--lang`; the language data follow the document in the payload.
     #[serde(default)]
     pub ocr: OcrJob,
+    /// `--password-stdin`: the PDF's user password (from the call's stdin, never argv; it
+    /// crosses only the worker's pipe and is never logged or audited).
+    #[serde(default)]
+    pub password: Option<String>,
 }
 
 impl Job for Extract {

@@ -64,6 +64,9 @@ pub enum JobFailure {
     /// A format or a feature of it that paw does not read.
     #[error("{0}")]
     NotSupported(String),
+    /// The document opens only with a user password, and none (or a wrong one) came.
+    #[error("{0}")]
+    Encrypted(String),
     /// A page needs OCR and the job came without the language data
     /// ([`doc::OcrJob::deferred`]): the daemon sends it again with them.
     #[error("OCR language data needed")]

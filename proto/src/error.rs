@@ -24,7 +24,7 @@ macro_rules! error_codes {
         }
 
         impl ErrorCode {
-            /// Every code, in the order of docs/reliability.md "Containment (workers)".
+            /// Every code, in the order of docs/error-codes.md.
             pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$name,)+];
 
             /// The stable string of this code, as it appears on the wire.
@@ -79,6 +79,8 @@ error_codes! {
     RateLimited => 2,
     /// Input could not be parsed.
     ParseError => 2,
+    /// The document is encrypted with a user password, and none (or a wrong one) was given.
+    Encrypted => 2,
     /// The command needs `--out`.
     OutRequired => 2,
     /// A path leaves the `.agents/` root.

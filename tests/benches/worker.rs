@@ -68,6 +68,7 @@ fn main() {
             max_chars: 0,
             pages: None,
             ocr: Default::default(),
+            password: None,
         };
         let (info, _) = job.run(docx.clone()).expect("doc");
         assert_eq!(info.chars, 28);

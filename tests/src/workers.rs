@@ -58,6 +58,7 @@ impl Workers {
                 lang: "eng".into(),
                 ..OcrJob::default()
             },
+            password: None,
         };
         self.rt
             .block_on(doc_jobs::extract(

@@ -3,7 +3,7 @@
 use paw_jobs::JobFailure;
 use paw_jobs::doc::{DocText, Extract, Tables, TablesReply};
 use paw_readers::doc::ocr;
-use paw_readers::doc::{read_doc, read_text, tables};
+use paw_readers::doc::{read_doc, read_text_with, tables};
 
 use crate::Run;
 
@@ -18,13 +18,14 @@ impl Run for Extract {
             data: &data,
             deferred: self.ocr.deferred,
         };
-        let (info, text) = read_text(
+        let (info, text) = read_text_with(
             bytes,
             self.format,
             self.mode,
             self.max_chars,
             self.pages,
             Some(&settings),
+            self.password.as_deref(),
         )
         .map_err(JobFailure::from)?;
         Ok((info, text.into_bytes()))

@@ -116,6 +116,7 @@ impl From<crate::worker::WorkerError> for CmdError {
         use crate::worker::WorkerError;
         let code = match &e {
             WorkerError::Job(crate::worker::JobFailure::NotSupported(_)) => ErrorCode::NotSupported,
+            WorkerError::Job(crate::worker::JobFailure::Encrypted(_)) => ErrorCode::Encrypted,
             WorkerError::Unavailable(_) => ErrorCode::CommandFailed,
             _ => ErrorCode::ParseError,
         };

@@ -16,7 +16,7 @@ pub mod tables;
 pub mod xlsx;
 
 pub use paw_jobs::doc::{DocText, Format, Mode};
-pub use read::{detect, read_doc, read_text};
+pub use read::{detect, read_doc, read_doc_with, read_text, read_text_with};
 
 /// Why a document could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -27,6 +27,9 @@ pub enum DocError {
     /// A format paw does not read.
     #[error("{0}")]
     NotSupported(String),
+    /// A user password is needed (none, or a wrong one, was given).
+    #[error("{0}")]
+    Encrypted(String),
     /// A page needs OCR and the job came without the language data
     /// ([`paw_jobs::doc::OcrJob::deferred`]).
     #[error("OCR language data needed")]
@@ -38,6 +41,7 @@ impl From<DocError> for paw_jobs::JobFailure {
         match e {
             DocError::Parse(m) => Self::Parse(m),
             DocError::NotSupported(m) => Self::NotSupported(m),
+            DocError::Encrypted(m) => Self::Encrypted(m),
             DocError::NeedsData => Self::NeedsData,
         }
     }

@@ -15,12 +15,23 @@ pub fn read_doc(
     pages: Option<(usize, usize)>,
     ocr: Option<&Ocr<'_>>,
 ) -> Result<Document, DocError> {
+    read_doc_with(bytes, format, pages, ocr, None)
+}
+
+/// [`read_doc`] with a PDF's user password (`--password-stdin`).
+pub fn read_doc_with(
+    bytes: &[u8],
+    format: Option<Format>,
+    pages: Option<(usize, usize)>,
+    ocr: Option<&Ocr<'_>>,
+    password: Option<&str>,
+) -> Result<Document, DocError> {
     let format = match format {
         Some(f) => f,
         None => detect(bytes)?,
     };
     let mut doc = match format {
-        Format::Pdf => pdf::pdf(bytes)?,
+        Format::Pdf => pdf::pdf_with(bytes, password)?,
         Format::Docx => ooxml::docx(bytes)?,
         Format::Pptx => ooxml::pptx(bytes)?,
         Format::Xlsx => xlsx::xlsx(bytes)?,
@@ -37,7 +48,7 @@ pub fn read_doc(
         doc.keep_pages(from, to);
     }
     if let (Format::Pdf, Some(ocr)) = (format, ocr) {
-        ocr::pdf_pages(bytes, &mut doc, ocr)?;
+        ocr::pdf_pages(bytes, &mut doc, ocr, password)?;
     }
     Ok(doc)
 }
@@ -52,7 +63,20 @@ pub fn read_text(
     pages: Option<(usize, usize)>,
     ocr: Option<&Ocr<'_>>,
 ) -> Result<(DocText, String), DocError> {
-    let mut doc = read_doc(bytes, format, pages, ocr)?;
+    read_text_with(bytes, format, mode, max_chars, pages, ocr, None)
+}
+
+/// [`read_text`] with a PDF's user password (`--password-stdin`).
+pub fn read_text_with(
+    bytes: &[u8],
+    format: Option<Format>,
+    mode: Mode,
+    max_chars: usize,
+    pages: Option<(usize, usize)>,
+    ocr: Option<&Ocr<'_>>,
+    password: Option<&str>,
+) -> Result<(DocText, String), DocError> {
+    let mut doc = read_doc_with(bytes, format, pages, ocr, password)?;
     let count = doc.pages.len();
     let mut truncated = false;
     if mode == Mode::Json && max_chars > 0 {

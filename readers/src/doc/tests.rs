@@ -295,7 +295,7 @@ fn a_text_less_pdf_warns_and_an_encrypted_or_truncated_one_fails() {
     assert_eq!(render(&doc, Mode::Text), "");
     assert!(doc.warnings[0].contains("no text"), "{:?}", doc.warnings);
     match super::pdf::pdf(&pdf_bytes(&[&["secret"]], true)) {
-        Err(DocError::Parse(m)) => assert!(m.contains("encrypted"), "{m}"),
+        Err(DocError::Parse(_) | DocError::Encrypted(_)) => {}
         other => panic!("{other:?}"),
     }
     let full = pdf_bytes(&[&["Some text here."]], false);
@@ -303,6 +303,67 @@ fn a_text_less_pdf_warns_and_an_encrypted_or_truncated_one_fails() {
         super::pdf::pdf(&full[..full.len() / 3]),
         Err(DocError::Parse(_))
     ));
+}
+
+/// A PDF really encrypted with RC4 (128-bit key, revision 3), with the user password
+/// `user` (empty: it opens without one, as most "protected" PDFs do).
+fn rc4_pdf(text: &str, user: &str) -> Vec<u8> {
+    use lopdf::encryption::{EncryptionState, EncryptionVersion, Permissions};
+    let plain = pdf_bytes(&[&[text]], false);
+    let mut doc = lopdf::Document::load_mem(&plain).expect("load");
+    // The file identifier keys the encryption.
+    let id = lopdf::Object::string_literal(b"paw-test-file-id".to_vec());
+    doc.trailer.set("ID", vec![id.clone(), id]);
+    let version = EncryptionVersion::V2 {
+        document: &doc,
+        owner_password: "owner",
+        user_password: user,
+        key_length: 128,
+        permissions: Permissions::all(),
+    };
+    let state = EncryptionState::try_from(version).expect("state");
+    doc.encrypt(&state).expect("encrypt");
+    let mut buf = Vec::new();
+    doc.save_to(&mut buf).expect("save");
+    buf
+}
+
+#[test]
+fn an_encrypted_pdf_opens_with_an_empty_user_password_or_the_one_given() {
+    // What viewers do: an owner password alone restricts, it does not lock.
+    let open = rc4_pdf("Quarterly results are in.", "");
+    assert!(open.windows(8).any(|w| w == b"/Encrypt"));
+    let doc = super::pdf::pdf(&open).expect("opens with the empty password");
+    assert!(render(&doc, Mode::Text).contains("Quarterly results are in."));
+    // A user password: a clear error that names the flag, then the text with it.
+    let locked = rc4_pdf("The contract is signed.", "s3cret");
+    match super::pdf::pdf(&locked) {
+        Err(DocError::Encrypted(m)) => assert!(m.contains("--password-stdin"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    match super::pdf::pdf_with(&locked, Some("wrong")) {
+        Err(DocError::Encrypted(m)) => assert!(m.contains("does not open"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let doc = super::pdf::pdf_with(&locked, Some("s3cret")).expect("opens with it");
+    assert!(render(&doc, Mode::Text).contains("The contract is signed."));
+}
+
+#[test]
+fn bytes_before_the_header_and_a_broken_xref_are_read_past() {
+    // A banner before `%PDF-` (as Ghostscript writes) and a cross-reference offset that
+    // points nowhere: the objects are found by scanning, as viewers do.
+    let good = pdf_bytes(&[&["Survived the repair."]], false);
+    let mut bad = b"GPL Ghostscript 10.0 banner line\n".to_vec();
+    bad.extend_from_slice(&good);
+    let at = bad
+        .windows(9)
+        .rposition(|w| w == b"startxref")
+        .expect("startxref");
+    bad.truncate(at);
+    bad.extend_from_slice(b"startxref\n999999\n%%EOF\n");
+    let doc = super::pdf::pdf(&bad).expect("repaired");
+    assert!(render(&doc, Mode::Text).contains("Survived the repair."));
 }
 
 #[test]

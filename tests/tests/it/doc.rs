@@ -367,3 +367,90 @@ fn a_300_page_pdf_is_read_within_the_worker_memory_cap() {
     let o = d.exec("doc tables --in inbox/long.pdf --out-dir artifacts/long-tables");
     assert_eq!(o["exit_code"], 0, "{o}");
 }
+
+/// A PDF really encrypted (RC4, 128-bit key) with the user password `user`.
+fn locked_pdf(text: &str, user: &str) -> Vec<u8> {
+    use lopdf::encryption::{EncryptionState, EncryptionVersion, Permissions};
+    use paw_tests::pdfgen::{pdf_of_pages, text_at};
+    let plain = pdf_of_pages(vec![text_at(72, 700, 12, text.into())]);
+    let mut doc = lopdf::Document::load_mem(&plain).expect("load");
+    let id = lopdf::Object::string_literal(b"paw-test-file-id".to_vec());
+    doc.trailer.set("ID", vec![id.clone(), id]);
+    let state = EncryptionState::try_from(EncryptionVersion::V2 {
+        document: &doc,
+        owner_password: "owner",
+        user_password: user,
+        key_length: 128,
+        permissions: Permissions::all(),
+    })
+    .expect("state");
+    doc.encrypt(&state).expect("encrypt");
+    let mut buf = Vec::new();
+    doc.save_to(&mut buf).expect("save");
+    buf
+}
+
+#[test]
+fn a_locked_pdf_asks_for_password_stdin_and_the_password_is_never_kept() {
+    let d = Daemon::start();
+    put(
+        &d,
+        "inbox/open.pdf",
+        &locked_pdf("Open to anyone who has it.", ""),
+    );
+    put(
+        &d,
+        "inbox/locked.pdf",
+        &locked_pdf("The settlement is final.", "hunter22"),
+    );
+    // An owner password alone does not lock: read as a viewer reads it.
+    let o = d.exec("doc extract --in inbox/open.pdf --out artifacts/open.txt");
+    assert_eq!(o["exit_code"], 0, "{o}");
+    let text = std::fs::read_to_string(d.agents().join("artifacts/open.txt")).expect("text");
+    assert!(text.contains("Open to anyone who has it."), "{text}");
+    // A user password: the error names the way to give it.
+    let o = d.exec("doc extract --in inbox/locked.pdf --out artifacts/locked.txt");
+    assert_eq!(code(&o), "Encrypted", "{o}");
+    assert!(
+        o["error_message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("--password-stdin"),
+        "{o}"
+    );
+    let mut c = d.conn();
+    let line = "doc extract --in inbox/locked.pdf --out artifacts/locked.txt --password-stdin";
+    let o = c.exec(serde_json::json!({"command": line, "stdin": "wrong"}));
+    assert_eq!(code(&o), "Encrypted", "{o}");
+    let o = c.exec(serde_json::json!({"command": line, "stdin": "hunter22\n"}));
+    assert_eq!(o["exit_code"], 0, "{o}");
+    let text = std::fs::read_to_string(d.agents().join("artifacts/locked.txt")).expect("text");
+    assert!(text.contains("The settlement is final."), "{text}");
+    // The flag without stdin is a clear error; the password is in no audit record.
+    let o = d.exec(line);
+    assert_eq!(code(&o), "InvalidArgs", "{o}");
+    let ok = o["run_id"].as_str().expect("run id").to_string();
+    let record = paw_tests::audit_record(&d.home, &ok);
+    assert!(record.get("stdin_chars").is_some(), "{record}");
+    let runs = d.agents().join("artifacts/terminal_exec");
+    let mut files = Vec::new();
+    let mut dirs = vec![runs];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).expect("dir").flatten() {
+            if e.path().is_dir() {
+                dirs.push(e.path());
+            } else {
+                files.push(e.path());
+            }
+        }
+    }
+    assert!(!files.is_empty());
+    for f in files {
+        let body = std::fs::read_to_string(&f).unwrap_or_default();
+        assert!(
+            !body.contains("hunter22"),
+            "{} holds the password",
+            f.display()
+        );
+    }
+}

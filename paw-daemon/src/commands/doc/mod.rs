@@ -1,7 +1,7 @@
 //! `doc extract` (docs/commands.md "doc extract, doc tables"): documents → a small block model → plain text or Markdown.
 //!
 //! ```text
-//! doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L]
+//! doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]
 //! ```
 //!
 //! The daemon's side: flags, the input file, OCR's language data, the worker job, the
@@ -24,14 +24,14 @@ use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, 
 static SPEC: CommandSpec = CommandSpec {
     name: "doc",
     summary: "turn PDF, DOCX, PPTX, XLSX and image (OCR) files under .agents/ into text, Markdown, a JSON document model or table files",
-    usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L]\n\
+    usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]\n\
             doc tables --in P --out-dir D [--format csv|tsv|json] [--pages A-B]",
     subcommands: &[
         SubcommandSpec::of::<ExtractArgs>("extract"),
         SubcommandSpec::of::<tables::TablesArgs>("tables"),
     ],
     capabilities: Capabilities::WRITES_FILES,
-    max_stdin_chars: 0,
+    max_stdin_chars: 1024,
     default_timeout_ms: None,
     skill: include_str!("../../../../docs/skills/doc/SKILL.md"),
     schemas: &[(
@@ -52,7 +52,7 @@ impl Command for Doc {
         async move {
             let (sub, args) = inv.subcommand();
             match sub.as_str() {
-                "extract" => extract(&ctx, args).await,
+                "extract" => extract(&ctx, args, inv.stdin.as_deref()).await,
                 "tables" => tables::run(&ctx, args).await,
                 "" => Err(CmdError::invalid_args(
                     "missing subcommand: extract or tables",
@@ -94,6 +94,9 @@ pub struct ExtractArgs {
     /// OCR languages, e.g. eng or eng+chi_sim, each one of tools.doc.ocr_languages
     #[arg(long, value_name = "L")]
     lang: Option<String>,
+    /// the PDF's user password is the call's stdin (never on the command line)
+    #[arg(long)]
+    password_stdin: bool,
 }
 
 /// `--pages A-B` (or `A`) as an inclusive range from 1.
@@ -112,8 +115,17 @@ pub(crate) fn page_range(s: &str) -> Result<(usize, usize), CmdError> {
     Ok((a, b))
 }
 
-async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
+async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
     let a: ExtractArgs = parse(args)?;
+    let password = match (a.password_stdin, stdin) {
+        (false, _) => None,
+        (true, Some(p)) => Some(p.trim_end_matches(['\r', '\n']).to_string()),
+        (true, None) => {
+            return Err(CmdError::invalid_args(
+                "--password-stdin given but the call has no stdin",
+            ));
+        }
+    };
     let (input, out) = (a.input.as_str(), a.out.as_str());
     let format = match a.format.as_deref().unwrap_or("auto") {
         "auto" => None,
@@ -159,6 +171,7 @@ async fn extract(ctx: &Ctx, args: &[String]) -> CmdResult {
             lang: ocr_lang,
             ..OcrJob::default()
         },
+        password,
     };
     let (x, text) = jobs::extract(&ctx.services.workers, bytes, job, ocr_mode).await?;
     ctx.progress(

@@ -377,7 +377,12 @@ const USABLE_CHARS: usize = 8;
 
 /// Runs OCR over a PDF's pages as `--ocr` says: `auto` the pages with no usable text,
 /// `always` every page; `never` warns of the pages with none.
-pub fn pdf_pages(bytes: &[u8], doc: &mut Document, ocr: &Ocr<'_>) -> Result<(), DocError> {
+pub fn pdf_pages(
+    bytes: &[u8],
+    doc: &mut Document,
+    ocr: &Ocr<'_>,
+    password: Option<&str>,
+) -> Result<(), DocError> {
     let wanted: Vec<usize> = doc
         .pages
         .iter()
@@ -402,7 +407,7 @@ pub fn pdf_pages(bytes: &[u8], doc: &mut Document, ocr: &Ocr<'_>) -> Result<(), 
         doc.warnings.push(m);
         return Ok(());
     }
-    let pdf = super::pdf::open(bytes)?;
+    let pdf = super::pdf::open(bytes, password)?;
     let cache = hayro::RenderCache::new();
     let mut read = 0usize;
     let mut skipped = Vec::new();

@@ -201,7 +201,7 @@ fn a_scanned_pdf_is_read_page_by_page() {
         data: &d,
         deferred: false,
     };
-    pdf_pages(&bytes, &mut doc, &ocr).expect("ocr");
+    pdf_pages(&bytes, &mut doc, &ocr, None).expect("ocr");
     assert!(doc.pages.iter().all(|p| p.ocr), "{:?}", doc.warnings);
     assert_eq!(doc.ocr_pages(), 2);
     let first: String = doc.pages[0]
@@ -215,7 +215,7 @@ fn a_scanned_pdf_is_read_page_by_page() {
     // Under --ocr never the pages are named in a warning.
     let mut doc = Document::new(Format::Pdf);
     doc.pages.push(Page::new(1, None));
-    pdf_pages(&bytes, &mut doc, &Ocr::OFF).expect("never");
+    pdf_pages(&bytes, &mut doc, &Ocr::OFF, None).expect("never");
     assert!(
         doc.warnings[0].contains("page 1 without text"),
         "{:?}",
@@ -271,14 +271,14 @@ fn a_deferred_job_asks_for_the_data_only_when_a_page_needs_ocr() {
     };
     let mut doc = Document::new(Format::Pdf);
     doc.pages.push(Page::new(1, None));
-    let e = pdf_pages(&fixture("scan.pdf"), &mut doc, &ocr).expect_err("asks");
+    let e = pdf_pages(&fixture("scan.pdf"), &mut doc, &ocr, None).expect_err("asks");
     assert_eq!(e, DocError::NeedsData);
     // A page with text needs nothing.
     let mut doc = Document::new(Format::Pdf);
     let mut p = Page::new(1, None);
     p.blocks.push(Block::para("A page with a text layer."));
     doc.pages.push(p);
-    pdf_pages(b"%PDF-1.7", &mut doc, &ocr).expect("no OCR");
+    pdf_pages(b"%PDF-1.7", &mut doc, &ocr, None).expect("no OCR");
 }
 
 /// A one-page PDF whose page is `img` as a 1-bit Flate image at 300 dpi (as scanners that
@@ -348,7 +348,7 @@ fn a_flate_one_bit_scan_is_read_either_polarity() {
         let pdf = flate_scan(&img, inverted);
         let mut doc = Document::new(Format::Pdf);
         doc.pages.push(Page::new(1, None));
-        pdf_pages(&pdf, &mut doc, &ocr).expect("ocr");
+        pdf_pages(&pdf, &mut doc, &ocr, None).expect("ocr");
         let got = text(&doc);
         assert!(
             accuracy(ENGLISH, &got) >= 0.95,

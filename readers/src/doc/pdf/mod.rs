@@ -37,11 +37,16 @@ const MAX_OUTLINE: usize = 10_000;
 /// code points) has no usable text layer: its text is dropped and OCR may read it.
 const UNMAPPED_SHARE: f32 = 0.5;
 
-/// Opens a PDF with hayro (an empty user password is tried, as a viewer does).
-pub fn open(bytes: &[u8]) -> Result<Pdf, DocError> {
-    match catch_unwind(|| Pdf::new(bytes.to_vec())) {
+/// Opens a PDF with hayro: with `password`, or else an empty user password, as a viewer
+/// does.
+pub fn open(bytes: &[u8], password: Option<&str>) -> Result<Pdf, DocError> {
+    let opened = catch_unwind(|| match password {
+        Some(p) => Pdf::new_with_password(bytes.to_vec(), p),
+        None => Pdf::new(bytes.to_vec()),
+    });
+    match opened {
         Ok(Ok(pdf)) => Ok(pdf),
-        Ok(Err(LoadPdfError::Decryption(_))) => Err(encrypted()),
+        Ok(Err(LoadPdfError::Decryption(_))) => Err(encrypted(password.is_some())),
         Ok(Err(LoadPdfError::Invalid)) => Err(DocError::Parse(
             "cannot read the PDF: no document structure found".into(),
         )),
@@ -52,7 +57,12 @@ pub fn open(bytes: &[u8]) -> Result<Pdf, DocError> {
 /// Reads a PDF: one page of the model per page. A page without text (or whose text layer
 /// is unusable) is left with no blocks (OCR may read it).
 pub fn pdf(bytes: &[u8]) -> Result<Document, DocError> {
-    let pdf = open(bytes)?;
+    pdf_with(bytes, None)
+}
+
+/// [`pdf`] with the document's user password.
+pub fn pdf_with(bytes: &[u8], password: Option<&str>) -> Result<Document, DocError> {
+    let pdf = open(bytes, password)?;
     let outline = catch_unwind(AssertUnwindSafe(|| outline(&pdf))).unwrap_or_default();
     let metadata = catch_unwind(AssertUnwindSafe(|| metadata(&pdf))).unwrap_or_default();
     let mut out = Document::new(Format::Pdf);
@@ -146,11 +156,12 @@ pub fn pdf(bytes: &[u8]) -> Result<Document, DocError> {
     Ok(out)
 }
 
-fn encrypted() -> DocError {
-    DocError::Parse(
-        "the PDF is encrypted with a user password; decrypt it first (no password is ever taken on the command line)"
-            .into(),
-    )
+fn encrypted(given: bool) -> DocError {
+    DocError::Encrypted(if given {
+        "the password given does not open this PDF".into()
+    } else {
+        "the PDF is encrypted with a user password: give it with --password-stdin (on the call's stdin; never on the command line)".into()
+    })
 }
 
 fn malformed() -> DocError {
