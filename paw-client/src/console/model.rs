@@ -346,6 +346,26 @@ pub fn find(lines: &[String], needle: &str, from: usize) -> Option<usize> {
         .find(|&i| lines[i].to_lowercase().contains(&needle))
 }
 
+/// The worker pool in one line, as `paw-client status` and the console show it: how many
+/// workers of the most allowed, then per lane the jobs queued and running, the longest
+/// wait and the jobs stopped by a budget.
+pub fn workers_line(w: &paw_proto::WorkerStatus) -> String {
+    let mut line = format!("{}/{} workers", w.alive, w.max);
+    for l in &w.lanes {
+        line.push_str(&format!(
+            " · {} {} queued, {} running",
+            l.lane, l.queued, l.running
+        ));
+        if l.queued > 0 {
+            line.push_str(&format!(", longest wait {} ms", l.longest_wait_ms));
+        }
+        if l.over_budget > 0 {
+            line.push_str(&format!(", {} over budget", l.over_budget));
+        }
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

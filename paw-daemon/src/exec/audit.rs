@@ -93,7 +93,7 @@ pub struct AuditPaths {
     /// The size at which the journal moves on to a new segment.
     pub segment_bytes: u64,
     /// What the audit wrote since retention last ran (wakes it past a share of the cap).
-    pub meter: Arc<super::retention::Meter>,
+    pub meter: Arc<super::meter::Meter>,
 }
 
 impl AuditPaths {
@@ -107,7 +107,7 @@ impl AuditPaths {
             runs: runs_dir,
             base,
             segment_bytes,
-            meter: Arc::new(super::retention::Meter::new(max_bytes)),
+            meter: Arc::new(super::meter::Meter::new(max_bytes)),
         }
     }
 }

@@ -5,6 +5,7 @@ pub mod audit;
 pub mod journal;
 pub mod limits;
 pub mod mask;
+pub mod meter;
 pub mod retention;
 pub mod tokenize;
 

@@ -20,10 +20,13 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::creds::{Creds, Secret};
+use super::core::creds::{Creds, Secret};
+use super::core::machine::{Machine, Step};
+use super::core::state::{
+    BACKOFF, LastError, State, Status, TokenBucket, backoff_delay, state_event,
+};
+use super::core::text::{self, fold};
 use super::log::Log;
-use super::machine::{Machine, Step};
-use super::text::{self, fold};
 use super::transport::{self, Incoming, Sender, TransportError};
 use crate::commands::CmdError;
 use crate::session::{Session, SessionResource};
@@ -33,8 +36,6 @@ pub const STEP_TIMEOUT: Duration = Duration::from_secs(30);
 /// Idle time after which the client pings the server, and how long it waits for the answer.
 const PING_EVERY: Duration = Duration::from_secs(30);
 const PING_TIMEOUT: Duration = Duration::from_secs(30);
-/// Background reconnect delays; the last repeats.
-const BACKOFF: [u64; 4] = [5, 15, 30, 60];
 /// How long `QUIT` may take to leave before the socket is closed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
 
@@ -44,124 +45,6 @@ async fn quit(client: &Sender, stream: &mut Incoming, reason: &str) {
     let _ = client.send(Command::QUIT(Some(reason.to_string())));
     let _ =
         tokio::time::timeout(QUIT_GRACE, async { while stream.next().await.is_some() {} }).await;
-}
-
-/// The connection states of docs/commands.md "irc".
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
-    /// No connection was ever asked for.
-    NotInitialized,
-    /// Connecting or registering.
-    Connecting,
-    /// Registered, default channel not joined yet.
-    Connected,
-    /// In the default channel.
-    Joined,
-    /// Connecting again after a drop.
-    Reconnecting,
-    /// Disconnected on request.
-    Disconnected,
-    /// Failed; see `last_error`.
-    Error,
-}
-
-impl State {
-    /// The SPEC's word.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            State::NotInitialized => "not_initialized",
-            State::Connecting => "connecting",
-            State::Connected => "connected",
-            State::Joined => "joined",
-            State::Reconnecting => "reconnecting",
-            State::Disconnected => "disconnected",
-            State::Error => "error",
-        }
-    }
-
-    /// green = joined; yellow = on the way; red = everything else.
-    pub fn indicator(self) -> &'static str {
-        match self {
-            State::Joined => "green",
-            State::Connecting | State::Reconnecting | State::Connected => "yellow",
-            _ => "red",
-        }
-    }
-}
-
-/// Why the last attempt failed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LastError {
-    /// The error code.
-    pub code: ErrorCode,
-    /// A reason without secrets.
-    pub message: String,
-}
-
-impl LastError {
-    /// An error with its reason.
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-        }
-    }
-
-    /// Whether reconnecting cannot help (docs/commands.md "irc").
-    fn is_fatal(&self) -> bool {
-        matches!(
-            self.code,
-            ErrorCode::PassIncorrect
-                | ErrorCode::NickInUse
-                | ErrorCode::BadChannelKey
-                | ErrorCode::InviteOnly
-                | ErrorCode::BannedFromChannel
-                | ErrorCode::NoSuchChannel
-                | ErrorCode::MissingCredentials
-                | ErrorCode::NickTooLong
-        )
-    }
-
-    /// As the wire type.
-    pub fn to_state(&self) -> paw_proto::StateError {
-        paw_proto::StateError {
-            error_code: self.code,
-            message: self.message.clone(),
-        }
-    }
-
-    /// As a command failure.
-    pub fn to_cmd(&self) -> CmdError {
-        CmdError::new(self.code, self.message.clone())
-    }
-}
-
-/// The observable status.
-#[derive(Debug, Clone)]
-pub struct Status {
-    /// The state.
-    pub state: State,
-    /// Why it last failed, if it did.
-    pub last_error: Option<LastError>,
-    /// The settings of the live (or last) connection.
-    pub creds: Option<Creds>,
-    /// The nick in use on the live connection.
-    pub nick: Option<String>,
-    /// With `IRC_NICKSERV_PASSWORD` set and a connection up: whether the account is logged
-    /// in (None otherwise).
-    pub logged_in: Option<bool>,
-}
-
-impl Status {
-    /// The indicator (docs/commands.md "irc"), with one rule added: joined but with the account not (or
-    /// not yet) logged in is yellow, not green — all is not well until the login is
-    /// confirmed. A refused login ends the connection: `error`, red, `PassIncorrect`.
-    pub fn indicator(&self) -> &'static str {
-        match (self.state, self.logged_in) {
-            (State::Joined, Some(false)) => "yellow",
-            (s, _) => s.indicator(),
-        }
-    }
 }
 
 /// Messages to the supervisor.
@@ -184,44 +67,6 @@ pub struct Live {
     pub nick: String,
     /// The default channel.
     pub channel: String,
-}
-
-/// Outbound flood control: `burst` lines at once, then one per `interval`.
-#[derive(Debug)]
-pub struct TokenBucket {
-    burst: f64,
-    interval: Duration,
-    tokens: f64,
-    last: Instant,
-}
-
-impl TokenBucket {
-    /// A full bucket.
-    pub fn new(burst: u32, interval: Duration, now: Instant) -> Self {
-        Self {
-            burst: f64::from(burst.max(1)),
-            interval,
-            tokens: f64::from(burst.max(1)),
-            last: now,
-        }
-    }
-
-    /// Takes a token if one is there (returns zero), else returns how long to wait.
-    pub fn take(&mut self, now: Instant) -> Duration {
-        if self.interval.is_zero() {
-            return Duration::ZERO;
-        }
-        let elapsed = now.saturating_duration_since(self.last);
-        self.last = now;
-        self.tokens =
-            (self.tokens + elapsed.as_secs_f64() / self.interval.as_secs_f64()).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            Duration::ZERO
-        } else {
-            self.interval.mul_f64(1.0 - self.tokens)
-        }
-    }
 }
 
 /// The settings the connection needs from the daemon config.
@@ -497,7 +342,8 @@ impl Irc {
                 let (tx, rx) = mpsc::unbounded_channel();
                 *g = Some(tx);
                 self.tasks.spawn(super::forward::run(
-                    Arc::downgrade(self),
+                    self.session.clone(),
+                    Arc::downgrade(&self.log),
                     rx,
                     self.cancel.clone(),
                 ));
@@ -559,19 +405,6 @@ impl Irc {
     }
 }
 
-/// The `irc.state` event (no secrets).
-pub fn state_event(s: &Status) -> paw_proto::IrcStateEvent {
-    paw_proto::IrcStateEvent {
-        state: s.state.as_str().into(),
-        indicator: s.indicator().into(),
-        server: s.creds.as_ref().map(|c| c.server.clone()),
-        channel: s.creds.as_ref().map(|c| c.channel.clone()),
-        nick: s.nick.clone(),
-        logged_in: s.logged_in,
-        last_error: s.last_error.as_ref().map(LastError::to_state),
-    }
-}
-
 /// How one connection ended.
 enum End {
     /// The session closed.
@@ -586,13 +419,6 @@ fn reply_all(waiters: &mut Vec<oneshot::Sender<Result<(), LastError>>>, r: Resul
     for w in waiters.drain(..) {
         let _ = w.send(r.clone());
     }
-}
-
-/// The delay before reconnect attempt `n` (1-based), ±20 % jitter.
-pub fn backoff_delay(schedule: &[Duration], n: u32) -> Duration {
-    let i = (n.max(1) as usize - 1).min(schedule.len().saturating_sub(1));
-    let base = schedule.get(i).copied().unwrap_or(Duration::from_secs(60));
-    base.mul_f64(rand::random_range(0.8..1.2))
 }
 
 async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings: Settings) {
@@ -626,7 +452,7 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
             });
             reply_all(&mut waiters, Err(err));
         };
-        let creds = match Creds::load(&settings.agents) {
+        let creds = match super::env::load(&settings.agents) {
             Ok(c) => c,
             Err(e) => {
                 fail_now(LastError::new(e.code, e.message));
@@ -932,64 +758,5 @@ async fn run_connection(
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test(start_paused = true)]
-    async fn flood_control_bursts_then_paces() {
-        let start = Instant::now();
-        let mut b = TokenBucket::new(10, Duration::from_secs(2), start);
-        for _ in 0..10 {
-            assert_eq!(b.take(Instant::now()), Duration::ZERO);
-        }
-        let mut sent_at = Vec::new();
-        for _ in 0..3 {
-            loop {
-                let w = b.take(Instant::now());
-                if w.is_zero() {
-                    break;
-                }
-                tokio::time::sleep(w).await;
-            }
-            sent_at.push(Instant::now() - start);
-        }
-        assert_eq!(
-            sent_at,
-            [
-                Duration::from_secs(2),
-                Duration::from_secs(4),
-                Duration::from_secs(6)
-            ]
-        );
-        // Idle time refills up to the burst, not beyond.
-        tokio::time::sleep(Duration::from_secs(100)).await;
-        let n = (0..20)
-            .take_while(|_| b.take(Instant::now()).is_zero())
-            .count();
-        assert_eq!(n, 10);
-    }
-
-    #[test]
-    fn backoff_follows_the_schedule_with_jitter() {
-        for (n, base) in [(1, 5.0), (2, 15.0), (3, 30.0), (4, 60.0), (9, 60.0)] {
-            for _ in 0..50 {
-                let schedule: Vec<_> = BACKOFF.iter().map(|s| Duration::from_secs(*s)).collect();
-                let d = backoff_delay(&schedule, n).as_secs_f64();
-                assert!(d >= base * 0.8 && d <= base * 1.2, "{n}: {d}");
-            }
-        }
-    }
-
-    #[test]
-    fn indicators() {
-        assert_eq!(State::Joined.indicator(), "green");
-        assert_eq!(State::Reconnecting.indicator(), "yellow");
-        assert_eq!(State::Connected.indicator(), "yellow");
-        assert_eq!(State::Error.indicator(), "red");
-        assert_eq!(State::NotInitialized.indicator(), "red");
     }
 }

@@ -34,7 +34,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
-use super::text::fold;
+use super::core::text::fold;
 use crate::clock::now_ms;
 use crate::store::{Durability, move_aside_corrupt, open_append_fenced, write_atomic};
 

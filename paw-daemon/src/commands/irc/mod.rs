@@ -13,13 +13,11 @@
 //! `"irc"`) and its own message store under
 //! `.agents/workspace/irc/sessions/<safe-session-id>/` ([`log::Log`]).
 
-mod auth;
 pub mod conn;
-pub mod creds;
+pub mod core;
+mod env;
 mod forward;
 pub mod log;
-mod machine;
-pub mod text;
 pub mod transport;
 
 use std::sync::Arc;
@@ -31,10 +29,11 @@ use paw_proto::IrcMessage;
 use paw_proto::{Capabilities, ErrorCode};
 use serde_json::json;
 
-use self::conn::{Irc, Settings, State};
-use self::creds::Creds;
+use self::conn::{Irc, Settings};
+use self::core::creds::{self, Creds};
+use self::core::state::State;
+use self::core::text::{self, BATCH_MARKER, FULL_CAP, SUMMARY_CAP, fold};
 use self::log::{Log, Record};
-use self::text::{BATCH_MARKER, FULL_CAP, SUMMARY_CAP, fold};
 use super::args::{clamp, parse};
 use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
 
@@ -224,7 +223,7 @@ async fn attach(ctx: &Ctx) -> Result<Arc<Irc>, CmdError> {
 fn shown_creds(irc: &Irc, ctx: &Ctx) -> Result<Creds, CmdError> {
     match irc.status().creds {
         Some(c) => Ok(c),
-        None => Creds::load(ctx.home.agents()),
+        None => env::load(ctx.home.agents()),
     }
 }
 
@@ -277,7 +276,7 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
     let StatusArgs {} = parse(args)?;
     let irc = attach(ctx).await?;
     if irc.status().state == State::NotInitialized {
-        Creds::load(ctx.home.agents())?;
+        env::load(ctx.home.agents())?;
         irc.request_connect(false);
         settle(&irc, State::NotInitialized, Duration::from_millis(100)).await;
     }
@@ -303,7 +302,7 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
         out = out.untrusted(format!("the IRC server {}", reply.server));
     }
     // The file as it is now: a chmod takes effect at once, not at the next connection.
-    if let Some(w) = creds::env_mode_warning(ctx.home.agents()) {
+    if let Some(w) = env::mode_warning(ctx.home.agents()) {
         out.add_warnings(vec![w]);
     }
     Ok(out)
@@ -354,7 +353,7 @@ impl super::Reply for StatusReply {
 
 async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
     let force = parse::<ConnectArgs>(args)?.force;
-    Creds::load(ctx.home.agents())?;
+    env::load(ctx.home.agents())?;
     let irc = attach(ctx).await?;
     let before = irc.status().state;
     let now = tokio::time::Instant::now();

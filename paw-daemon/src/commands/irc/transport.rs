@@ -137,7 +137,9 @@ pub fn loggable(cmd: &Command) -> String {
             "AUTHENTICATE ***".into()
         }
         Command::JOIN(chans, Some(_), _) => format!("JOIN {chans} ***"),
-        Command::PRIVMSG(to, _) | Command::NOTICE(to, _) if super::text::is_service_name(to) => {
+        Command::PRIVMSG(to, _) | Command::NOTICE(to, _)
+            if super::core::text::is_service_name(to) =>
+        {
             format!("PRIVMSG {to} :***")
         }
         other => String::from(other).trim_end().to_string(),

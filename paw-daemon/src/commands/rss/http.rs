@@ -329,7 +329,7 @@ async fn finish(
     };
     match rss_store(services).put_cache(feed).await {
         // The notices count the new items (keys made with the cache, off this thread).
-        Ok(keys) => super::refresh::refresher(services).note_keys(url, keys),
+        Ok(keys) => super::feed_keys::feed_keys(services).note(url, keys),
         Err(e) => tracing::error!(url, error = %e, "cannot cache the feed"),
     }
     let feed_ttl = parsed.ttl_minutes.map(|m| u64::from(m) * 60_000);

@@ -12,13 +12,14 @@
 //! audit record and sends no progress; shutdown drops whatever is in flight.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
 use tokio::sync::Notify;
 
+use super::feed_keys::FeedKeys;
 use super::rss_store;
 use super::seen::{Given, Keys};
 use super::store::{FetchState, Subscription};
@@ -166,11 +167,9 @@ pub struct Refresher {
     sessions_dir: std::path::PathBuf,
     wake: Notify,
     figures: Mutex<Figures>,
-    /// Each subscribed feed's item keys (from its cache), by URL: the digest every
-    /// session's notices count against, kept without reading a cache file per turn.
-    keys: Mutex<HashMap<String, Keys>>,
-    /// `keys` changed since the digest was last published.
-    dirty: AtomicBool,
+    /// Each subscribed feed's item keys: the digest every session's notices count
+    /// against, shared with the fetches that note them ([`super::feed_keys::feed_keys`]).
+    keys: Arc<FeedKeys>,
     /// When the digest was last published (Unix ms).
     published_ms: AtomicU64,
     /// When the scheduler last tried each feed (an attempt that failed without a backoff
@@ -198,14 +197,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Refresher {
     /// A scheduler with `[tools.rss]`'s settings, for the store in `dir` (nothing runs
     /// until the daemon starts it).
-    pub fn new(cfg: &RssConfig, dir: &std::path::Path) -> Self {
+    pub fn new(cfg: &RssConfig, dir: &std::path::Path, keys: Arc<FeedKeys>) -> Self {
         Self {
             settings: Settings::of(cfg),
             sessions_dir: dir.join("sessions"),
             wake: Notify::new(),
             figures: Mutex::new(Figures::default()),
-            keys: Mutex::new(HashMap::new()),
-            dirty: AtomicBool::new(false),
+            keys,
             published_ms: AtomicU64::new(0),
             tried: Mutex::new(HashMap::new()),
             loading: Mutex::new(HashSet::new()),
@@ -222,18 +220,6 @@ impl Refresher {
     /// The subscriptions changed (`rss add`, `remove`, `import`): plan again now.
     pub fn wake(&self) {
         self.wake.notify_one();
-    }
-
-    /// A feed was fetched and parsed (by anyone): its items (their keys) count in the
-    /// notices' digest.
-    pub fn note_keys(&self, url: &str, keys: Keys) {
-        if self.settings.enabled {
-            lock(&self.keys).insert(url.to_string(), keys);
-            self.dirty.store(true, Ordering::Release);
-            // A fetch by a call (`rss add`, `fetch`, `news`): the digest is published at
-            // the scheduler's next turn, now.
-            self.wake.notify_one();
-        }
     }
 
     /// A call fetched a feed whose items changed (`rss fetch`, the verification of
@@ -316,11 +302,11 @@ impl Refresher {
                 }
             }
             // Forget what is no longer subscribed.
-            if lock(&self.keys).len() > feeds || tried.len() > feeds {
+            if lock(&self.keys.map).len() > feeds || tried.len() > feeds {
                 let urls: HashSet<&str> = state.subs.iter().map(|s| s.url.as_str()).collect();
-                lock(&self.keys).retain(|u, _| urls.contains(u.as_str()));
+                lock(&self.keys.map).retain(|u, _| urls.contains(u.as_str()));
                 // The notices no longer count a removed feed's items.
-                self.dirty.store(true, Ordering::Release);
+                self.keys.dirty.store(true, Ordering::Release);
                 drop(tried);
                 lock(&self.tried).retain(|u, _| urls.contains(u.as_str()));
             }
@@ -367,7 +353,7 @@ impl Refresher {
             })
             .await
             .unwrap_or_default();
-            let mut held = lock(&self.keys);
+            let mut held = lock(&self.keys.map);
             for (url, k) in keys {
                 held.entry(url).or_insert(k);
             }
@@ -378,14 +364,14 @@ impl Refresher {
     /// duplicates across feeds merged (on the blocking pool: 100,000 items over 5,000
     /// feeds).
     async fn publish(&self, services: &Services) {
-        self.dirty.store(false, Ordering::Release);
+        self.keys.dirty.store(false, Ordering::Release);
         self.published_ms.store(now_ms(), Ordering::Release);
         let (seq, feeds): (u64, Vec<Keys>) = {
             let subs: Vec<String> = {
                 let mut store = rss_store(services).lock().await;
                 store.state().subs.iter().map(|s| s.url.clone()).collect()
             };
-            let keys = lock(&self.keys);
+            let keys = lock(&self.keys.map);
             // Numbered under the keys' lock: a later number has newer keys.
             let seq = self.publish_seq.fetch_add(1, Ordering::AcqRel) + 1;
             (
@@ -413,7 +399,7 @@ impl Refresher {
         let (due, mut next) = self.plan(services, now).await;
         // The digest, when feeds changed and it was not rebuilt within the last second;
         // else a turn comes by then to rebuild it.
-        if self.dirty.load(Ordering::Acquire) {
+        if self.keys.dirty.load(Ordering::Acquire) {
             let at = self
                 .published_ms
                 .load(Ordering::Acquire)
@@ -480,6 +466,7 @@ impl Refresher {
             tokio::select! {
                 _ = tokio::time::sleep(wait) => {}
                 _ = me.wake.notified() => {}
+                _ = me.keys.noted.notified() => {}
             }
         }
     }
@@ -506,7 +493,7 @@ impl CommandState for Refresher {
     fn after_call(&self, services: &Arc<Services>, session: &Arc<Session>) {
         if !self.settings.enabled
             || session.resource::<Given>("rss").is_some()
-            || lock(&self.keys).is_empty()
+            || lock(&self.keys.map).is_empty()
             || !lock(&self.loading).insert(session.id.clone())
         {
             return;

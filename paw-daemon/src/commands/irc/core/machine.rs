@@ -2,7 +2,7 @@
 //! each message from the server what to send and what happened — registration (with the
 //! account login of [`super::auth`]), alternative nicks, the JOIN at the end of the MOTD,
 //! join failures, a KICK and the rejoin, nick changes, which PRIVMSG/NOTICE are kept, and
-//! the server closing the link. The socket loop in [`super::conn`] only moves lines and
+//! the server closing the link. The socket loop in [`super::super::conn`] only moves lines and
 //! timers and applies these [`Step`]s; the tables of server lines in this file's tests
 //! exercise it without a socket.
 
@@ -10,8 +10,8 @@ use irc::proto::{Command, Message, Prefix, Response};
 use paw_proto::ErrorCode;
 
 use super::auth::{Action, Auth};
-use super::conn::LastError;
 use super::creds::Creds;
+use super::state::LastError;
 use super::text::{self, fold};
 
 /// What happened, for the loop to act on.

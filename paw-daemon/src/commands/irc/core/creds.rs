@@ -1,11 +1,11 @@
-//! IRC credentials from `.agents/skills/irc-cli/secrets/.env` (docs/commands.md "irc").
+//! IRC credentials from the text of `.agents/skills/irc-cli/secrets/.env` (docs/commands.md "irc");
+//! pure: the file is read by [`super::super::env`].
 //!
 //! The parser is paw's own on purpose: the SPEC's rules are small and exact, and the
 //! general dotenv crates expand `$VAR` from the daemon's environment, which would let a
 //! value pull another secret in. Secrets live in [`Secret`], whose `Debug` prints `***`.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use paw_proto::ErrorCode;
 
@@ -130,31 +130,6 @@ pub enum SaslMode {
 }
 
 impl Creds {
-    /// Reads and checks the `.env` under `agents`.
-    pub fn load(agents: &Path) -> Result<Self, CmdError> {
-        let path = agents.join(ENV_PATH);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(CmdError::new(
-                    ErrorCode::MissingCredentials,
-                    format!(
-                        "no credentials: create .agents/{ENV_PATH} with IRC_SERVER, IRC_CHANNEL and IRC_NICK"
-                    ),
-                ));
-            }
-            Err(e) => {
-                return Err(CmdError::new(
-                    ErrorCode::MissingCredentials,
-                    format!("cannot read .agents/{ENV_PATH}: {}", e.kind()),
-                ));
-            }
-        };
-        let mut creds = Self::from_map(&parse_dotenv(&text))?;
-        creds.warning = loose_mode_warning(&path);
-        Ok(creds)
-    }
-
     /// Builds the settings from parsed keys.
     pub fn from_map(m: &HashMap<String, String>) -> Result<Self, CmdError> {
         let required = |k: &str| -> Result<String, CmdError> {
@@ -242,22 +217,6 @@ impl Creds {
             warning: None,
         })
     }
-}
-
-/// A warning when the secrets file under `agents` can be read by group or others (a stat,
-/// not a read).
-pub fn env_mode_warning(agents: &Path) -> Option<String> {
-    loose_mode_warning(&agents.join(ENV_PATH))
-}
-
-fn loose_mode_warning(path: &Path) -> Option<String> {
-    use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
-    (mode & 0o077 != 0).then(|| {
-        format!(
-            ".agents/{ENV_PATH} is readable by group or others (mode {mode:04o}); run chmod 600 on it"
-        )
-    })
 }
 
 fn parse_proxy(p: &str) -> Result<(String, u16), CmdError> {

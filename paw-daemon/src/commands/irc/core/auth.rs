@@ -14,8 +14,8 @@ use base64::Engine;
 use irc::proto::{CapSubCommand, Command, Response};
 use paw_proto::ErrorCode;
 
-use super::conn::LastError;
 use super::creds::{Creds, SaslMode, Secret};
+use super::state::LastError;
 use super::text::fold;
 
 /// What the connection does next.
