@@ -1,6 +1,6 @@
 //! The whitelist: the one place commands are registered. It only registers.
 
-use super::Registry;
+use crate::command::Registry;
 use crate::config::Config;
 
 /// Builds the registry for `config`; a command switched off in the config is not registered.
@@ -69,7 +69,7 @@ mod tests {
                 // The usage line parses: every flag it shows, with the first alternative of
                 // each group and a sample value for each value name.
                 let argv = sample_argv(&usage, &format!("{} {}", s.name, sc.name));
-                if let Err(e) = super::super::args::matches((sc.args)(), &argv) {
+                if let Err(e) = crate::command::args::matches((sc.args)(), &argv) {
                     panic!("{usage}: {argv:?} does not parse: {}", e.message);
                 }
             }

@@ -4,6 +4,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use super::tokenize::Token;
+
 /// Characters that end a URL's authority part.
 fn ends_authority(c: char) -> bool {
     matches!(c, '/' | '?' | '#' | '"' | '\'' | '<' | '>' | '\\' | '`') || c.is_whitespace()
@@ -70,7 +72,24 @@ pub fn mask_string(s: &mut String) {
     }
 }
 
-pub use crate::commands::args::{SECRET_FLAGS, is_secret_flag};
+/// Flags that would carry a secret on argv; their values are never echoed or audited
+/// (a command that reads its secrets elsewhere refuses them with `ForbiddenArg`:
+/// [`Invocation::secret_flag`](crate::command::Invocation::secret_flag) names the first).
+pub const SECRET_FLAGS: &[&str] = &[
+    "--password",
+    "--pass",
+    "--key",
+    "--secret",
+    "--token",
+    "--apikey",
+    "--api-key",
+];
+
+/// Whether `tok` is a secret flag, bare or in `--flag=value` form.
+pub fn is_secret_flag(tok: &str) -> bool {
+    let name = tok.split_once('=').map_or(tok, |(n, _)| n);
+    SECRET_FLAGS.iter().any(|f| f.eq_ignore_ascii_case(name))
+}
 
 /// Replaces the value of every secret flag in `argv` with `***`.
 pub fn mask_secret_args(argv: &mut [String]) {
@@ -90,15 +109,10 @@ pub fn mask_secret_args(argv: &mut [String]) {
     }
 }
 
-/// The same for a raw command line, token by token as the tokeniser reads it (quotes,
-/// escapes and all): the value after a secret flag's `=`, or the whole next token, becomes
-/// `***`.
-pub fn mask_secret_command(cmd: &mut String) {
-    // Not a substring test on the raw line: `--\pass` is `--pass` to the tokeniser.
-    if !cmd.contains('-') {
-        return;
-    }
-    let tokens = super::tokenize::tokens(cmd);
+/// The same for the raw command line `cmd`, on the `tokens` the tokeniser split it into
+/// ([`tokenize::read`](super::tokenize::read): quotes, escapes and all, with their spans in
+/// `cmd`): the value after a secret flag's `=`, or the whole next token, becomes `***`.
+pub fn mask_secret_command(cmd: &mut String, tokens: &[Token]) {
     // Whole tokens are replaced by plain words, so the masked line splits as the original
     // did (a quote inside a cut token cannot pair up with another).
     let mut cuts: Vec<(std::ops::Range<usize>, String)> = Vec::new();
@@ -125,6 +139,11 @@ pub fn mask_secret_command(cmd: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn mask_line(cmd: &mut String) {
+        let tokens = super::super::tokenize::read(cmd).tokens;
+        mask_secret_command(cmd, &tokens);
+    }
 
     #[test]
     fn secret_flag_values_are_masked() {
@@ -153,7 +172,7 @@ mod tests {
             ]
         );
         let mut cmd = r#"irc send --PASS "two words" --key=k1 --text hi --password"#.to_string();
-        mask_secret_command(&mut cmd);
+        mask_line(&mut cmd);
         assert_eq!(cmd, "irc send --PASS *** --key=*** --text hi --password");
         // The tokeniser's rules, not a shell's: `\ ` escapes, `'` does not quote.
         for (line, want) in [
@@ -165,12 +184,30 @@ mod tests {
             (r#"x --pass "open quote"#, "x --pass ***"),
         ] {
             let mut cmd = line.to_string();
-            mask_secret_command(&mut cmd);
+            mask_line(&mut cmd);
             assert_eq!(cmd, want, "{line}");
         }
         let mut cmd = "rss add --url x".to_string();
-        mask_secret_command(&mut cmd);
+        mask_line(&mut cmd);
         assert_eq!(cmd, "rss add --url x");
+    }
+
+    #[test]
+    fn secret_flags_are_recognised_in_every_form() {
+        for t in [
+            "--password",
+            "--pass=x",
+            "--KEY",
+            "--secret",
+            "--token=abc",
+            "--apikey",
+            "--api-key",
+        ] {
+            assert!(is_secret_flag(t), "{t}");
+        }
+        for t in ["password", "--text", "--passwords", "-p"] {
+            assert!(!is_secret_flag(t), "{t}");
+        }
     }
 
     #[test]

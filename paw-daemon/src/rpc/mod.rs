@@ -47,6 +47,7 @@ mod tests {
         let home = crate::home::Home::create(dir.path()).expect("home");
         let d = Daemon::new(
             Default::default(),
+            crate::command::Registry::default(),
             home,
             dir.path().join("s.sock"),
             dir.path().join("no-worker"),

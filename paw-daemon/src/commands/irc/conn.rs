@@ -28,7 +28,7 @@ use super::core::state::{
 use super::core::text::{self, fold};
 use super::log::Log;
 use super::transport::{self, Incoming, Sender, TransportError};
-use crate::commands::CmdError;
+use crate::command::CmdError;
 use crate::session::{Session, SessionResource};
 
 /// How long registration (TCP/TLS + `001`) and the join may each take.
@@ -113,7 +113,7 @@ impl Slots {
     }
 }
 
-impl crate::commands::CommandState for Slots {}
+impl crate::command::CommandState for Slots {}
 
 impl Settings {
     /// From the daemon's config.

@@ -6,7 +6,7 @@ use std::path::Path;
 use paw_proto::ErrorCode;
 
 use super::core::creds::{Creds, ENV_PATH, parse_dotenv};
-use crate::commands::CmdError;
+use crate::command::CmdError;
 
 /// Reads and checks the `.env` under `agents`.
 pub fn load(agents: &Path) -> Result<Creds, CmdError> {

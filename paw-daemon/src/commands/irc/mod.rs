@@ -34,8 +34,10 @@ use self::core::creds::{self, Creds};
 use self::core::state::State;
 use self::core::text::{self, BATCH_MARKER, FULL_CAP, SUMMARY_CAP, fold};
 use self::log::{Log, Record};
-use super::args::{clamp, parse};
-use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
+use crate::command::args::{clamp, parse};
+use crate::command::{
+    CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec,
+};
 
 static SPEC: CommandSpec = CommandSpec {
     name: "irc",
@@ -148,7 +150,10 @@ impl Command for IrcCmd {
         &SPEC
     }
 
-    fn init(&self, env: &super::InitEnv<'_>) -> Vec<Arc<dyn super::CommandState>> {
+    fn init(
+        &self,
+        env: &crate::command::InitEnv<'_>,
+    ) -> Vec<Arc<dyn crate::command::CommandState>> {
         vec![Arc::new(conn::Slots::new(
             env.config.tools.irc.max_connections,
         ))]
@@ -156,7 +161,7 @@ impl Command for IrcCmd {
 
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
-            creds::check_argv(&inv.argv)?;
+            creds::refuse_secret_flag(inv.secret_flag.as_deref())?;
             let (sub, args) = inv.subcommand();
             let mut out = match sub.as_str() {
                 "status" => status(&ctx, args).await,
@@ -327,7 +332,7 @@ struct StatusReply {
     last_error: Option<paw_proto::StateError>,
 }
 
-impl super::Reply for StatusReply {
+impl crate::command::Reply for StatusReply {
     fn stdout(&self) -> String {
         let mut s = format!(
             "irc: {} ({})\nserver: {}:{}{}\nnick: {}\nchannel: {}\n",
@@ -403,7 +408,7 @@ struct ConnectReply {
     already: Option<&'static str>,
 }
 
-impl super::Reply for ConnectReply {
+impl crate::command::Reply for ConnectReply {
     fn stdout(&self) -> String {
         match (self.throttled, self.already) {
             (true, _) => format!(
@@ -443,7 +448,7 @@ struct DisconnectReply {
     indicator: &'static str,
 }
 
-impl super::Reply for DisconnectReply {
+impl crate::command::Reply for DisconnectReply {
     fn stdout(&self) -> String {
         format!("irc: {}\n", self.state)
     }
@@ -530,7 +535,7 @@ struct SendReply {
     joined_default_channel: bool,
 }
 
-impl super::Reply for SendReply {
+impl crate::command::Reply for SendReply {
     fn stdout(&self) -> String {
         format!("sent {} line(s) to {}\n", self.lines_sent, self.to)
     }
@@ -605,7 +610,7 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
         }
     };
     if let Some(o) = a.out.as_deref() {
-        super::paths::resolve(ctx.home.agents(), o, true)?;
+        crate::command::paths::resolve(ctx.home.agents(), o, true)?;
     }
     let irc = attach(ctx).await?;
     let c = shown_creds(&irc, ctx)?;
@@ -650,7 +655,9 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
     if let Some(o) = a.out.as_deref() {
         let raw = serde_json::to_value(&unread.messages).unwrap_or_default();
         let doc = json!({"from": from, "messages": raw});
-        artifacts.push(super::out::write_json(ctx, o, &doc, "IRC messages, untruncated").await?);
+        artifacts.push(
+            crate::command::out::write_json(ctx, o, &doc, "IRC messages, untruncated").await?,
+        );
     }
     let last = unread.messages.last().map(|m| m.id);
     let peek = a.peek;
@@ -708,7 +715,7 @@ struct PullReply {
     dropped_count: Option<u64>,
 }
 
-impl super::Reply for PullReply {
+impl crate::command::Reply for PullReply {
     fn stdout(&self) -> String {
         let mut s = format!(
             "{} message(s) from {}{}{}\n",
@@ -790,7 +797,7 @@ struct HistoryReply {
     messages: Vec<HistoryLine>,
 }
 
-impl super::Reply for HistoryReply {
+impl crate::command::Reply for HistoryReply {
     fn stdout(&self) -> String {
         let mut s = format!("{} message(s) in {}\n", self.returned, self.from);
         for m in &self.messages {

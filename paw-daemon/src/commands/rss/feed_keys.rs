@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::Notify;
 
 use super::seen::Keys;
-use crate::commands::{CommandState, Services};
+use crate::command::{CommandState, Services};
 
 /// The keys, and whether they changed since the digest was last published.
 pub struct FeedKeys {

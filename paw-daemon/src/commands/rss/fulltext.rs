@@ -19,7 +19,7 @@ use tokio::sync::watch;
 
 use super::fulltext_jobs;
 use crate::clock::{now_ms, rfc3339_ms};
-use crate::commands::Services;
+use crate::command::Services;
 
 /// Content types that are extracted.
 const HTML_TYPES: [&str; 2] = ["text/html", "application/xhtml+xml"];
@@ -348,7 +348,7 @@ async fn run_job(services: &Services, url: &str) -> Extraction {
     }
 }
 
-impl crate::commands::CommandState for Jobs {}
+impl crate::command::CommandState for Jobs {}
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,7 @@ use serde_json::json;
 use super::rss_store;
 use super::store::CachedFeed;
 use crate::clock::now_ms;
-use crate::commands::{CmdError, Services};
+use crate::command::{CmdError, Services};
 use crate::net::Response;
 use paw_jobs::feed::Item;
 

@@ -24,7 +24,7 @@ use paw_proto::Capabilities;
 
 use std::sync::Arc;
 
-use super::{
+use crate::command::{
     CmdError, CmdResult, Command, CommandSpec, CommandState, Ctx, InitEnv, Invocation, Services,
     SubcommandSpec,
 };

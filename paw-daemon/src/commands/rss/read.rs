@@ -7,8 +7,8 @@ use paw_proto::ErrorCode;
 
 use super::fulltext::{Extraction, Found, FullText};
 use super::{fulltext_jobs, rss_store};
-use crate::commands::args::{clamp, parse};
-use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
+use crate::command::args::{clamp, parse};
+use crate::command::{CmdError, CmdResult, Ctx, Output, Reply};
 use paw_jobs::feed::Item;
 
 /// The feed item `--name N --guid G` or `--link URL` names, if cached.

@@ -24,7 +24,7 @@ use super::rss_store;
 use super::seen::{Given, Keys};
 use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
-use crate::commands::{CommandState, Services};
+use crate::command::{CommandState, Services};
 use crate::config::RssConfig;
 use crate::session::Session;
 

@@ -193,9 +193,9 @@ impl State {
     }
 
     /// The subscription called (or titled) `name`, or `NotFound`.
-    pub fn require(&self, name: &str) -> Result<&Subscription, crate::commands::CmdError> {
+    pub fn require(&self, name: &str) -> Result<&Subscription, crate::command::CmdError> {
         self.find(name).ok_or_else(|| {
-            crate::commands::CmdError::new(
+            crate::command::CmdError::new(
                 paw_proto::ErrorCode::NotFound,
                 format!("no subscription named {name}"),
             )
@@ -722,7 +722,7 @@ impl RssStore {
     /// Writes `fetch_state.json` within [`SAVE_DELAY`], once for all changes made meanwhile:
     /// a digest refreshing 200 feeds writes it a handful of times, not 200. The daemon's
     /// shutdown calls [`flush`](Self::flush), so a clean stop loses nothing.
-    pub fn save_soon(services: &std::sync::Arc<crate::commands::Services>) {
+    pub fn save_soon(services: &std::sync::Arc<crate::command::Services>) {
         use std::sync::atomic::Ordering;
         if rss_store(services)
             .save_pending
@@ -970,7 +970,7 @@ impl RssStore {
     }
 }
 
-impl crate::commands::CommandState for RssStore {
+impl crate::command::CommandState for RssStore {
     fn flush(&self) -> futures::future::BoxFuture<'_, ()> {
         Box::pin(self.flush_pending())
     }

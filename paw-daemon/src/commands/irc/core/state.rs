@@ -9,7 +9,7 @@ use paw_proto::ErrorCode;
 use tokio::time::Instant;
 
 use super::creds::Creds;
-use crate::commands::CmdError;
+use crate::command::CmdError;
 
 /// Background reconnect delays in seconds; the last repeats.
 pub const BACKOFF: [u64; 4] = [5, 15, 30, 60];

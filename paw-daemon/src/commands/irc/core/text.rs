@@ -3,7 +3,7 @@
 
 use paw_proto::ErrorCode;
 
-use crate::commands::CmdError;
+use crate::command::CmdError;
 
 /// The IRC line limit, CR LF included (RFC 1459 §2.3).
 pub const IRC_LINE_MAX: usize = 512;

@@ -213,24 +213,6 @@ pub fn usage_of(cmd: &clap::Command) -> String {
     parts.join(" ")
 }
 
-/// Flags that would carry a secret on argv; their values are never echoed or audited
-/// (the commands that could use them refuse them with `ForbiddenArg`).
-pub const SECRET_FLAGS: &[&str] = &[
-    "--password",
-    "--pass",
-    "--key",
-    "--secret",
-    "--token",
-    "--apikey",
-    "--api-key",
-];
-
-/// Whether `tok` is a secret flag, bare or in `--flag=value` form.
-pub fn is_secret_flag(tok: &str) -> bool {
-    let name = tok.split_once('=').map_or(tok, |(n, _)| n);
-    SECRET_FLAGS.iter().any(|f| f.eq_ignore_ascii_case(name))
-}
-
 /// The Markdown a skill document shows for one subcommand: its usage line, its summary,
 /// and a table of its flags with their help text — all from the declaration.
 pub fn skill_block(cmd: &clap::Command) -> String {
