@@ -353,6 +353,44 @@ impl Irc {
         }
     }
 
+    /// Appends an inbound message to the log and tells the auto-forwarder. The joined
+    /// channel is always kept; private peers only within the log's channel cap
+    /// (`dropped_peers` counts the others, logged now and then).
+    fn keep_inbound(
+        &self,
+        channel: &str,
+        from: &str,
+        text: &str,
+        private: bool,
+        action: bool,
+        dropped_peers: &mut u64,
+    ) {
+        if private && !self.log.accepts(channel) {
+            *dropped_peers += 1;
+            if *dropped_peers == 1 || dropped_peers.is_multiple_of(1000) {
+                tracing::warn!(
+                    dropped = *dropped_peers,
+                    "private messages from new peers dropped: the log keeps {} channels",
+                    super::log::MAX_CHANNELS
+                );
+            }
+            return;
+        }
+        match self.log.append_inbound_as(channel, from, text, action) {
+            Ok(_) => {
+                if let Some(tx) = self
+                    .forward
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .as_ref()
+                {
+                    let _ = tx.send(());
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "inbound.jsonl append failed"),
+        }
+    }
+
     /// Learns from a message's prefix: a well-known service's host, or a nick sending from
     /// such a host.
     fn learn_service(&self, prefix: &Option<Prefix>) {
@@ -421,65 +459,147 @@ fn reply_all(waiters: &mut Vec<oneshot::Sender<Result<(), LastError>>>, r: Resul
     }
 }
 
-async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings: Settings) {
+/// The supervisor's loop: waits for a request to connect, connects, and after a failure
+/// waits out the backoff (or the next request) and connects again, until the session
+/// closes.
+async fn supervise(me: Weak<Irc>, rx: mpsc::UnboundedReceiver<Ctl>, settings: Settings) {
     let Some(cancel) = me.upgrade().map(|i| i.cancel.clone()) else {
         return;
     };
-    let mut waiters = Vec::new();
-    let mut want = false;
-    let mut force = false;
-    let mut attempts: u32 = 0;
-    // The passwords the server last refused, and why: not sent again (docs/commands.md "irc": a refused
-    // login is fatal) until the `.env` changes or `irc connect --force` asks.
-    let mut refused: Option<(Secret, Secret, LastError)> = None;
+    let mut s = Supervisor {
+        me,
+        rx,
+        settings,
+        cancel,
+        waiters: Vec::new(),
+        want: false,
+        force: false,
+        attempts: 0,
+        refused: None,
+    };
     loop {
-        if !want {
+        if !s.want && !s.wait_for_request().await {
+            return;
+        }
+        let Some(irc) = s.me.upgrade() else { return };
+        let Some(creds) = s.prepare(&irc) else {
+            continue;
+        };
+        let end = s.connect(&irc, &creds).await;
+        *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        // No connection, no appends: the log holds no file open until the next one.
+        irc.log.release_files();
+        match end {
+            End::Cancelled => {
+                irc.set(|st| st.state = State::Disconnected);
+                s.reply_all(Err(LastError::new(
+                    ErrorCode::Disconnected,
+                    "the session closed",
+                )));
+                return;
+            }
+            End::Disconnected => {
+                irc.set(|st| {
+                    st.state = State::Disconnected;
+                    st.nick = None;
+                    st.logged_in = None;
+                });
+                s.reply_all(Err(LastError::new(
+                    ErrorCode::Disconnected,
+                    "disconnected on request",
+                )));
+                s.want = false;
+                s.attempts = 0;
+            }
+            End::Failed(err, was_joined) => {
+                if !s.failed(&irc, &creds, err, was_joined) {
+                    continue;
+                }
+                drop(irc);
+                if !s.back_off().await {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The supervisor's state between connections.
+struct Supervisor {
+    me: Weak<Irc>,
+    rx: mpsc::UnboundedReceiver<Ctl>,
+    settings: Settings,
+    cancel: CancellationToken,
+    /// Callers of `ensure_joined` waiting for the connection being made.
+    waiters: Vec<oneshot::Sender<Result<(), LastError>>>,
+    /// A connection is wanted (asked for and not failed fatally or disconnected since).
+    want: bool,
+    /// `irc connect --force` asked: try even the password the server refused.
+    force: bool,
+    /// Failed attempts since the last join (the backoff's step).
+    attempts: u32,
+    /// The passwords the server last refused, and why: not sent again (docs/commands.md
+    /// "irc": a refused login is fatal) until the `.env` changes or `irc connect --force`
+    /// asks.
+    refused: Option<(Secret, Secret, LastError)>,
+}
+
+impl Supervisor {
+    fn reply_all(&mut self, r: Result<(), LastError>) {
+        reply_all(&mut self.waiters, r);
+    }
+
+    /// Waits for a request to connect; false when the session is closing.
+    async fn wait_for_request(&mut self) -> bool {
+        loop {
             tokio::select! {
-                _ = cancel.cancelled() => return,
-                ctl = rx.recv() => match ctl {
-                    None => return,
-                    Some(Ctl::Connect { reply, force: f }) => { waiters.extend(reply); want = true; force |= f; }
+                _ = self.cancel.cancelled() => return false,
+                ctl = self.rx.recv() => match ctl {
+                    None => return false,
+                    Some(Ctl::Connect { reply, force }) => {
+                        self.waiters.extend(reply);
+                        self.want = true;
+                        self.force |= force;
+                        return true;
+                    }
                     Some(Ctl::Disconnect) => continue,
                 },
             }
         }
-        let Some(irc) = me.upgrade() else { return };
-        // Fails this request without a connection attempt.
-        let mut fail_now = |err: LastError| {
-            irc.set(|s| {
-                s.state = State::Error;
-                s.last_error = Some(err.clone());
-            });
-            reply_all(&mut waiters, Err(err));
-        };
-        let creds = match super::env::load(&settings.agents) {
+    }
+
+    /// The credentials to connect with, the status set to connecting; None (the request
+    /// failed at once, nothing sent) when the `.env` cannot be read or holds the password
+    /// the server refused.
+    fn prepare(&mut self, irc: &Arc<Irc>) -> Option<Creds> {
+        let creds = match super::env::load(&self.settings.agents) {
             Ok(c) => c,
             Err(e) => {
-                fail_now(LastError::new(e.code, e.message));
-                want = false;
-                continue;
+                self.fail_now(irc, LastError::new(e.code, e.message));
+                return None;
             }
         };
-        if let Some((server_pw, account_pw, err)) = &refused
-            && !std::mem::take(&mut force)
+        if let Some((server_pw, account_pw, err)) = &self.refused
+            && !std::mem::take(&mut self.force)
             && *server_pw == creds.server_password
             && *account_pw == creds.nickserv_password
         {
-            fail_now(LastError::new(
+            let err = LastError::new(
                 err.code,
                 format!(
                     "{} (not tried again with the same password: change it in .env, or irc connect --force)",
                     err.message
                 ),
-            ));
-            want = false;
-            continue;
+            );
+            self.fail_now(irc, err);
+            return None;
         }
-        force = false;
+        self.force = false;
         if let Some(w) = &creds.warning {
             tracing::warn!("{w}");
         }
         irc.set_forwarding(creds.auto_forward);
+        let attempts = self.attempts;
         irc.set(|s| {
             s.state = if attempts == 0 {
                 State::Connecting
@@ -490,15 +610,30 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
             s.nick = None;
             s.logged_in = None;
         });
-        let end = match settings.slots.take() {
+        Some(creds)
+    }
+
+    /// Fails this request without a connection attempt.
+    fn fail_now(&mut self, irc: &Irc, err: LastError) {
+        irc.set(|s| {
+            s.state = State::Error;
+            s.last_error = Some(err.clone());
+        });
+        self.reply_all(Err(err));
+        self.want = false;
+    }
+
+    /// One connection, within the daemon's cap on connections.
+    async fn connect(&mut self, irc: &Arc<Irc>, creds: &Creds) -> End {
+        match self.settings.slots.take() {
             Some(_slot) => {
                 run_connection(
-                    &irc,
-                    &creds,
-                    &mut rx,
-                    &mut waiters,
-                    &cancel,
-                    settings.step_timeout,
+                    irc,
+                    creds,
+                    &mut self.rx,
+                    &mut self.waiters,
+                    &self.cancel,
+                    self.settings.step_timeout,
                 )
                 .await
             }
@@ -507,87 +642,68 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
                     ErrorCode::NetworkError,
                     format!(
                         "too many IRC connections (tools.irc.max_connections = {})",
-                        settings.slots.max
+                        self.settings.slots.max
                     ),
                 ),
                 false,
             ),
-        };
-        *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        // No connection, no appends: the log holds no file open until the next one.
-        irc.log.release_files();
-        match end {
-            End::Cancelled => {
-                irc.set(|s| s.state = State::Disconnected);
-                reply_all(
-                    &mut waiters,
-                    Err(LastError::new(
-                        ErrorCode::Disconnected,
-                        "the session closed",
-                    )),
-                );
-                return;
-            }
-            End::Disconnected => {
-                irc.set(|s| {
-                    s.state = State::Disconnected;
-                    s.nick = None;
-                    s.logged_in = None;
-                });
-                reply_all(
-                    &mut waiters,
-                    Err(LastError::new(
-                        ErrorCode::Disconnected,
-                        "disconnected on request",
-                    )),
-                );
-                want = false;
-                attempts = 0;
-            }
-            End::Failed(err, was_joined) => {
-                if was_joined {
-                    attempts = 0;
+        }
+    }
+
+    /// A connection failed with `err`: waiters told, the refused password remembered, the
+    /// status set. True when it is worth trying again (after the backoff).
+    fn failed(&mut self, irc: &Irc, creds: &Creds, err: LastError, was_joined: bool) -> bool {
+        if was_joined {
+            self.attempts = 0;
+        }
+        tracing::info!(code = %err.code, reason = %err.message, "irc connection ended");
+        self.reply_all(Err(err.clone()));
+        let fatal = err.is_fatal();
+        self.refused = (err.code == ErrorCode::PassIncorrect).then(|| {
+            (
+                creds.server_password.clone(),
+                creds.nickserv_password.clone(),
+                err.clone(),
+            )
+        });
+        irc.set(|s| {
+            s.state = State::Error;
+            s.last_error = Some(err);
+            s.nick = None;
+            s.logged_in = None;
+        });
+        if fatal {
+            self.want = false;
+            self.attempts = 0;
+            return false;
+        }
+        self.attempts += 1;
+        true
+    }
+
+    /// Waits out the backoff before the next attempt; a request cuts it short (a
+    /// `Disconnect` also stops wanting a connection). False when the session is closing.
+    async fn back_off(&mut self) -> bool {
+        let delay = backoff_delay(&self.settings.backoff, self.attempts);
+        tokio::select! {
+            _ = self.cancel.cancelled() => false,
+            _ = tokio::time::sleep(delay) => true,
+            ctl = self.rx.recv() => match ctl {
+                None => false,
+                Some(Ctl::Connect { reply, force }) => {
+                    self.waiters.extend(reply);
+                    self.force |= force;
+                    true
                 }
-                tracing::info!(code = %err.code, reason = %err.message, "irc connection ended");
-                reply_all(&mut waiters, Err(err.clone()));
-                let fatal = err.is_fatal();
-                refused = (err.code == ErrorCode::PassIncorrect).then(|| {
-                    (
-                        creds.server_password.clone(),
-                        creds.nickserv_password.clone(),
-                        err.clone(),
-                    )
-                });
-                irc.set(|s| {
-                    s.state = State::Error;
-                    s.last_error = Some(err);
-                    s.nick = None;
-                    s.logged_in = None;
-                });
-                if fatal {
-                    want = false;
-                    attempts = 0;
-                    continue;
+                Some(Ctl::Disconnect) => {
+                    if let Some(irc) = self.me.upgrade() {
+                        irc.set(|s| s.state = State::Disconnected);
+                    }
+                    self.want = false;
+                    self.attempts = 0;
+                    true
                 }
-                attempts += 1;
-                let delay = backoff_delay(&settings.backoff, attempts);
-                drop(irc);
-                tokio::select! {
-                    _ = cancel.cancelled() => return,
-                    _ = tokio::time::sleep(delay) => {}
-                    ctl = rx.recv() => match ctl {
-                        None => return,
-                        Some(Ctl::Connect { reply, force: f }) => { waiters.extend(reply); force |= f; }
-                        Some(Ctl::Disconnect) => {
-                            if let Some(irc) = me.upgrade() {
-                                irc.set(|s| s.state = State::Disconnected);
-                            }
-                            want = false;
-                            attempts = 0;
-                        }
-                    },
-                }
-            }
+            },
         }
     }
 }
@@ -737,22 +853,7 @@ async fn run_connection(
                             irc.set(|s| s.nick = Some(nick));
                         }
                         Step::Inbound { channel, from, text, private, action } => {
-                            // The joined channel is always kept; private peers within the cap.
-                            if private && !irc.log.accepts(&channel) {
-                                dropped_peers += 1;
-                                if dropped_peers == 1 || dropped_peers.is_multiple_of(1000) {
-                                    tracing::warn!(dropped = dropped_peers, "private messages from new peers dropped: the log keeps {} channels", super::log::MAX_CHANNELS);
-                                }
-                                continue;
-                            }
-                            match irc.log.append_inbound_as(&channel, &from, &text, action) {
-                                Ok(_) => {
-                                    if let Some(tx) = irc.forward.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-                                        let _ = tx.send(());
-                                    }
-                                }
-                                Err(e) => tracing::error!(error = %e, "inbound.jsonl append failed"),
-                            }
+                            irc.keep_inbound(&channel, &from, &text, private, action, &mut dropped_peers);
                         }
                     }
                 }
