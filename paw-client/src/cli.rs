@@ -307,7 +307,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         } => {
             // Starts the daemon when none answers, then talks to it on its own connection.
             drop(connect(&cli, true)?);
-            crate::console::run(&target(&cli).socket(), *exit_after_first_frame)
+            crate::console::run(target(&cli).socket(), *exit_after_first_frame)
                 .map_err(|m| Failure(1, m))
         }
         Cmd::Watch { session, json } => {
