@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use paw_daemon::commands::irc::log::Record;
-use paw_daemon::commands::irc::text::{
+use paw_daemon::commands::irc::core::text::{
     Ctcp, check_target, clean_inbound, ctcp, split_message, text_budget, truncate_message,
 };
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use paw_daemon::commands::paths::resolve;
+use paw_daemon::command::paths::resolve;
 
 /// A home with the traps a hostile path would use.
 fn agents() -> &'static (tempfile::TempDir, PathBuf) {

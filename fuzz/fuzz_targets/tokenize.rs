@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use paw_daemon::exec::mask::{is_secret_flag, mask_secret_command};
 use paw_daemon::exec::tokenize::{
-    BANNED_TOKENS, MAX_COMMAND_CHARS, TokenizeError, quote, tokenize, tokens,
+    BANNED_TOKENS, MAX_COMMAND_CHARS, TokenizeError, quote, read, tokenize,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -14,13 +14,14 @@ fuzz_target!(|data: &[u8]| {
     let Ok(line) = std::str::from_utf8(data) else {
         return;
     };
+    let read_line = read(line);
     let mut masked = line.to_string();
-    mask_secret_command(&mut masked);
+    mask_secret_command(&mut masked, &read_line.tokens);
     let Ok(argv) = tokenize(line) else {
         return;
     };
     assert!(!argv.is_empty(), "an accepted line has a command word");
-    let values: Vec<String> = tokens(line).into_iter().map(|t| t.value).collect();
+    let values: Vec<String> = read_line.tokens.iter().map(|t| t.value.clone()).collect();
     assert_eq!(values, argv, "the spans' tokens are tokenize's");
     // Masked: the line splits as before (masking replaces whole tokens), and every secret
     // flag's value is `***` in the masked line's argv.

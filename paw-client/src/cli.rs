@@ -13,8 +13,9 @@ use paw_proto::{
 };
 use serde_json::Value;
 
-use crate::autostart;
+use crate::console::model::workers_line;
 use crate::rpc::{Client, RpcError};
+use crate::target::Target;
 
 /// Exit code when no daemon can be reached (sysexits EX_UNAVAILABLE).
 pub const EXIT_UNAVAILABLE: u8 = 69;
@@ -201,50 +202,20 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Where the daemon is, and how to start one.
-#[derive(Debug, Clone)]
-pub struct Target {
-    socket: PathBuf,
-    home: Option<PathBuf>,
-    config: Option<PathBuf>,
-}
-
-impl Target {
-    fn of(cli: &Cli) -> Self {
-        let socket = cli.socket.clone().unwrap_or_else(|| {
-            let home = cli
-                .home
-                .clone()
-                .unwrap_or_else(paw_proto::paths::default_home);
-            paw_proto::paths::default_socket(&home)
-        });
-        Self {
-            socket,
-            home: cli.home.clone(),
-            config: cli.config.clone(),
-        }
-    }
-
-    /// Connects, starting a daemon when none answers and `autostart` is set.
-    pub fn connect(&self, autostart: bool) -> Result<Client, String> {
-        match Client::connect(&self.socket) {
-            Ok(c) => Ok(c),
-            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Err(e.to_string()),
-            Err(e) if !autostart => Err(format!(
-                "no daemon answers on {}: {e}",
-                self.socket.display()
-            )),
-            Err(_) => autostart::start_and_connect(
-                &self.socket,
-                self.home.as_deref(),
-                self.config.as_deref(),
-            ),
-        }
-    }
+/// Where `cli`'s flags say the daemon is.
+fn target(cli: &Cli) -> Target {
+    let socket = cli.socket.clone().unwrap_or_else(|| {
+        let home = cli
+            .home
+            .clone()
+            .unwrap_or_else(paw_proto::paths::default_home);
+        paw_proto::paths::default_socket(&home)
+    });
+    Target::new(socket, cli.home.clone(), cli.config.clone())
 }
 
 fn connect(cli: &Cli, autostart: bool) -> Result<Client, Failure> {
-    Target::of(cli)
+    target(cli)
         .connect(autostart)
         .map_err(|m| Failure(EXIT_UNAVAILABLE, m))
 }
@@ -336,7 +307,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         } => {
             // Starts the daemon when none answers, then talks to it on its own connection.
             drop(connect(&cli, true)?);
-            crate::console::run(&Target::of(&cli).socket, *exit_after_first_frame)
+            crate::console::run(target(&cli).socket(), *exit_after_first_frame)
                 .map_err(|m| Failure(1, m))
         }
         Cmd::Watch { session, json } => {
@@ -381,7 +352,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 .clone()
                 .unwrap_or_else(paw_proto::paths::default_config);
             let config = crate::mcp::config::McpConfig::load(&path).map_err(|m| Failure(2, m))?;
-            crate::mcp::serve(Target::of(&cli), !no_autostart, config, *http)
+            crate::mcp::serve(target(&cli), !no_autostart, config, *http)
                 .map(|()| 0)
                 .map_err(|m| Failure(1, m))
         }
@@ -650,24 +621,4 @@ fn print_json(v: &impl serde::Serialize) {
     let mut s = serde_json::to_string(v).unwrap_or_else(|_| "null".into());
     s.push('\n');
     show(&s);
-}
-
-/// The worker pool in one line, as `paw-client status` and the console show it: how many
-/// workers of the most allowed, then per lane the jobs queued and running, the longest
-/// wait and the jobs stopped by a budget.
-pub fn workers_line(w: &paw_proto::WorkerStatus) -> String {
-    let mut line = format!("{}/{} workers", w.alive, w.max);
-    for l in &w.lanes {
-        line.push_str(&format!(
-            " · {} {} queued, {} running",
-            l.lane, l.queued, l.running
-        ));
-        if l.queued > 0 {
-            line.push_str(&format!(", longest wait {} ms", l.longest_wait_ms));
-        }
-        if l.over_budget > 0 {
-            line.push_str(&format!(", {} over budget", l.over_budget));
-        }
-    }
-    line
 }

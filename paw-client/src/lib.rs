@@ -11,3 +11,4 @@ pub mod mcp;
 pub mod progress;
 pub mod rpc;
 pub mod service;
+pub mod target;

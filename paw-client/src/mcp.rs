@@ -41,9 +41,9 @@ use serde_json::Value;
 use self::config::McpConfig;
 use self::confirm::{Gate, Policy};
 use self::view::Link;
-use crate::cli::Target;
 use crate::exec::{self, RunEvent};
 use crate::rpc::Client;
+use crate::target::Target;
 
 /// Largest artifact `resources/read` hands over (the host can open the file itself).
 const MAX_RESOURCE_BYTES: u64 = 16 << 20;

@@ -132,7 +132,9 @@ async fn serve(config: Config, home: Home, socket: &Path, worker: PathBuf) -> an
         None => server::bind(socket)?,
     };
     let (listening, lock) = bound.split();
-    let daemon = Daemon::new(config, home, socket.to_path_buf(), worker).context("cannot start")?;
+    let registry = crate::commands::registry::build(&config);
+    let daemon = Daemon::new(config, registry, home, socket.to_path_buf(), worker)
+        .context("cannot start")?;
     daemon.start_background();
     tracing::info!(
         socket = %socket.display(),

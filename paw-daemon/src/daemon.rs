@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::commands::{Services, build_registry};
+use crate::command::{Registry, Services};
 use crate::config::Config;
 use crate::exec::ExecRuntime;
 use crate::home::Home;
@@ -41,9 +41,12 @@ pub struct Daemon {
 }
 
 impl Daemon {
-    /// Builds the daemon's state (no socket yet); `worker` is the binary its workers run.
+    /// Builds the daemon's state (no socket yet) around `registry`, the commands it runs
+    /// (`commands::registry::build`, called by the daemon's start); `worker` is the binary
+    /// its workers run.
     pub fn new(
         config: Config,
+        registry: Registry,
         home: Home,
         socket: PathBuf,
         worker: PathBuf,
@@ -51,10 +54,9 @@ impl Daemon {
         let config = Arc::new(config);
         let home = Arc::new(home);
         let shutdown = CancellationToken::new();
-        let registry = build_registry(&config);
         let http = HttpClient::new(&config.net).map_err(std::io::Error::other)?;
         let tracker = TaskTracker::new();
-        let states = registry.init(&crate::commands::InitEnv {
+        let states = registry.init(&crate::command::InitEnv {
             config: &config,
             home: &home,
             tasks: &tracker,

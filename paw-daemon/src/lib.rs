@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod clock;
+pub mod command;
 pub mod commands;
 pub mod config;
 pub mod daemon;

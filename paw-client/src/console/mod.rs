@@ -434,7 +434,7 @@ fn on_msg(app: &mut App, m: Msg) {
         Msg::Status(s) => app.status = s,
         Msg::Workers(v) => {
             if let Ok(s) = serde_json::from_value::<paw_proto::DaemonStatus>(v) {
-                app.workers = crate::cli::workers_line(&s.workers);
+                app.workers = model::workers_line(&s.workers);
             }
         }
     }

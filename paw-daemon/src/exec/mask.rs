@@ -4,6 +4,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use super::tokenize::Token;
+
 /// Characters that end a URL's authority part.
 fn ends_authority(c: char) -> bool {
     matches!(c, '/' | '?' | '#' | '"' | '\'' | '<' | '>' | '\\' | '`') || c.is_whitespace()
@@ -70,7 +72,24 @@ pub fn mask_string(s: &mut String) {
     }
 }
 
-pub use crate::commands::args::{SECRET_FLAGS, is_secret_flag};
+/// Flags that would carry a secret on argv; their values are never echoed or audited
+/// (a command that reads its secrets elsewhere refuses them with `ForbiddenArg`:
+/// [`Invocation::secret_flag`](crate::command::Invocation::secret_flag) names the first).
+pub const SECRET_FLAGS: &[&str] = &[
+    "--password",
+    "--pass",
+    "--key",
+    "--secret",
+    "--token",
+    "--apikey",
+    "--api-key",
+];
+
+/// Whether `tok` is a secret flag, bare or in `--flag=value` form.
+pub fn is_secret_flag(tok: &str) -> bool {
+    let name = tok.split_once('=').map_or(tok, |(n, _)| n);
+    SECRET_FLAGS.iter().any(|f| f.eq_ignore_ascii_case(name))
+}
 
 /// Replaces the value of every secret flag in `argv` with `***`.
 pub fn mask_secret_args(argv: &mut [String]) {
@@ -90,15 +109,10 @@ pub fn mask_secret_args(argv: &mut [String]) {
     }
 }
 
-/// The same for a raw command line, token by token as the tokeniser reads it (quotes,
-/// escapes and all): the value after a secret flag's `=`, or the whole next token, becomes
-/// `***`.
-pub fn mask_secret_command(cmd: &mut String) {
-    // Not a substring test on the raw line: `--\pass` is `--pass` to the tokeniser.
-    if !cmd.contains('-') {
-        return;
-    }
-    let tokens = super::tokenize::tokens(cmd);
+/// The same for the raw command line `cmd`, on the `tokens` the tokeniser split it into
+/// ([`tokenize::read`](super::tokenize::read): quotes, escapes and all, with their spans in
+/// `cmd`): the value after a secret flag's `=`, or the whole next token, becomes `***`.
+pub fn mask_secret_command(cmd: &mut String, tokens: &[Token]) {
     // Whole tokens are replaced by plain words, so the masked line splits as the original
     // did (a quote inside a cut token cannot pair up with another).
     let mut cuts: Vec<(std::ops::Range<usize>, String)> = Vec::new();
@@ -123,97 +137,4 @@ pub fn mask_secret_command(cmd: &mut String) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn secret_flag_values_are_masked() {
-        let mut argv: Vec<String> = [
-            "irc",
-            "send",
-            "--password",
-            "hunter2",
-            "--token=abc",
-            "--text",
-            "hi",
-        ]
-        .map(String::from)
-        .to_vec();
-        mask_secret_args(&mut argv);
-        assert_eq!(
-            argv,
-            [
-                "irc",
-                "send",
-                "--password",
-                "***",
-                "--token=***",
-                "--text",
-                "hi"
-            ]
-        );
-        let mut cmd = r#"irc send --PASS "two words" --key=k1 --text hi --password"#.to_string();
-        mask_secret_command(&mut cmd);
-        assert_eq!(cmd, "irc send --PASS *** --key=*** --text hi --password");
-        // The tokeniser's rules, not a shell's: `\ ` escapes, `'` does not quote.
-        for (line, want) in [
-            (r"x --password a\ b --text t", "x --password *** --text t"),
-            (r#"x --token="a b" y"#, "x --token=*** y"),
-            ("x --secret 'two words'", "x --secret *** words'"),
-            ("  x\t--key\tk  ", "  x\t--key\t***  "),
-            (r"x --\pass s3cret", r"x --\pass ***"),
-            (r#"x --pass "open quote"#, "x --pass ***"),
-        ] {
-            let mut cmd = line.to_string();
-            mask_secret_command(&mut cmd);
-            assert_eq!(cmd, want, "{line}");
-        }
-        let mut cmd = "rss add --url x".to_string();
-        mask_secret_command(&mut cmd);
-        assert_eq!(cmd, "rss add --url x");
-    }
-
-    #[test]
-    fn masks_passwords_and_bare_tokens() {
-        let table = [
-            ("https://user:pass@host/", "https://user:***@host/"),
-            (
-                "x https://a:b@h:8080/p?q=1 y",
-                "x https://a:***@h:8080/p?q=1 y",
-            ),
-            ("https://tok@h/", "https://***@h/"),
-            ("https://h/p@x", "https://h/p@x"),
-            ("no url here", "no url here"),
-            ("http://h", "http://h"),
-            (
-                "a http://u:p@x and ftp://v:w@y",
-                "a http://u:***@x and ftp://v:***@y",
-            ),
-            ("https://user:***@host/", "https://user:***@host/"),
-            ("\"https://u:p:q@h\"", "\"https://u:***@h\""),
-            (
-                "https://u:p@h\nhttps://u:p@h",
-                "https://u:***@h\nhttps://u:***@h",
-            ),
-            ("://u:p@h", "://u:***@h"),
-            ("https://日本:語@h", "https://日本:***@h"),
-        ];
-        for (input, want) in table {
-            assert_eq!(mask_userinfo(input), want, "{input}");
-        }
-    }
-
-    #[test]
-    fn unchanged_text_is_borrowed() {
-        assert!(matches!(mask_userinfo("https://h/x"), Cow::Borrowed(_)));
-    }
-
-    #[test]
-    fn masks_inside_json() {
-        let mut v =
-            serde_json::json!({"a": ["https://u:p@h/"], "b": {"c": "https://u:p@h/"}, "n": 1});
-        mask_json(&mut v);
-        assert_eq!(v["a"][0], "https://u:***@h/");
-        assert_eq!(v["b"]["c"], "https://u:***@h/");
-    }
-}
+mod tests;

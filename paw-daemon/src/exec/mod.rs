@@ -5,6 +5,7 @@ pub mod audit;
 pub mod journal;
 pub mod limits;
 pub mod mask;
+pub mod meter;
 pub mod retention;
 pub mod tokenize;
 
@@ -20,7 +21,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::clock::{new_run_id, now_ms};
-use crate::commands::{CmdError, CmdResult, Ctx, Invocation, Output, Registry, Services};
+use crate::command::{CmdError, CmdResult, Ctx, Invocation, Output, Registry, Services};
 use crate::config::Config;
 use crate::home::Home;
 use crate::session::Session;
@@ -158,12 +159,15 @@ impl ExecRuntime {
         self.audit_paths.meter.throttle().await;
         let stdin_chars = params.stdin.as_deref().map_or(0, |s| s.chars().count());
 
-        let (argv, result) = match tokenize::tokenize(&params.command) {
+        // Read once: argv from these tokens, and the audited line masked on their spans.
+        let line = tokenize::read(&params.command);
+        let (argv, result) = match &line.checked {
             Err(e) => (
                 Vec::new(),
                 Err(CmdError::new(ErrorCode::InvalidCommand, e.to_string())),
             ),
-            Ok(argv) => {
+            Ok(()) => {
+                let argv: Vec<String> = line.tokens.iter().map(|t| t.value.clone()).collect();
                 let result = self
                     .dispatch(
                         &session,
@@ -186,8 +190,9 @@ impl ExecRuntime {
         }
         outcome.notices = session.notices();
         let mut command = params.command;
+        // Secret flags first, while the tokens' spans still match the line.
+        mask::mask_secret_command(&mut command, &line.tokens);
         mask::mask_string(&mut command);
-        mask::mask_secret_command(&mut command);
         self.audit
             .record(AuditRecord {
                 run_id: outcome.run_id.clone(),
@@ -262,6 +267,10 @@ impl ExecRuntime {
         let inv = Invocation {
             argv: argv.to_vec(),
             stdin,
+            secret_flag: argv
+                .iter()
+                .find(|t| mask::is_secret_flag(t))
+                .map(|t| t.split_once('=').map_or(t.as_str(), |(n, _)| n).to_string()),
         };
         // Its worker jobs queue as its session's (docs/reliability.md "Containment (workers)": a session waits behind its own).
         let caller = crate::worker::Caller::session(&session.id);

@@ -38,7 +38,37 @@ pub enum TokenizeError {
 
 /// Checks `command` and splits it into argv, applying the checks in the order of docs/commands.md "The command line".
 pub fn tokenize(command: &str) -> Result<Vec<String>, TokenizeError> {
+    let line = read(command);
+    line.checked?;
+    Ok(line.tokens.into_iter().map(|t| t.value).collect())
+}
+
+/// A command line read once: its tokens and the checks' verdict. The runtime takes argv
+/// from the tokens and masks the audited line on their spans, so a line is split once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// The tokens, with their byte spans in the line as given (split best effort when a
+    /// check fails: what masking needs for any line).
+    pub tokens: Vec<Token>,
+    /// `Ok` when the line is accepted; else the first check it fails, in the order of
+    /// docs/commands.md "The command line".
+    pub checked: Result<(), TokenizeError>,
+}
+
+/// Reads `command`: splits it (never fails) and checks it.
+pub fn read(command: &str) -> Line {
     let line = command.trim();
+    let offset = command.len() - command.trim_start().len();
+    let (mut tokens, problem) = scan(line);
+    for t in &mut tokens {
+        t.span = t.span.start + offset..t.span.end + offset;
+    }
+    let checked = check(line, tokens.len(), problem);
+    Line { tokens, checked }
+}
+
+/// The checks on a trimmed `line` that split into `count` tokens with `problem`.
+fn check(line: &str, count: usize, problem: Option<TokenizeError>) -> Result<(), TokenizeError> {
     if line.is_empty() {
         return Err(TokenizeError::Empty);
     }
@@ -51,14 +81,16 @@ pub fn tokenize(command: &str) -> Result<Vec<String>, TokenizeError> {
     if line.chars().count() > MAX_COMMAND_CHARS {
         return Err(TokenizeError::TooLong);
     }
-    let argv = split(line)?;
-    if argv.is_empty() {
+    if let Some(e) = problem {
+        return Err(e);
+    }
+    if count == 0 {
         return Err(TokenizeError::NoTokens);
     }
-    if argv.len() > MAX_ARGV {
+    if count > MAX_ARGV {
         return Err(TokenizeError::TooManyItems);
     }
-    Ok(argv)
+    Ok(())
 }
 
 /// One token of a line: where it is (byte offsets in the line) and what it means.
@@ -119,25 +151,6 @@ fn scan(line: &str) -> (Vec<Token>, Option<TokenizeError>) {
         });
     }
     (tokens, error)
-}
-
-fn split(line: &str) -> Result<Vec<String>, TokenizeError> {
-    match scan(line) {
-        (_, Some(e)) => Err(e),
-        (tokens, None) => Ok(tokens.into_iter().map(|t| t.value).collect()),
-    }
-}
-
-/// The tokens of a raw command line as [`tokenize`] reads them, with their byte spans in
-/// `command` itself (for masking a secret in the audited line exactly where the tokeniser
-/// found it). Lines [`tokenize`] rejects are split the same way, best effort.
-pub fn tokens(command: &str) -> Vec<Token> {
-    let offset = command.len() - command.trim_start().len();
-    let (mut tokens, _) = scan(command.trim());
-    for t in &mut tokens {
-        t.span = t.span.start + offset..t.span.end + offset;
-    }
-    tokens
 }
 
 /// Quotes `arg` so that [`tokenize`] gives it back unchanged (for clients and tests).

@@ -6,7 +6,7 @@ use paw_jobs::JobFailure;
 use paw_jobs::doc::{DocText, Extract, Format, OcrMode, Plan, TableFile, Tables};
 
 use super::ocr;
-use crate::commands::CmdError;
+use crate::command::CmdError;
 use crate::worker::{Pool, WorkerError, utf8};
 
 /// `doc tables`' answer: each table file with its contents.

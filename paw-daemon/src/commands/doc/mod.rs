@@ -18,8 +18,10 @@ use paw_proto::{Capabilities, ErrorCode};
 pub use paw_jobs::doc::MAX_INPUT_BYTES;
 use paw_jobs::doc::{Format, Mode, OcrJob};
 
-use super::args::{clamp, parse};
-use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
+use crate::command::args::{clamp, parse};
+use crate::command::{
+    CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec,
+};
 
 static SPEC: CommandSpec = CommandSpec {
     name: "doc",
@@ -157,7 +159,7 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
     let ocr_mode = ocr::settings(&ctx.config.tools.doc, a.ocr.as_deref())?;
     let ocr_lang = ocr::language(&ctx.config.tools.doc, a.lang.as_deref())?;
     // Checked before reading anything: a bad --out must not cost a parse.
-    super::paths::resolve(ctx.home.agents(), out, true)?;
+    crate::command::paths::resolve(ctx.home.agents(), out, true)?;
     let bytes = read_input(ctx, input).await?;
     // Progress in three steps: read, extracted, written.
     ctx.progress(1, 3, Some("read; extracting in a worker"));
@@ -185,7 +187,7 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
         Mode::Json => "application/json",
         Mode::Text => "text/plain",
     };
-    let artifact = super::out::write_bytes(
+    let artifact = crate::command::out::write_bytes(
         ctx,
         out,
         text.into_bytes(),
@@ -213,7 +215,7 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
 
 /// Reads `--in` (a file under .agents/, at most [`MAX_INPUT_BYTES`], not empty).
 pub(crate) async fn read_input(ctx: &Ctx, input: &str) -> Result<Vec<u8>, CmdError> {
-    let in_path = super::paths::resolve(ctx.home.agents(), input, false)?;
+    let in_path = crate::command::paths::resolve(ctx.home.agents(), input, false)?;
     let meta = tokio::fs::metadata(&in_path).await.map_err(|e| {
         CmdError::new(
             ErrorCode::NotFound,
@@ -242,7 +244,7 @@ pub(crate) async fn read_input(ctx: &Ctx, input: &str) -> Result<Vec<u8>, CmdErr
         ));
     }
     // Capped again while reading: the file may have grown since it was looked at.
-    super::read_capped(&in_path, MAX_INPUT_BYTES)
+    crate::command::read_capped(&in_path, MAX_INPUT_BYTES)
         .await
         .map_err(|(code, e)| CmdError::new(code, format!("cannot read --in: {e}")))
 }
@@ -266,7 +268,7 @@ struct Extracted {
     out: String,
 }
 
-impl super::Reply for Extracted {
+impl crate::command::Reply for Extracted {
     fn stdout(&self) -> String {
         let unit = match self.format {
             "pptx" => "slides",

@@ -4,7 +4,7 @@
 
 use paw_jobs::doc::{OcrJob, OcrMode, TESSDATA_DIRS};
 
-use crate::commands::CmdError;
+use crate::command::CmdError;
 use crate::config::DocConfig;
 
 /// Reads the job's language data and appends it to the payload, on the blocking pool (the

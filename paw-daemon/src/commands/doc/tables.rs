@@ -5,9 +5,9 @@
 use paw_jobs::doc::TableFormat;
 use serde::Serialize;
 
-use super::super::args::parse;
-use super::super::{CmdError, CmdResult, Ctx, Output};
 use super::{page_range, read_input};
+use crate::command::args::parse;
+use crate::command::{CmdError, CmdResult, Ctx, Output};
 
 /// write every table of a document as its own CSV, TSV or JSON file
 #[derive(clap::Parser)]
@@ -48,7 +48,7 @@ struct Written1 {
     cols: usize,
 }
 
-impl super::super::Reply for Written {
+impl crate::command::Reply for Written {
     fn stdout(&self) -> String {
         let mut s = format!("{}: {} tables\n", self.format, self.tables.len());
         for t in &self.tables {
@@ -85,7 +85,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let pages = a.pages.as_deref().map(page_range).transpose()?;
     let dir = a.out_dir.trim().trim_end_matches('/');
     // Checked before reading anything: a bad --out-dir must not cost a parse.
-    super::super::paths::resolve(ctx.home.agents(), &format!("{dir}/x.{}", to.ext()), true)?;
+    crate::command::paths::resolve(ctx.home.agents(), &format!("{dir}/x.{}", to.ext()), true)?;
     let bytes = read_input(ctx, &a.input).await?;
     ctx.progress(1, 3, Some("read; finding tables in a worker"));
     let job = paw_jobs::doc::Tables {
@@ -103,7 +103,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let mut tables = Vec::with_capacity(found.files.len());
     for (t, content) in found.files {
         let what = format!("table {} of {}", tables.len() + 1, a.input);
-        let art = super::super::out::write_bytes(
+        let art = crate::command::out::write_bytes(
             ctx,
             &format!("{dir}/{}", t.name),
             content,

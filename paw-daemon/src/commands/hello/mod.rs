@@ -8,7 +8,7 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 use paw_proto::Capabilities;
 
-use super::{CmdResult, Command, CommandSpec, Ctx, Invocation, Output};
+use crate::command::{CmdResult, Command, CommandSpec, Ctx, Invocation, Output};
 
 /// The banner, byte for byte.
 pub const BANNER: &str = "HELLO
@@ -75,7 +75,7 @@ struct Hi {
     argv: String,
 }
 
-impl super::Reply for Hi {
+impl crate::command::Reply for Hi {
     fn stdout(&self) -> String {
         BANNER.to_string()
     }

@@ -19,6 +19,7 @@ fn result_reports_argv_and_stdin_use() {
     let inv = Invocation {
         argv: vec!["HELLO".into(), "x".into()],
         stdin: Some("hi".into()),
+        ..Invocation::default()
     };
     let out = output(&inv);
     assert_eq!(out.result["argv"], "HELLO x");
@@ -26,6 +27,7 @@ fn result_reports_argv_and_stdin_use() {
     let out = output(&Invocation {
         argv: vec!["hello".into()],
         stdin: Some(String::new()),
+        ..Invocation::default()
     });
     assert_eq!(out.result["stdin_used"], false);
     assert_eq!(out.result["ok"], true);

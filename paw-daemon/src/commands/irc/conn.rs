@@ -20,12 +20,15 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::creds::{Creds, Secret};
+use super::core::creds::{Creds, Secret};
+use super::core::machine::{Machine, Step};
+use super::core::state::{
+    BACKOFF, LastError, State, Status, TokenBucket, backoff_delay, state_event,
+};
+use super::core::text::{self, fold};
 use super::log::Log;
-use super::machine::{Machine, Step};
-use super::text::{self, fold};
 use super::transport::{self, Incoming, Sender, TransportError};
-use crate::commands::CmdError;
+use crate::command::CmdError;
 use crate::session::{Session, SessionResource};
 
 /// How long registration (TCP/TLS + `001`) and the join may each take.
@@ -33,8 +36,6 @@ pub const STEP_TIMEOUT: Duration = Duration::from_secs(30);
 /// Idle time after which the client pings the server, and how long it waits for the answer.
 const PING_EVERY: Duration = Duration::from_secs(30);
 const PING_TIMEOUT: Duration = Duration::from_secs(30);
-/// Background reconnect delays; the last repeats.
-const BACKOFF: [u64; 4] = [5, 15, 30, 60];
 /// How long `QUIT` may take to leave before the socket is closed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
 
@@ -44,124 +45,6 @@ async fn quit(client: &Sender, stream: &mut Incoming, reason: &str) {
     let _ = client.send(Command::QUIT(Some(reason.to_string())));
     let _ =
         tokio::time::timeout(QUIT_GRACE, async { while stream.next().await.is_some() {} }).await;
-}
-
-/// The connection states of docs/commands.md "irc".
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
-    /// No connection was ever asked for.
-    NotInitialized,
-    /// Connecting or registering.
-    Connecting,
-    /// Registered, default channel not joined yet.
-    Connected,
-    /// In the default channel.
-    Joined,
-    /// Connecting again after a drop.
-    Reconnecting,
-    /// Disconnected on request.
-    Disconnected,
-    /// Failed; see `last_error`.
-    Error,
-}
-
-impl State {
-    /// The SPEC's word.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            State::NotInitialized => "not_initialized",
-            State::Connecting => "connecting",
-            State::Connected => "connected",
-            State::Joined => "joined",
-            State::Reconnecting => "reconnecting",
-            State::Disconnected => "disconnected",
-            State::Error => "error",
-        }
-    }
-
-    /// green = joined; yellow = on the way; red = everything else.
-    pub fn indicator(self) -> &'static str {
-        match self {
-            State::Joined => "green",
-            State::Connecting | State::Reconnecting | State::Connected => "yellow",
-            _ => "red",
-        }
-    }
-}
-
-/// Why the last attempt failed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LastError {
-    /// The error code.
-    pub code: ErrorCode,
-    /// A reason without secrets.
-    pub message: String,
-}
-
-impl LastError {
-    /// An error with its reason.
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-        }
-    }
-
-    /// Whether reconnecting cannot help (docs/commands.md "irc").
-    fn is_fatal(&self) -> bool {
-        matches!(
-            self.code,
-            ErrorCode::PassIncorrect
-                | ErrorCode::NickInUse
-                | ErrorCode::BadChannelKey
-                | ErrorCode::InviteOnly
-                | ErrorCode::BannedFromChannel
-                | ErrorCode::NoSuchChannel
-                | ErrorCode::MissingCredentials
-                | ErrorCode::NickTooLong
-        )
-    }
-
-    /// As the wire type.
-    pub fn to_state(&self) -> paw_proto::StateError {
-        paw_proto::StateError {
-            error_code: self.code,
-            message: self.message.clone(),
-        }
-    }
-
-    /// As a command failure.
-    pub fn to_cmd(&self) -> CmdError {
-        CmdError::new(self.code, self.message.clone())
-    }
-}
-
-/// The observable status.
-#[derive(Debug, Clone)]
-pub struct Status {
-    /// The state.
-    pub state: State,
-    /// Why it last failed, if it did.
-    pub last_error: Option<LastError>,
-    /// The settings of the live (or last) connection.
-    pub creds: Option<Creds>,
-    /// The nick in use on the live connection.
-    pub nick: Option<String>,
-    /// With `IRC_NICKSERV_PASSWORD` set and a connection up: whether the account is logged
-    /// in (None otherwise).
-    pub logged_in: Option<bool>,
-}
-
-impl Status {
-    /// The indicator (docs/commands.md "irc"), with one rule added: joined but with the account not (or
-    /// not yet) logged in is yellow, not green — all is not well until the login is
-    /// confirmed. A refused login ends the connection: `error`, red, `PassIncorrect`.
-    pub fn indicator(&self) -> &'static str {
-        match (self.state, self.logged_in) {
-            (State::Joined, Some(false)) => "yellow",
-            (s, _) => s.indicator(),
-        }
-    }
 }
 
 /// Messages to the supervisor.
@@ -184,44 +67,6 @@ pub struct Live {
     pub nick: String,
     /// The default channel.
     pub channel: String,
-}
-
-/// Outbound flood control: `burst` lines at once, then one per `interval`.
-#[derive(Debug)]
-pub struct TokenBucket {
-    burst: f64,
-    interval: Duration,
-    tokens: f64,
-    last: Instant,
-}
-
-impl TokenBucket {
-    /// A full bucket.
-    pub fn new(burst: u32, interval: Duration, now: Instant) -> Self {
-        Self {
-            burst: f64::from(burst.max(1)),
-            interval,
-            tokens: f64::from(burst.max(1)),
-            last: now,
-        }
-    }
-
-    /// Takes a token if one is there (returns zero), else returns how long to wait.
-    pub fn take(&mut self, now: Instant) -> Duration {
-        if self.interval.is_zero() {
-            return Duration::ZERO;
-        }
-        let elapsed = now.saturating_duration_since(self.last);
-        self.last = now;
-        self.tokens =
-            (self.tokens + elapsed.as_secs_f64() / self.interval.as_secs_f64()).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            Duration::ZERO
-        } else {
-            self.interval.mul_f64(1.0 - self.tokens)
-        }
-    }
 }
 
 /// The settings the connection needs from the daemon config.
@@ -268,7 +113,7 @@ impl Slots {
     }
 }
 
-impl crate::commands::CommandState for Slots {}
+impl crate::command::CommandState for Slots {}
 
 impl Settings {
     /// From the daemon's config.
@@ -497,13 +342,52 @@ impl Irc {
                 let (tx, rx) = mpsc::unbounded_channel();
                 *g = Some(tx);
                 self.tasks.spawn(super::forward::run(
-                    Arc::downgrade(self),
+                    self.session.clone(),
+                    Arc::downgrade(&self.log),
                     rx,
                     self.cancel.clone(),
                 ));
             }
             (false, true) => *g = None,
             _ => {}
+        }
+    }
+
+    /// Appends an inbound message to the log and tells the auto-forwarder. The joined
+    /// channel is always kept; private peers only within the log's channel cap
+    /// (`dropped_peers` counts the others, logged now and then).
+    fn keep_inbound(
+        &self,
+        channel: &str,
+        from: &str,
+        text: &str,
+        private: bool,
+        action: bool,
+        dropped_peers: &mut u64,
+    ) {
+        if private && !self.log.accepts(channel) {
+            *dropped_peers += 1;
+            if *dropped_peers == 1 || dropped_peers.is_multiple_of(1000) {
+                tracing::warn!(
+                    dropped = *dropped_peers,
+                    "private messages from new peers dropped: the log keeps {} channels",
+                    super::log::MAX_CHANNELS
+                );
+            }
+            return;
+        }
+        match self.log.append_inbound_as(channel, from, text, action) {
+            Ok(_) => {
+                if let Some(tx) = self
+                    .forward
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .as_ref()
+                {
+                    let _ = tx.send(());
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "inbound.jsonl append failed"),
         }
     }
 
@@ -559,19 +443,6 @@ impl Irc {
     }
 }
 
-/// The `irc.state` event (no secrets).
-pub fn state_event(s: &Status) -> paw_proto::IrcStateEvent {
-    paw_proto::IrcStateEvent {
-        state: s.state.as_str().into(),
-        indicator: s.indicator().into(),
-        server: s.creds.as_ref().map(|c| c.server.clone()),
-        channel: s.creds.as_ref().map(|c| c.channel.clone()),
-        nick: s.nick.clone(),
-        logged_in: s.logged_in,
-        last_error: s.last_error.as_ref().map(LastError::to_state),
-    }
-}
-
 /// How one connection ended.
 enum End {
     /// The session closed.
@@ -588,72 +459,147 @@ fn reply_all(waiters: &mut Vec<oneshot::Sender<Result<(), LastError>>>, r: Resul
     }
 }
 
-/// The delay before reconnect attempt `n` (1-based), ±20 % jitter.
-pub fn backoff_delay(schedule: &[Duration], n: u32) -> Duration {
-    let i = (n.max(1) as usize - 1).min(schedule.len().saturating_sub(1));
-    let base = schedule.get(i).copied().unwrap_or(Duration::from_secs(60));
-    base.mul_f64(rand::random_range(0.8..1.2))
-}
-
-async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings: Settings) {
+/// The supervisor's loop: waits for a request to connect, connects, and after a failure
+/// waits out the backoff (or the next request) and connects again, until the session
+/// closes.
+async fn supervise(me: Weak<Irc>, rx: mpsc::UnboundedReceiver<Ctl>, settings: Settings) {
     let Some(cancel) = me.upgrade().map(|i| i.cancel.clone()) else {
         return;
     };
-    let mut waiters = Vec::new();
-    let mut want = false;
-    let mut force = false;
-    let mut attempts: u32 = 0;
-    // The passwords the server last refused, and why: not sent again (docs/commands.md "irc": a refused
-    // login is fatal) until the `.env` changes or `irc connect --force` asks.
-    let mut refused: Option<(Secret, Secret, LastError)> = None;
+    let mut s = Supervisor {
+        me,
+        rx,
+        settings,
+        cancel,
+        waiters: Vec::new(),
+        want: false,
+        force: false,
+        attempts: 0,
+        refused: None,
+    };
     loop {
-        if !want {
+        if !s.want && !s.wait_for_request().await {
+            return;
+        }
+        let Some(irc) = s.me.upgrade() else { return };
+        let Some(creds) = s.prepare(&irc) else {
+            continue;
+        };
+        let end = s.connect(&irc, &creds).await;
+        *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        // No connection, no appends: the log holds no file open until the next one.
+        irc.log.release_files();
+        match end {
+            End::Cancelled => {
+                irc.set(|st| st.state = State::Disconnected);
+                s.reply_all(Err(LastError::new(
+                    ErrorCode::Disconnected,
+                    "the session closed",
+                )));
+                return;
+            }
+            End::Disconnected => {
+                irc.set(|st| {
+                    st.state = State::Disconnected;
+                    st.nick = None;
+                    st.logged_in = None;
+                });
+                s.reply_all(Err(LastError::new(
+                    ErrorCode::Disconnected,
+                    "disconnected on request",
+                )));
+                s.want = false;
+                s.attempts = 0;
+            }
+            End::Failed(err, was_joined) => {
+                if !s.failed(&irc, &creds, err, was_joined) {
+                    continue;
+                }
+                drop(irc);
+                if !s.back_off().await {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The supervisor's state between connections.
+struct Supervisor {
+    me: Weak<Irc>,
+    rx: mpsc::UnboundedReceiver<Ctl>,
+    settings: Settings,
+    cancel: CancellationToken,
+    /// Callers of `ensure_joined` waiting for the connection being made.
+    waiters: Vec<oneshot::Sender<Result<(), LastError>>>,
+    /// A connection is wanted (asked for and not failed fatally or disconnected since).
+    want: bool,
+    /// `irc connect --force` asked: try even the password the server refused.
+    force: bool,
+    /// Failed attempts since the last join (the backoff's step).
+    attempts: u32,
+    /// The passwords the server last refused, and why: not sent again (docs/commands.md
+    /// "irc": a refused login is fatal) until the `.env` changes or `irc connect --force`
+    /// asks.
+    refused: Option<(Secret, Secret, LastError)>,
+}
+
+impl Supervisor {
+    fn reply_all(&mut self, r: Result<(), LastError>) {
+        reply_all(&mut self.waiters, r);
+    }
+
+    /// Waits for a request to connect; false when the session is closing.
+    async fn wait_for_request(&mut self) -> bool {
+        loop {
             tokio::select! {
-                _ = cancel.cancelled() => return,
-                ctl = rx.recv() => match ctl {
-                    None => return,
-                    Some(Ctl::Connect { reply, force: f }) => { waiters.extend(reply); want = true; force |= f; }
+                _ = self.cancel.cancelled() => return false,
+                ctl = self.rx.recv() => match ctl {
+                    None => return false,
+                    Some(Ctl::Connect { reply, force }) => {
+                        self.waiters.extend(reply);
+                        self.want = true;
+                        self.force |= force;
+                        return true;
+                    }
                     Some(Ctl::Disconnect) => continue,
                 },
             }
         }
-        let Some(irc) = me.upgrade() else { return };
-        // Fails this request without a connection attempt.
-        let mut fail_now = |err: LastError| {
-            irc.set(|s| {
-                s.state = State::Error;
-                s.last_error = Some(err.clone());
-            });
-            reply_all(&mut waiters, Err(err));
-        };
-        let creds = match Creds::load(&settings.agents) {
+    }
+
+    /// The credentials to connect with, the status set to connecting; None (the request
+    /// failed at once, nothing sent) when the `.env` cannot be read or holds the password
+    /// the server refused.
+    fn prepare(&mut self, irc: &Arc<Irc>) -> Option<Creds> {
+        let creds = match super::env::load(&self.settings.agents) {
             Ok(c) => c,
             Err(e) => {
-                fail_now(LastError::new(e.code, e.message));
-                want = false;
-                continue;
+                self.fail_now(irc, LastError::new(e.code, e.message));
+                return None;
             }
         };
-        if let Some((server_pw, account_pw, err)) = &refused
-            && !std::mem::take(&mut force)
+        if let Some((server_pw, account_pw, err)) = &self.refused
+            && !std::mem::take(&mut self.force)
             && *server_pw == creds.server_password
             && *account_pw == creds.nickserv_password
         {
-            fail_now(LastError::new(
+            let err = LastError::new(
                 err.code,
                 format!(
                     "{} (not tried again with the same password: change it in .env, or irc connect --force)",
                     err.message
                 ),
-            ));
-            want = false;
-            continue;
+            );
+            self.fail_now(irc, err);
+            return None;
         }
-        force = false;
+        self.force = false;
         if let Some(w) = &creds.warning {
             tracing::warn!("{w}");
         }
         irc.set_forwarding(creds.auto_forward);
+        let attempts = self.attempts;
         irc.set(|s| {
             s.state = if attempts == 0 {
                 State::Connecting
@@ -664,15 +610,30 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
             s.nick = None;
             s.logged_in = None;
         });
-        let end = match settings.slots.take() {
+        Some(creds)
+    }
+
+    /// Fails this request without a connection attempt.
+    fn fail_now(&mut self, irc: &Irc, err: LastError) {
+        irc.set(|s| {
+            s.state = State::Error;
+            s.last_error = Some(err.clone());
+        });
+        self.reply_all(Err(err));
+        self.want = false;
+    }
+
+    /// One connection, within the daemon's cap on connections.
+    async fn connect(&mut self, irc: &Arc<Irc>, creds: &Creds) -> End {
+        match self.settings.slots.take() {
             Some(_slot) => {
                 run_connection(
-                    &irc,
-                    &creds,
-                    &mut rx,
-                    &mut waiters,
-                    &cancel,
-                    settings.step_timeout,
+                    irc,
+                    creds,
+                    &mut self.rx,
+                    &mut self.waiters,
+                    &self.cancel,
+                    self.settings.step_timeout,
                 )
                 .await
             }
@@ -681,87 +642,68 @@ async fn supervise(me: Weak<Irc>, mut rx: mpsc::UnboundedReceiver<Ctl>, settings
                     ErrorCode::NetworkError,
                     format!(
                         "too many IRC connections (tools.irc.max_connections = {})",
-                        settings.slots.max
+                        self.settings.slots.max
                     ),
                 ),
                 false,
             ),
-        };
-        *irc.live.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        // No connection, no appends: the log holds no file open until the next one.
-        irc.log.release_files();
-        match end {
-            End::Cancelled => {
-                irc.set(|s| s.state = State::Disconnected);
-                reply_all(
-                    &mut waiters,
-                    Err(LastError::new(
-                        ErrorCode::Disconnected,
-                        "the session closed",
-                    )),
-                );
-                return;
-            }
-            End::Disconnected => {
-                irc.set(|s| {
-                    s.state = State::Disconnected;
-                    s.nick = None;
-                    s.logged_in = None;
-                });
-                reply_all(
-                    &mut waiters,
-                    Err(LastError::new(
-                        ErrorCode::Disconnected,
-                        "disconnected on request",
-                    )),
-                );
-                want = false;
-                attempts = 0;
-            }
-            End::Failed(err, was_joined) => {
-                if was_joined {
-                    attempts = 0;
+        }
+    }
+
+    /// A connection failed with `err`: waiters told, the refused password remembered, the
+    /// status set. True when it is worth trying again (after the backoff).
+    fn failed(&mut self, irc: &Irc, creds: &Creds, err: LastError, was_joined: bool) -> bool {
+        if was_joined {
+            self.attempts = 0;
+        }
+        tracing::info!(code = %err.code, reason = %err.message, "irc connection ended");
+        self.reply_all(Err(err.clone()));
+        let fatal = err.is_fatal();
+        self.refused = (err.code == ErrorCode::PassIncorrect).then(|| {
+            (
+                creds.server_password.clone(),
+                creds.nickserv_password.clone(),
+                err.clone(),
+            )
+        });
+        irc.set(|s| {
+            s.state = State::Error;
+            s.last_error = Some(err);
+            s.nick = None;
+            s.logged_in = None;
+        });
+        if fatal {
+            self.want = false;
+            self.attempts = 0;
+            return false;
+        }
+        self.attempts += 1;
+        true
+    }
+
+    /// Waits out the backoff before the next attempt; a request cuts it short (a
+    /// `Disconnect` also stops wanting a connection). False when the session is closing.
+    async fn back_off(&mut self) -> bool {
+        let delay = backoff_delay(&self.settings.backoff, self.attempts);
+        tokio::select! {
+            _ = self.cancel.cancelled() => false,
+            _ = tokio::time::sleep(delay) => true,
+            ctl = self.rx.recv() => match ctl {
+                None => false,
+                Some(Ctl::Connect { reply, force }) => {
+                    self.waiters.extend(reply);
+                    self.force |= force;
+                    true
                 }
-                tracing::info!(code = %err.code, reason = %err.message, "irc connection ended");
-                reply_all(&mut waiters, Err(err.clone()));
-                let fatal = err.is_fatal();
-                refused = (err.code == ErrorCode::PassIncorrect).then(|| {
-                    (
-                        creds.server_password.clone(),
-                        creds.nickserv_password.clone(),
-                        err.clone(),
-                    )
-                });
-                irc.set(|s| {
-                    s.state = State::Error;
-                    s.last_error = Some(err);
-                    s.nick = None;
-                    s.logged_in = None;
-                });
-                if fatal {
-                    want = false;
-                    attempts = 0;
-                    continue;
+                Some(Ctl::Disconnect) => {
+                    if let Some(irc) = self.me.upgrade() {
+                        irc.set(|s| s.state = State::Disconnected);
+                    }
+                    self.want = false;
+                    self.attempts = 0;
+                    true
                 }
-                attempts += 1;
-                let delay = backoff_delay(&settings.backoff, attempts);
-                drop(irc);
-                tokio::select! {
-                    _ = cancel.cancelled() => return,
-                    _ = tokio::time::sleep(delay) => {}
-                    ctl = rx.recv() => match ctl {
-                        None => return,
-                        Some(Ctl::Connect { reply, force: f }) => { waiters.extend(reply); force |= f; }
-                        Some(Ctl::Disconnect) => {
-                            if let Some(irc) = me.upgrade() {
-                                irc.set(|s| s.state = State::Disconnected);
-                            }
-                            want = false;
-                            attempts = 0;
-                        }
-                    },
-                }
-            }
+            },
         }
     }
 }
@@ -911,85 +853,11 @@ async fn run_connection(
                             irc.set(|s| s.nick = Some(nick));
                         }
                         Step::Inbound { channel, from, text, private, action } => {
-                            // The joined channel is always kept; private peers within the cap.
-                            if private && !irc.log.accepts(&channel) {
-                                dropped_peers += 1;
-                                if dropped_peers == 1 || dropped_peers.is_multiple_of(1000) {
-                                    tracing::warn!(dropped = dropped_peers, "private messages from new peers dropped: the log keeps {} channels", super::log::MAX_CHANNELS);
-                                }
-                                continue;
-                            }
-                            match irc.log.append_inbound_as(&channel, &from, &text, action) {
-                                Ok(_) => {
-                                    if let Some(tx) = irc.forward.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-                                        let _ = tx.send(());
-                                    }
-                                }
-                                Err(e) => tracing::error!(error = %e, "inbound.jsonl append failed"),
-                            }
+                            irc.keep_inbound(&channel, &from, &text, private, action, &mut dropped_peers);
                         }
                     }
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test(start_paused = true)]
-    async fn flood_control_bursts_then_paces() {
-        let start = Instant::now();
-        let mut b = TokenBucket::new(10, Duration::from_secs(2), start);
-        for _ in 0..10 {
-            assert_eq!(b.take(Instant::now()), Duration::ZERO);
-        }
-        let mut sent_at = Vec::new();
-        for _ in 0..3 {
-            loop {
-                let w = b.take(Instant::now());
-                if w.is_zero() {
-                    break;
-                }
-                tokio::time::sleep(w).await;
-            }
-            sent_at.push(Instant::now() - start);
-        }
-        assert_eq!(
-            sent_at,
-            [
-                Duration::from_secs(2),
-                Duration::from_secs(4),
-                Duration::from_secs(6)
-            ]
-        );
-        // Idle time refills up to the burst, not beyond.
-        tokio::time::sleep(Duration::from_secs(100)).await;
-        let n = (0..20)
-            .take_while(|_| b.take(Instant::now()).is_zero())
-            .count();
-        assert_eq!(n, 10);
-    }
-
-    #[test]
-    fn backoff_follows_the_schedule_with_jitter() {
-        for (n, base) in [(1, 5.0), (2, 15.0), (3, 30.0), (4, 60.0), (9, 60.0)] {
-            for _ in 0..50 {
-                let schedule: Vec<_> = BACKOFF.iter().map(|s| Duration::from_secs(*s)).collect();
-                let d = backoff_delay(&schedule, n).as_secs_f64();
-                assert!(d >= base * 0.8 && d <= base * 1.2, "{n}: {d}");
-            }
-        }
-    }
-
-    #[test]
-    fn indicators() {
-        assert_eq!(State::Joined.indicator(), "green");
-        assert_eq!(State::Reconnecting.indicator(), "yellow");
-        assert_eq!(State::Connected.indicator(), "yellow");
-        assert_eq!(State::Error.indicator(), "red");
-        assert_eq!(State::NotInitialized.indicator(), "red");
     }
 }

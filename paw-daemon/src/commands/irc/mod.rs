@@ -13,13 +13,11 @@
 //! `"irc"`) and its own message store under
 //! `.agents/workspace/irc/sessions/<safe-session-id>/` ([`log::Log`]).
 
-mod auth;
 pub mod conn;
-pub mod creds;
+pub mod core;
+mod env;
 mod forward;
 pub mod log;
-mod machine;
-pub mod text;
 pub mod transport;
 
 use std::sync::Arc;
@@ -31,12 +29,15 @@ use paw_proto::IrcMessage;
 use paw_proto::{Capabilities, ErrorCode};
 use serde_json::json;
 
-use self::conn::{Irc, Settings, State};
-use self::creds::Creds;
+use self::conn::{Irc, Settings};
+use self::core::creds::{self, Creds};
+use self::core::state::State;
+use self::core::text::{self, BATCH_MARKER, FULL_CAP, SUMMARY_CAP, fold};
 use self::log::{Log, Record};
-use self::text::{BATCH_MARKER, FULL_CAP, SUMMARY_CAP, fold};
-use super::args::{clamp, parse};
-use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec};
+use crate::command::args::{clamp, parse};
+use crate::command::{
+    CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, SubcommandSpec,
+};
 
 static SPEC: CommandSpec = CommandSpec {
     name: "irc",
@@ -149,7 +150,10 @@ impl Command for IrcCmd {
         &SPEC
     }
 
-    fn init(&self, env: &super::InitEnv<'_>) -> Vec<Arc<dyn super::CommandState>> {
+    fn init(
+        &self,
+        env: &crate::command::InitEnv<'_>,
+    ) -> Vec<Arc<dyn crate::command::CommandState>> {
         vec![Arc::new(conn::Slots::new(
             env.config.tools.irc.max_connections,
         ))]
@@ -157,7 +161,7 @@ impl Command for IrcCmd {
 
     fn run(&self, ctx: Ctx, inv: Invocation) -> BoxFuture<'static, CmdResult> {
         async move {
-            creds::check_argv(&inv.argv)?;
+            creds::refuse_secret_flag(inv.secret_flag.as_deref())?;
             let (sub, args) = inv.subcommand();
             let mut out = match sub.as_str() {
                 "status" => status(&ctx, args).await,
@@ -224,7 +228,7 @@ async fn attach(ctx: &Ctx) -> Result<Arc<Irc>, CmdError> {
 fn shown_creds(irc: &Irc, ctx: &Ctx) -> Result<Creds, CmdError> {
     match irc.status().creds {
         Some(c) => Ok(c),
-        None => Creds::load(ctx.home.agents()),
+        None => env::load(ctx.home.agents()),
     }
 }
 
@@ -277,7 +281,7 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
     let StatusArgs {} = parse(args)?;
     let irc = attach(ctx).await?;
     if irc.status().state == State::NotInitialized {
-        Creds::load(ctx.home.agents())?;
+        env::load(ctx.home.agents())?;
         irc.request_connect(false);
         settle(&irc, State::NotInitialized, Duration::from_millis(100)).await;
     }
@@ -303,7 +307,7 @@ async fn status(ctx: &Ctx, args: &[String]) -> CmdResult {
         out = out.untrusted(format!("the IRC server {}", reply.server));
     }
     // The file as it is now: a chmod takes effect at once, not at the next connection.
-    if let Some(w) = creds::env_mode_warning(ctx.home.agents()) {
+    if let Some(w) = env::mode_warning(ctx.home.agents()) {
         out.add_warnings(vec![w]);
     }
     Ok(out)
@@ -328,7 +332,7 @@ struct StatusReply {
     last_error: Option<paw_proto::StateError>,
 }
 
-impl super::Reply for StatusReply {
+impl crate::command::Reply for StatusReply {
     fn stdout(&self) -> String {
         let mut s = format!(
             "irc: {} ({})\nserver: {}:{}{}\nnick: {}\nchannel: {}\n",
@@ -354,7 +358,7 @@ impl super::Reply for StatusReply {
 
 async fn connect(ctx: &Ctx, args: &[String]) -> CmdResult {
     let force = parse::<ConnectArgs>(args)?.force;
-    Creds::load(ctx.home.agents())?;
+    env::load(ctx.home.agents())?;
     let irc = attach(ctx).await?;
     let before = irc.status().state;
     let now = tokio::time::Instant::now();
@@ -404,7 +408,7 @@ struct ConnectReply {
     already: Option<&'static str>,
 }
 
-impl super::Reply for ConnectReply {
+impl crate::command::Reply for ConnectReply {
     fn stdout(&self) -> String {
         match (self.throttled, self.already) {
             (true, _) => format!(
@@ -444,7 +448,7 @@ struct DisconnectReply {
     indicator: &'static str,
 }
 
-impl super::Reply for DisconnectReply {
+impl crate::command::Reply for DisconnectReply {
     fn stdout(&self) -> String {
         format!("irc: {}\n", self.state)
     }
@@ -531,7 +535,7 @@ struct SendReply {
     joined_default_channel: bool,
 }
 
-impl super::Reply for SendReply {
+impl crate::command::Reply for SendReply {
     fn stdout(&self) -> String {
         format!("sent {} line(s) to {}\n", self.lines_sent, self.to)
     }
@@ -606,7 +610,7 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
         }
     };
     if let Some(o) = a.out.as_deref() {
-        super::paths::resolve(ctx.home.agents(), o, true)?;
+        crate::command::paths::resolve(ctx.home.agents(), o, true)?;
     }
     let irc = attach(ctx).await?;
     let c = shown_creds(&irc, ctx)?;
@@ -651,7 +655,9 @@ async fn pull(ctx: &Ctx, args: &[String]) -> CmdResult {
     if let Some(o) = a.out.as_deref() {
         let raw = serde_json::to_value(&unread.messages).unwrap_or_default();
         let doc = json!({"from": from, "messages": raw});
-        artifacts.push(super::out::write_json(ctx, o, &doc, "IRC messages, untruncated").await?);
+        artifacts.push(
+            crate::command::out::write_json(ctx, o, &doc, "IRC messages, untruncated").await?,
+        );
     }
     let last = unread.messages.last().map(|m| m.id);
     let peek = a.peek;
@@ -709,7 +715,7 @@ struct PullReply {
     dropped_count: Option<u64>,
 }
 
-impl super::Reply for PullReply {
+impl crate::command::Reply for PullReply {
     fn stdout(&self) -> String {
         let mut s = format!(
             "{} message(s) from {}{}{}\n",
@@ -791,7 +797,7 @@ struct HistoryReply {
     messages: Vec<HistoryLine>,
 }
 
-impl super::Reply for HistoryReply {
+impl crate::command::Reply for HistoryReply {
     fn stdout(&self) -> String {
         let mut s = format!("{} message(s) in {}\n", self.returned, self.from);
         for m in &self.messages {

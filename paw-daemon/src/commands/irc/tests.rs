@@ -16,8 +16,9 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::conn::{Irc, Settings, State};
-use super::creds::ENV_PATH;
+use super::conn::{Irc, Settings};
+use super::core::creds::ENV_PATH;
+use super::core::state::{State, Status};
 use super::log::Log;
 use crate::session::{Session, SessionResource, Sessions};
 
@@ -167,7 +168,7 @@ async fn joined(extra: &str) -> (Rig, Peer, tokio::sync::mpsc::UnboundedReceiver
     (r, p, peers)
 }
 
-async fn wait_state(irc: &Irc, want: State) -> super::conn::Status {
+async fn wait_state(irc: &Irc, want: State) -> Status {
     let mut rx = irc.watch_status();
     let s = tokio::time::timeout(Duration::from_secs(20), rx.wait_for(|s| s.state == want))
         .await
@@ -347,8 +348,10 @@ async fn flood_control_and_line_splitting_on_the_wire() {
     p.welcome().await;
     let live = r.irc.ensure_joined().await.expect("joined");
     // CR/LF in the text: separate PRIVMSGs, never a raw break (no injection).
-    let lines =
-        super::text::split_message("hi\r\nQUIT :bye\rthird\n", super::text::text_budget("#paw"));
+    let lines = super::core::text::split_message(
+        "hi\r\nQUIT :bye\rthird\n",
+        super::core::text::text_budget("#paw"),
+    );
     let sending = tokio::spawn({
         let irc = r.irc.clone();
         let mut all = lines.clone();
@@ -375,7 +378,7 @@ async fn flood_control_and_line_splitting_on_the_wire() {
 
     // A 2000-byte line split at UTF-8 boundaries, each wire line within 512 bytes.
     let text = "ü".repeat(1000);
-    let parts = super::text::split_message(&text, super::text::text_budget("#paw"));
+    let parts = super::core::text::split_message(&text, super::core::text::text_budget("#paw"));
     let live = r.irc.ensure_joined().await.expect("joined");
     tokio::time::sleep(FLOOD * 12).await;
     let n = parts.len();
@@ -384,7 +387,7 @@ async fn flood_control_and_line_splitting_on_the_wire() {
     for _ in 0..n {
         let l = p.expect("PRIVMSG").await;
         assert!(
-            l.len() + 2 <= 512 - super::text::PREFIX_RESERVE,
+            l.len() + 2 <= 512 - super::core::text::PREFIX_RESERVE,
             "{}",
             l.len()
         );
@@ -474,7 +477,7 @@ fn pull_rendering_truncates_messages_and_batches() {
     };
     let (items, cut) = super::render(
         vec![rec(1, "z".repeat(600)), rec(2, "ok".into())],
-        super::text::SUMMARY_CAP,
+        super::core::text::SUMMARY_CAP,
     );
     assert!(cut);
     let items = serde_json::to_value(&items).expect("json");
@@ -486,7 +489,7 @@ fn pull_rendering_truncates_messages_and_batches() {
 
     // 30 messages of 500 characters (15,000 > 8,000): first 10, marker, last 10.
     let batch: Vec<_> = (1..=30).map(|i| rec(i, "m".repeat(500))).collect();
-    let (items, cut) = super::render(batch, super::text::SUMMARY_CAP);
+    let (items, cut) = super::render(batch, super::core::text::SUMMARY_CAP);
     assert!(cut);
     assert_eq!(items.len(), 21);
     let items = serde_json::to_value(&items).expect("json");

@@ -7,8 +7,8 @@ use super::http::{Fetched, fetch_feed};
 use super::rss_store;
 use super::store::Subscription;
 use crate::clock::now_ms;
-use crate::commands::args::parse;
-use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
+use crate::command::args::parse;
+use crate::command::{CmdError, CmdResult, Ctx, Output, Reply};
 
 /// subscribe to a feed (verified by fetching it; an HTML page's advertised feed is found)
 #[derive(clap::Parser)]

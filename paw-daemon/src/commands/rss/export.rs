@@ -4,9 +4,9 @@ use paw_proto::ErrorCode;
 
 use super::rss_store;
 use super::store::Subscription;
-use crate::commands::args::parse;
-use crate::commands::out::write_bytes;
-use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
+use crate::command::args::parse;
+use crate::command::out::write_bytes;
+use crate::command::{CmdError, CmdResult, Ctx, Output, Reply};
 
 /// write the subscriptions as OPML 2.0
 #[derive(clap::Parser)]

@@ -6,9 +6,9 @@ use super::add::check_url;
 use super::http::fetch_feed;
 use super::jobs::render;
 use super::rss_store;
-use crate::commands::args::{clamp, parse};
-use crate::commands::out::write_json;
-use crate::commands::{CmdResult, Ctx, Output, Reply};
+use crate::command::args::{clamp, parse};
+use crate::command::out::write_json;
+use crate::command::{CmdResult, Ctx, Output, Reply};
 use paw_jobs::feed::Form;
 use paw_jobs::feed::Item;
 

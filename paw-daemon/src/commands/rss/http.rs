@@ -10,7 +10,7 @@ use serde_json::json;
 use super::rss_store;
 use super::store::CachedFeed;
 use crate::clock::now_ms;
-use crate::commands::{CmdError, Services};
+use crate::command::{CmdError, Services};
 use crate::net::Response;
 use paw_jobs::feed::Item;
 
@@ -329,7 +329,7 @@ async fn finish(
     };
     match rss_store(services).put_cache(feed).await {
         // The notices count the new items (keys made with the cache, off this thread).
-        Ok(keys) => super::refresh::refresher(services).note_keys(url, keys),
+        Ok(keys) => super::feed_keys::feed_keys(services).note(url, keys),
         Err(e) => tracing::error!(url, error = %e, "cannot cache the feed"),
     }
     let feed_ttl = parsed.ttl_minutes.map(|m| u64::from(m) * 60_000);
@@ -416,30 +416,4 @@ fn max_age_ms(value: &str) -> Option<u64> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn max_age_is_read_from_cache_control() {
-        assert_eq!(max_age_ms("public, max-age=600"), Some(600_000));
-        assert_eq!(max_age_ms("MAX-AGE=\"60\", must-revalidate"), Some(60_000));
-        assert_eq!(max_age_ms("max-age=99999999"), Some(86_400_000));
-        assert_eq!(max_age_ms("no-cache"), None);
-    }
-
-    #[test]
-    fn retry_after_in_both_forms() {
-        assert_eq!(retry_after_ms("5", 0), Some(5000));
-        assert_eq!(retry_after_ms(" 120 ", 0), Some(120_000));
-        // Wed, 21 Oct 2015 07:28:00 GMT = 1445412480000 ms
-        assert_eq!(
-            retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_470_000),
-            Some(10_000)
-        );
-        assert_eq!(
-            retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_490_000),
-            Some(0)
-        );
-        assert_eq!(retry_after_ms("soon", 0), None);
-    }
-}
+mod tests;

@@ -5,8 +5,8 @@ use paw_proto::ErrorCode;
 use super::add::{check_url, slug};
 use super::rss_store;
 use crate::clock::now_ms;
-use crate::commands::args::parse;
-use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
+use crate::command::args::parse;
+use crate::command::{CmdError, CmdResult, Ctx, Output, Reply};
 
 /// The largest OPML file read.
 const MAX_OPML_BYTES: u64 = 16 << 20;
@@ -24,9 +24,9 @@ pub struct Args {
 pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let a: Args = parse(args)?;
     let rel = a.input.as_str();
-    let path = crate::commands::paths::resolve(ctx.home.agents(), rel, false)?;
+    let path = crate::command::paths::resolve(ctx.home.agents(), rel, false)?;
     // Progress in three steps: read, parsed, subscribed and saved.
-    let bytes = crate::commands::read_capped(&path, MAX_OPML_BYTES)
+    let bytes = crate::command::read_capped(&path, MAX_OPML_BYTES)
         .await
         .map_err(|e| CmdError::new(e.0, format!("cannot read {rel}: {}", e.1)))?;
     ctx.progress(1, 3, Some("read; parsing in a worker"));

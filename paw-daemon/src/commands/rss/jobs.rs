@@ -7,7 +7,7 @@ use paw_jobs::feed::{
     ParsedFeed, Render, article,
 };
 
-use crate::commands::CmdError;
+use crate::command::CmdError;
 use crate::worker::{Pool, WorkerError};
 
 /// A feed body to parse, with what its response said.

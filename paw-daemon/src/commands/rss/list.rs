@@ -1,9 +1,9 @@
 //! `rss list`.
 
 use super::rss_store;
-use crate::commands::args::{clamp, parse};
-use crate::commands::out::write_json;
-use crate::commands::{CmdResult, Ctx, Output, Reply};
+use crate::command::args::{clamp, parse};
+use crate::command::out::write_json;
+use crate::command::{CmdResult, Ctx, Output, Reply};
 
 /// list subscriptions
 #[derive(clap::Parser)]

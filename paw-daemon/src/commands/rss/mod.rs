@@ -4,6 +4,7 @@
 
 pub mod add;
 mod export;
+mod feed_keys;
 mod fetch;
 pub mod fulltext;
 pub mod http;
@@ -23,7 +24,7 @@ use paw_proto::Capabilities;
 
 use std::sync::Arc;
 
-use super::{
+use crate::command::{
     CmdError, CmdResult, Command, CommandSpec, CommandState, Ctx, InitEnv, Invocation, Services,
     SubcommandSpec,
 };
@@ -73,6 +74,7 @@ impl Command for Rss {
 
     fn init(&self, env: &InitEnv<'_>) -> Vec<Arc<dyn CommandState>> {
         let dir = env.home.agents().join("workspace").join("rss");
+        let keys = Arc::new(feed_keys::FeedKeys::new(env.config.tools.rss.refresh));
         vec![
             Arc::new(fulltext::Jobs::new(
                 dir.join("fulltext"),
@@ -84,7 +86,12 @@ impl Command for Rss {
                     .store_max_mb
                     .saturating_mul(1 << 20),
             )),
-            Arc::new(refresh::Refresher::new(&env.config.tools.rss, &dir)),
+            Arc::new(refresh::Refresher::new(
+                &env.config.tools.rss,
+                &dir,
+                keys.clone(),
+            )),
+            keys,
             Arc::new(store::RssStore::new(dir)),
         ]
     }

@@ -8,8 +8,8 @@ use super::rss_store;
 use super::seen::Entry;
 use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
-use crate::commands::args::{clamp, parse};
-use crate::commands::{CmdResult, Ctx, Output, Reply};
+use crate::command::args::{clamp, parse};
+use crate::command::{CmdResult, Ctx, Output, Reply};
 use paw_jobs::feed::Form;
 use paw_jobs::feed::Item;
 
@@ -161,7 +161,7 @@ pub struct Args {
 }
 
 /// This session's given set, loaded on first use (docs/commands.md `rss` `news --new`).
-async fn given(ctx: &Ctx) -> Result<std::sync::Arc<super::seen::Given>, crate::commands::CmdError> {
+async fn given(ctx: &Ctx) -> Result<std::sync::Arc<super::seen::Given>, crate::command::CmdError> {
     if let Some(g) = ctx.session.resource::<super::seen::Given>("rss") {
         return Ok(g);
     }
@@ -175,10 +175,10 @@ async fn given(ctx: &Ctx) -> Result<std::sync::Arc<super::seen::Given>, crate::c
     super::refresh::refresher(&ctx.services).note_given(&ctx.session.id);
     let loaded = tokio::task::spawn_blocking(move || super::seen::Given::load(path, universe))
         .await
-        .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
+        .map_err(|e| crate::command::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     ctx.session
         .attach("rss", move || loaded)
-        .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))
+        .map_err(|e| crate::command::CmdError::new(ErrorCode::CommandFailed, e.to_string()))
 }
 
 /// Runs `rss news`.
@@ -327,7 +327,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         order(got, all, kw.as_deref(), new_only)
     })
     .await
-    .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
+    .map_err(|e| crate::command::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     let feeds = &feeds;
     let item_of = |e: &Entry| -> &Item { &feeds[e.feed as usize].items()[e.at as usize] };
     if let Some(g) = given {
@@ -341,9 +341,9 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             Ok::<_, std::io::Error>(())
         })
         .await
-        .map_err(|e| crate::commands::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?
+        .map_err(|e| crate::command::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?
         .map_err(|e| {
-            crate::commands::CmdError::new(
+            crate::command::CmdError::new(
                 ErrorCode::CommandFailed,
                 format!("cannot save what this session was given: {e}"),
             )
@@ -472,31 +472,4 @@ impl Reply for News {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_feed_is_fresh_until_its_ttl_has_passed() {
-        let ttl = 30 * 60_000;
-        let st = FetchState {
-            last_fetch_ms: Some(1_000_000),
-            ..FetchState::default()
-        };
-        assert_eq!(freshness(Some(&st), 1_000_000, ttl), (None, true));
-        assert_eq!(freshness(Some(&st), 1_000_000 + ttl - 1, ttl), (None, true));
-        assert_eq!(freshness(Some(&st), 1_000_000 + ttl, ttl), (None, false));
-        assert_eq!(freshness(None, 5, ttl), (None, false));
-        // A TTL of zero is never fresh.
-        assert_eq!(freshness(Some(&st), 1_000_000, 0), (None, false));
-    }
-
-    #[test]
-    fn a_retry_after_holds_until_its_time() {
-        let st = FetchState {
-            retry_after_until_ms: Some(2_000),
-            ..FetchState::default()
-        };
-        assert_eq!(freshness(Some(&st), 1_999, 60_000).0, Some(2_000));
-        assert_eq!(freshness(Some(&st), 2_000, 60_000).0, None);
-    }
-}
+mod tests;

@@ -7,8 +7,8 @@ use paw_proto::ErrorCode;
 
 use super::fulltext::{Extraction, Found, FullText};
 use super::{fulltext_jobs, rss_store};
-use crate::commands::args::{clamp, parse};
-use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
+use crate::command::args::{clamp, parse};
+use crate::command::{CmdError, CmdResult, Ctx, Output, Reply};
 use paw_jobs::feed::Item;
 
 /// The feed item `--name N --guid G` or `--link URL` names, if cached.
@@ -366,22 +366,4 @@ fn status_of(r: &Extraction) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
-    #[test]
-    fn pages_reassemble_to_the_whole_text() {
-        let text: String = (0..1000).map(|i| format!("wörd{i} ")).collect();
-        let mut at = 0;
-        let mut whole = String::new();
-        loop {
-            let (p, total, next) = super::page(&text, at, 777);
-            assert_eq!(total, text.chars().count());
-            whole.push_str(&p);
-            match next {
-                Some(n) => at = n,
-                None => break,
-            }
-        }
-        assert_eq!(whole, text);
-        assert_eq!(super::page("abc", 10, 5), (String::new(), 3, None));
-    }
-}
+mod tests;

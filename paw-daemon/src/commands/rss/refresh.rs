@@ -12,18 +12,19 @@
 //! audit record and sends no progress; shutdown drops whatever is in flight.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
 use tokio::sync::Notify;
 
+use super::feed_keys::FeedKeys;
 use super::rss_store;
 use super::seen::{Given, Keys};
 use super::store::{FetchState, Subscription};
 use crate::clock::now_ms;
-use crate::commands::{CommandState, Services};
+use crate::command::{CommandState, Services};
 use crate::config::RssConfig;
 use crate::session::Session;
 
@@ -166,11 +167,9 @@ pub struct Refresher {
     sessions_dir: std::path::PathBuf,
     wake: Notify,
     figures: Mutex<Figures>,
-    /// Each subscribed feed's item keys (from its cache), by URL: the digest every
-    /// session's notices count against, kept without reading a cache file per turn.
-    keys: Mutex<HashMap<String, Keys>>,
-    /// `keys` changed since the digest was last published.
-    dirty: AtomicBool,
+    /// Each subscribed feed's item keys: the digest every session's notices count
+    /// against, shared with the fetches that note them ([`super::feed_keys::feed_keys`]).
+    keys: Arc<FeedKeys>,
     /// When the digest was last published (Unix ms).
     published_ms: AtomicU64,
     /// When the scheduler last tried each feed (an attempt that failed without a backoff
@@ -198,14 +197,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Refresher {
     /// A scheduler with `[tools.rss]`'s settings, for the store in `dir` (nothing runs
     /// until the daemon starts it).
-    pub fn new(cfg: &RssConfig, dir: &std::path::Path) -> Self {
+    pub fn new(cfg: &RssConfig, dir: &std::path::Path, keys: Arc<FeedKeys>) -> Self {
         Self {
             settings: Settings::of(cfg),
             sessions_dir: dir.join("sessions"),
             wake: Notify::new(),
             figures: Mutex::new(Figures::default()),
-            keys: Mutex::new(HashMap::new()),
-            dirty: AtomicBool::new(false),
+            keys,
             published_ms: AtomicU64::new(0),
             tried: Mutex::new(HashMap::new()),
             loading: Mutex::new(HashSet::new()),
@@ -222,18 +220,6 @@ impl Refresher {
     /// The subscriptions changed (`rss add`, `remove`, `import`): plan again now.
     pub fn wake(&self) {
         self.wake.notify_one();
-    }
-
-    /// A feed was fetched and parsed (by anyone): its items (their keys) count in the
-    /// notices' digest.
-    pub fn note_keys(&self, url: &str, keys: Keys) {
-        if self.settings.enabled {
-            lock(&self.keys).insert(url.to_string(), keys);
-            self.dirty.store(true, Ordering::Release);
-            // A fetch by a call (`rss add`, `fetch`, `news`): the digest is published at
-            // the scheduler's next turn, now.
-            self.wake.notify_one();
-        }
     }
 
     /// A call fetched a feed whose items changed (`rss fetch`, the verification of
@@ -316,11 +302,11 @@ impl Refresher {
                 }
             }
             // Forget what is no longer subscribed.
-            if lock(&self.keys).len() > feeds || tried.len() > feeds {
+            if lock(&self.keys.map).len() > feeds || tried.len() > feeds {
                 let urls: HashSet<&str> = state.subs.iter().map(|s| s.url.as_str()).collect();
-                lock(&self.keys).retain(|u, _| urls.contains(u.as_str()));
+                lock(&self.keys.map).retain(|u, _| urls.contains(u.as_str()));
                 // The notices no longer count a removed feed's items.
-                self.dirty.store(true, Ordering::Release);
+                self.keys.dirty.store(true, Ordering::Release);
                 drop(tried);
                 lock(&self.tried).retain(|u, _| urls.contains(u.as_str()));
             }
@@ -367,7 +353,7 @@ impl Refresher {
             })
             .await
             .unwrap_or_default();
-            let mut held = lock(&self.keys);
+            let mut held = lock(&self.keys.map);
             for (url, k) in keys {
                 held.entry(url).or_insert(k);
             }
@@ -378,14 +364,14 @@ impl Refresher {
     /// duplicates across feeds merged (on the blocking pool: 100,000 items over 5,000
     /// feeds).
     async fn publish(&self, services: &Services) {
-        self.dirty.store(false, Ordering::Release);
+        self.keys.dirty.store(false, Ordering::Release);
         self.published_ms.store(now_ms(), Ordering::Release);
         let (seq, feeds): (u64, Vec<Keys>) = {
             let subs: Vec<String> = {
                 let mut store = rss_store(services).lock().await;
                 store.state().subs.iter().map(|s| s.url.clone()).collect()
             };
-            let keys = lock(&self.keys);
+            let keys = lock(&self.keys.map);
             // Numbered under the keys' lock: a later number has newer keys.
             let seq = self.publish_seq.fetch_add(1, Ordering::AcqRel) + 1;
             (
@@ -413,7 +399,7 @@ impl Refresher {
         let (due, mut next) = self.plan(services, now).await;
         // The digest, when feeds changed and it was not rebuilt within the last second;
         // else a turn comes by then to rebuild it.
-        if self.dirty.load(Ordering::Acquire) {
+        if self.keys.dirty.load(Ordering::Acquire) {
             let at = self
                 .published_ms
                 .load(Ordering::Acquire)
@@ -480,6 +466,7 @@ impl Refresher {
             tokio::select! {
                 _ = tokio::time::sleep(wait) => {}
                 _ = me.wake.notified() => {}
+                _ = me.keys.noted.notified() => {}
             }
         }
     }
@@ -506,7 +493,7 @@ impl CommandState for Refresher {
     fn after_call(&self, services: &Arc<Services>, session: &Arc<Session>) {
         if !self.settings.enabled
             || session.resource::<Given>("rss").is_some()
-            || lock(&self.keys).is_empty()
+            || lock(&self.keys.map).is_empty()
             || !lock(&self.loading).insert(session.id.clone())
         {
             return;
@@ -554,95 +541,4 @@ impl CommandState for Refresher {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn settings() -> Settings {
-        Settings {
-            enabled: true,
-            ttl_ms: 30 * 60_000,
-            min_ms: 10 * 60_000,
-            concurrency: 8,
-        }
-    }
-
-    fn sub(url: &str, created: u64) -> Subscription {
-        Subscription {
-            name: url.into(),
-            url: url.into(),
-            title: None,
-            created_at_ms: created,
-            updated_at_ms: created,
-        }
-    }
-
-    #[test]
-    fn a_feed_is_refreshed_before_its_ttl_runs_out_but_not_before_the_minimum() {
-        let s = settings();
-        let fs = FetchState {
-            last_fetch_ms: Some(1_000_000),
-            ..FetchState::default()
-        };
-        let at = next_at(&sub("https://a.example/feed", 0), Some(&fs), &s);
-        assert!(
-            (1_000_000 + 22 * 60_000..=1_000_000 + 30 * 60_000).contains(&at),
-            "{at}"
-        );
-        // A feed that asks for five minutes is still not fetched more often than ten.
-        let eager = FetchState {
-            ttl_ms: Some(5 * 60_000),
-            ..fs.clone()
-        };
-        assert_eq!(
-            next_at(&sub("https://a.example/feed", 0), Some(&eager), &s),
-            1_000_000 + 10 * 60_000
-        );
-        // One that asks for a day is fetched within the day, not every half hour.
-        let lazy = FetchState {
-            ttl_ms: Some(24 * 60 * 60_000),
-            ..fs.clone()
-        };
-        assert!(
-            next_at(&sub("https://a.example/feed", 0), Some(&lazy), &s)
-                >= 1_000_000 + 18 * 60 * 60_000
-        );
-    }
-
-    #[test]
-    fn retry_after_and_backoff_push_the_next_refresh_back() {
-        let s = settings();
-        let fs = FetchState {
-            last_fetch_ms: Some(0),
-            retry_after_until_ms: Some(5 * 60 * 60_000),
-            ..FetchState::default()
-        };
-        let u = sub("https://b.example/", 0);
-        assert_eq!(next_at(&u, Some(&fs), &s), 5 * 60 * 60_000);
-        let failing = FetchState {
-            last_fetch_ms: Some(0),
-            failures: 3,
-            backoff_until_ms: Some(7 * 60 * 60_000),
-            ..FetchState::default()
-        };
-        assert_eq!(next_at(&u, Some(&failing), &s), 7 * 60 * 60_000);
-    }
-
-    #[test]
-    fn an_import_of_many_feeds_spreads_their_first_refresh_over_the_interval() {
-        let s = settings();
-        let ats: Vec<u64> = (0..5000)
-            .map(|i| next_at(&sub(&format!("https://f{i}.example/rss"), 0), None, &s))
-            .collect();
-        let min = s.min_ms;
-        assert!(ats.iter().all(|&a| (min..min + s.ttl_ms).contains(&a)));
-        // About a tenth in each tenth of the interval: no burst.
-        let tenth = s.ttl_ms / 10;
-        for k in 0..10 {
-            let n = ats
-                .iter()
-                .filter(|&&a| (min + k * tenth..min + (k + 1) * tenth).contains(&a))
-                .count();
-            assert!((350..650).contains(&n), "tenth {k}: {n}");
-        }
-    }
-}
+mod tests;

@@ -3,8 +3,8 @@
 use paw_proto::ErrorCode;
 
 use super::{fulltext_jobs, rss_store};
-use crate::commands::args::parse;
-use crate::commands::{CmdError, CmdResult, Ctx, Output, Reply};
+use crate::command::args::parse;
+use crate::command::{CmdError, CmdResult, Ctx, Output, Reply};
 
 /// remove a subscription, its fetch state and cached items
 #[derive(clap::Parser)]

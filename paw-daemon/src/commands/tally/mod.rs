@@ -14,8 +14,8 @@ use futures::future::BoxFuture;
 use paw_proto::Capabilities;
 use serde_json::json;
 
-use super::args::{clamp, parse};
-use super::{
+use crate::command::args::{clamp, parse};
+use crate::command::{
     CmdError, CmdResult, Command, CommandSpec, CommandState, Ctx, InitEnv, Invocation, Output,
 };
 use crate::session::SessionResource;

@@ -18,8 +18,10 @@ use futures::future::BoxFuture;
 use paw_proto::Capabilities;
 use serde_json::json;
 
-use super::args::{clamp, parse};
-use super::{CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, Registry};
+use crate::command::args::{clamp, parse};
+use crate::command::{
+    CmdError, CmdResult, Command, CommandSpec, Ctx, Invocation, Output, Registry,
+};
 use crate::session::SessionResource;
 use paw_jobs::testing::TestJob;
 

@@ -1,16 +1,16 @@
-//! IRC credentials from `.agents/skills/irc-cli/secrets/.env` (docs/commands.md "irc").
+//! IRC credentials from the text of `.agents/skills/irc-cli/secrets/.env` (docs/commands.md "irc");
+//! pure: the file is read by [`super::super::env`].
 //!
 //! The parser is paw's own on purpose: the SPEC's rules are small and exact, and the
 //! general dotenv crates expand `$VAR` from the daemon's environment, which would let a
 //! value pull another secret in. Secrets live in [`Secret`], whose `Debug` prints `***`.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use paw_proto::ErrorCode;
 
 use super::text;
-use crate::commands::CmdError;
+use crate::command::CmdError;
 
 /// Where the credentials live, relative to `.agents/`.
 pub const ENV_PATH: &str = "skills/irc-cli/secrets/.env";
@@ -130,31 +130,6 @@ pub enum SaslMode {
 }
 
 impl Creds {
-    /// Reads and checks the `.env` under `agents`.
-    pub fn load(agents: &Path) -> Result<Self, CmdError> {
-        let path = agents.join(ENV_PATH);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(CmdError::new(
-                    ErrorCode::MissingCredentials,
-                    format!(
-                        "no credentials: create .agents/{ENV_PATH} with IRC_SERVER, IRC_CHANNEL and IRC_NICK"
-                    ),
-                ));
-            }
-            Err(e) => {
-                return Err(CmdError::new(
-                    ErrorCode::MissingCredentials,
-                    format!("cannot read .agents/{ENV_PATH}: {}", e.kind()),
-                ));
-            }
-        };
-        let mut creds = Self::from_map(&parse_dotenv(&text))?;
-        creds.warning = loose_mode_warning(&path);
-        Ok(creds)
-    }
-
     /// Builds the settings from parsed keys.
     pub fn from_map(m: &HashMap<String, String>) -> Result<Self, CmdError> {
         let required = |k: &str| -> Result<String, CmdError> {
@@ -244,22 +219,6 @@ impl Creds {
     }
 }
 
-/// A warning when the secrets file under `agents` can be read by group or others (a stat,
-/// not a read).
-pub fn env_mode_warning(agents: &Path) -> Option<String> {
-    loose_mode_warning(&agents.join(ENV_PATH))
-}
-
-fn loose_mode_warning(path: &Path) -> Option<String> {
-    use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
-    (mode & 0o077 != 0).then(|| {
-        format!(
-            ".agents/{ENV_PATH} is readable by group or others (mode {mode:04o}); run chmod 600 on it"
-        )
-    })
-}
-
 fn parse_proxy(p: &str) -> Result<(String, u16), CmdError> {
     let bad = || {
         CmdError::new(
@@ -275,96 +234,18 @@ fn parse_proxy(p: &str) -> Result<(String, u16), CmdError> {
     Ok((host, u.port().unwrap_or(1080)))
 }
 
-use crate::commands::args::is_secret_flag as is_forbidden_flag;
-
-/// `ForbiddenArg` when any token of `argv` is a secret flag.
-pub fn check_argv(argv: &[String]) -> Result<(), CmdError> {
-    match argv.iter().find(|t| is_forbidden_flag(t)) {
-        Some(t) => {
-            let name = t.split_once('=').map_or(t.as_str(), |(n, _)| n);
-            Err(CmdError::new(
-                ErrorCode::ForbiddenArg,
-                format!(
-                    "{name} is not accepted: credentials are read only from .agents/{ENV_PATH}"
-                ),
-            ))
-        }
+/// `ForbiddenArg` when the call carried a secret flag (`secret_flag`, from
+/// [`Invocation::secret_flag`](crate::command::Invocation::secret_flag)): IRC credentials
+/// come only from the `.env`.
+pub fn refuse_secret_flag(secret_flag: Option<&str>) -> Result<(), CmdError> {
+    match secret_flag {
+        Some(name) => Err(CmdError::new(
+            ErrorCode::ForbiddenArg,
+            format!("{name} is not accepted: credentials are read only from .agents/{ENV_PATH}"),
+        )),
         None => Ok(()),
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dotenv_rules() {
-        let m = parse_dotenv(
-            "# comment\nIRC_SERVER=irc.example.org\nexport IRC_NICK=\"paw bot\"\n\
-             IRC_TLS = yes # inline\nNOEQUALS\nIRC_CHANNEL='#c'\nX=a#b\nIRC_SERVER_PASSWORD=\"p #1\"\n",
-        );
-        assert_eq!(m["IRC_SERVER"], "irc.example.org");
-        assert_eq!(m["IRC_NICK"], "paw bot");
-        assert_eq!(m["IRC_TLS"], "yes");
-        assert_eq!(m["IRC_CHANNEL"], "#c");
-        assert_eq!(m["X"], "a#b");
-        assert_eq!(m["IRC_SERVER_PASSWORD"], "p #1");
-        assert!(!m.contains_key("NOEQUALS"));
-        for t in ["1", "true", "YES", "on"] {
-            assert!(truthy(t));
-        }
-        assert!(!truthy("0") && !truthy("") && !truthy("nope"));
-    }
-
-    #[test]
-    fn a_lone_cr_ends_a_line() {
-        // Found by fuzzing: a CR inside a value would have reached the IRC PASS line.
-        let m = parse_dotenv("IRC_SERVER_PASSWORD=a\rQUIT :x\rIRC_NICK=n\r\n");
-        assert_eq!(m["IRC_SERVER_PASSWORD"], "a");
-        assert_eq!(m["IRC_NICK"], "n");
-        assert!(m.values().all(|v| !v.contains(['\r', '\n'])));
-    }
-
-    fn creds(text: &str) -> Result<Creds, CmdError> {
-        Creds::from_map(&parse_dotenv(text))
-    }
-
-    #[test]
-    fn missing_keys_are_named_and_values_never_shown() {
-        let e =
-            creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_SERVER_PASSWORD=hunter2").expect_err("nick");
-        assert_eq!(e.code, ErrorCode::MissingCredentials);
-        assert!(e.message.contains("IRC_NICK") && !e.message.contains("hunter2"));
-        let e = creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_NICK=abcdefghij").expect_err("long");
-        assert_eq!(e.code, ErrorCode::NickTooLong);
-        let c =
-            creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_NICK=n\nIRC_TLS=1\nIRC_NICKSERV_PASSWORD=pw")
-                .expect("ok");
-        assert_eq!(c.port, 6697);
-        assert!(!format!("{c:?}").contains("pw\""), "{c:?}");
-        assert!(format!("{c:?}").contains("***"));
-        let c =
-            creds("IRC_SERVER=s\nIRC_CHANNEL=#c\nIRC_NICK=n\nIRC_PROXY=socks5://127.0.0.1:9050")
-                .expect("proxy");
-        assert_eq!(c.proxy, Some(("127.0.0.1".into(), 9050)));
-        assert_eq!(c.port, 6667);
-    }
-
-    #[test]
-    fn secret_flags_are_forbidden_in_every_form() {
-        for t in [
-            "--password",
-            "--pass=x",
-            "--KEY",
-            "--secret",
-            "--token=abc",
-            "--apikey",
-            "--api-key",
-        ] {
-            let e = check_argv(&["irc".into(), "send".into(), t.into()]).expect_err(t);
-            assert_eq!(e.code, ErrorCode::ForbiddenArg);
-            assert!(!e.message.contains("abc"));
-        }
-        assert!(check_argv(&["irc".into(), "--text".into(), "password".into()]).is_ok());
-    }
-}
+mod tests;
