@@ -11,7 +11,7 @@ use hayro::hayro_interpret::{
     BlendMode, ClipPath, Device, DrawMode, DrawProps, Image, ImageDrawProps, SoftMask,
 };
 
-use super::layout::{Glyph, RawPage, Rule};
+use super::geom::{Glyph, RawPage, Rule};
 use super::text::push_glyph;
 
 /// Glyphs kept from one page; the rest of a page drawing more is dropped (a page of dense

@@ -7,6 +7,7 @@
 //! is drawn under `catch_unwind`, so one bad page costs that page (a warning), not the
 //! document. The engine was chosen by measurement on public PDFs (docs/doc-parsers.md).
 
+mod geom;
 mod glyphs;
 mod layout;
 mod tables;
@@ -76,7 +77,7 @@ pub fn pdf_with(bytes: &[u8], password: Option<&str>) -> Result<Document, DocErr
     let mut unusable = Vec::new();
     for (i, page) in pdf.pages().iter().enumerate() {
         if collector.capped == Some(Capped::Document) {
-            pages.push(layout::PageWords::default());
+            pages.push(geom::PageWords::default());
             continue;
         }
         let (w, h) = page.render_dimensions();

@@ -2,7 +2,7 @@
 //! separator is missing) and runs of lines whose words line up in columns with no rules
 //! (the gaps between columns stay free of text on every line of the run).
 
-use super::layout::{Line, Row, Rule, Word};
+use super::geom::{Line, Row, Rule, Word};
 use super::text::{is_numeric, join_line, logical};
 use crate::doc::model::{Block, Cell, Table};
 

@@ -2,7 +2,8 @@
 //! half an em wide; a space in the test text is a gap with no glyph, as in PDFs that place
 //! each word themselves.
 
-use super::layout::{self, Glyph, RawPage, Rule};
+use super::geom::{Glyph, RawPage, Rule};
+use super::layout;
 use super::text::push_glyph;
 use crate::doc::model::{Block, Kind};
 
