@@ -137,10 +137,18 @@ pub enum Plan {
     Deferred,
 }
 
+/// Whether `bytes` are a PDF: `%PDF-` within the first 1,024 bytes, as viewers accept it
+/// (a banner before the header, as Ghostscript and some mailers write, is skipped).
+pub fn is_pdf(bytes: &[u8]) -> bool {
+    bytes[..bytes.len().min(1024)]
+        .windows(5)
+        .any(|w| w == b"%PDF-")
+}
+
 /// When a document (its first bytes, or the format asked) needs the language data.
 pub fn plan(bytes: &[u8], format: Option<Format>, mode: OcrMode) -> Plan {
     let format = format.or_else(|| {
-        if bytes.starts_with(b"%PDF-") {
+        if is_pdf(bytes) {
             Some(Format::Pdf)
         } else if bytes.starts_with(b"\x89PNG") {
             Some(Format::Png)

@@ -106,9 +106,6 @@ pub fn read_text_with(
 /// and TIFF signatures, or a zip whose entries name the Office part (`word/document.xml`,
 /// `ppt/presentation.xml`, `xl/workbook.xml`).
 pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
-    if bytes.starts_with(b"%PDF-") {
-        return Ok(Format::Pdf);
-    }
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Ok(Format::Png);
     }
@@ -123,6 +120,11 @@ pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
             "an OLE2 file: legacy .doc/.ppt/.xls or an encrypted Office document; not supported"
                 .into(),
         ));
+    }
+    // After the pictures' signatures: a picture never begins with a PDF header, but its
+    // first kilobyte may hold those five bytes.
+    if paw_jobs::doc::is_pdf(bytes) {
+        return Ok(Format::Pdf);
     }
     if !bytes.starts_with(b"PK") {
         return Err(DocError::NotSupported(
