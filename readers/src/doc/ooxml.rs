@@ -8,8 +8,8 @@ use std::io::{Cursor, Read};
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
-use super::model::{Cell, Document, Metadata, Table};
-use super::{DocError, docx as docx_reader, pptx as pptx_reader};
+use super::DocError;
+use super::model::{Cell, Metadata, Table};
 
 /// The most one XML part may inflate to.
 pub const MAX_PART_BYTES: u64 = 64 << 20;
@@ -23,16 +23,6 @@ pub const MAX_TABLE_COLS: usize = 1_000;
 /// The most grid positions (rows × columns) all tables of one document may have together:
 /// rendering writes every position, so a tiny span-heavy input must not become gigabytes.
 pub const MAX_TABLE_POSITIONS: usize = 2_000_000;
-
-/// Reads a DOCX (see `docx.rs`).
-pub fn docx(bytes: &[u8]) -> Result<Document, DocError> {
-    docx_reader::read(bytes)
-}
-
-/// Reads a PPTX (see `pptx.rs`).
-pub fn pptx(bytes: &[u8]) -> Result<Document, DocError> {
-    pptx_reader::read(bytes)
-}
 
 /// A zip archive in memory with an inflation budget.
 pub struct Zip<'a> {

@@ -14,7 +14,7 @@ fn docx_with(body: &str, extra: &[(&str, &str)]) -> Document {
     let doc = format!("<w:document {NS}><w:body>{body}</w:body></w:document>");
     let mut parts = vec![("word/document.xml", doc.as_str())];
     parts.extend_from_slice(extra);
-    ooxml::docx(&zip_of(&parts)).expect("docx")
+    super::docx::read(&zip_of(&parts)).expect("docx")
 }
 
 fn p(style: &str, text: &str) -> String {
@@ -354,7 +354,7 @@ fn pptx_doc(slides: &[(&str, &str)], extra: &[(&str, &str)]) -> Document {
         parts.push((n, body));
     }
     parts.extend_from_slice(extra);
-    ooxml::pptx(&zip_of(&parts)).expect("pptx")
+    super::pptx::read(&zip_of(&parts)).expect("pptx")
 }
 
 #[test]
@@ -479,7 +479,7 @@ fn pptx_without_a_slide_list_falls_back_to_part_numbers() {
         ("ppt/slides/slide10.xml", &s10),
         ("ppt/slides/slide2.xml", &s2),
     ]);
-    let d = ooxml::pptx(&bytes).expect("pptx");
+    let d = super::pptx::read(&bytes).expect("pptx");
     assert_eq!(
         render(&d, Mode::Text),
         "=== Slide 1 ===\n\ntwo\n\n=== Slide 2 ===\n\nten\n"

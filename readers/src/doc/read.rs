@@ -3,7 +3,7 @@
 
 use super::model::{Document, render, truncate};
 use super::ocr::{self, Ocr};
-use super::{DocError, DocText, Format, Mode, ooxml, pdf, xlsx};
+use super::{DocError, DocText, Format, Mode, docx, ooxml, pdf, pptx, xlsx};
 
 /// Reads a document into the model (in a worker: the bytes are untrusted), keeping only
 /// `pages` when given. With `ocr` (docs/commands.md "doc extract, doc tables") image files are read by OCR, and a PDF's pages
@@ -32,8 +32,8 @@ pub fn read_doc_with(
     };
     let mut doc = match format {
         Format::Pdf => pdf::pdf_with(bytes, password)?,
-        Format::Docx => ooxml::docx(bytes)?,
-        Format::Pptx => ooxml::pptx(bytes)?,
+        Format::Docx => docx::read(bytes)?,
+        Format::Pptx => pptx::read(bytes)?,
         Format::Xlsx => xlsx::xlsx(bytes)?,
         Format::Png | Format::Jpeg | Format::Tiff => {
             ocr::image_document(bytes, format, ocr.unwrap_or(&Ocr::OFF))?

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use super::Mode;
 use super::model::render;
-use super::{DocError, Format, detect, ooxml, xlsx};
+use super::{DocError, Format, detect, xlsx};
 
 /// A zip of these parts (name, text), deflated; the Office tests build their files with it.
 pub(super) fn zip_of(parts: &[(&str, &str)]) -> Vec<u8> {
@@ -57,7 +57,7 @@ fn docx_bytes() -> Vec<u8> {
 fn docx_keeps_headings_lists_and_tables() {
     let bytes = docx_bytes();
     assert_eq!(detect(&bytes), Ok(Format::Docx));
-    let blocks = ooxml::docx(&bytes).expect("docx");
+    let blocks = super::docx::read(&bytes).expect("docx");
     assert_eq!(
         render(&blocks, Mode::Md),
         "# Quarterly Report\n\n### Summary\n\nFish & chips cost £5.\n\n- first point\n  - a detail\n1. step one\n\nAfter the list.\n\n| Region | Sales |\n| --- | --- |\n| North | 42 |\n"
@@ -73,7 +73,7 @@ fn an_empty_text_element_does_not_capture_field_codes() {
     let xml = format!(
         "<w:document {W}><w:body><w:p><w:r><w:t/></w:r><w:r><w:instrText>HYPERLINK \"https://x\"</w:instrText></w:r><w:r><w:t>visible</w:t></w:r></w:p></w:body></w:document>"
     );
-    let blocks = ooxml::docx(&zip_of(&[("word/document.xml", &xml)])).expect("docx");
+    let blocks = super::docx::read(&zip_of(&[("word/document.xml", &xml)])).expect("docx");
     assert_eq!(render(&blocks, Mode::Text), "visible\n");
 }
 
@@ -103,7 +103,7 @@ fn pptx_has_one_section_per_slide_in_order() {
         ("ppt/slides/slide2.xml", &s2),
     ]);
     assert_eq!(detect(&bytes), Ok(Format::Pptx));
-    let blocks = ooxml::pptx(&bytes).expect("pptx");
+    let blocks = super::pptx::read(&bytes).expect("pptx");
     assert_eq!(blocks.pages.len(), 3);
     assert_eq!(
         render(&blocks, Mode::Md),
@@ -182,13 +182,16 @@ fn bad_input_is_a_reason_never_a_panic() {
     // Truncated containers.
     for full in [docx_bytes(), xlsx_bytes()] {
         let cut = &full[..full.len() / 2];
-        assert!(detect(cut).is_err() || ooxml::docx(cut).is_err());
+        assert!(detect(cut).is_err() || super::docx::read(cut).is_err());
         assert!(xlsx::xlsx(cut).is_err());
     }
     // Malformed XML inside a valid container.
     let broken = zip_of(&[("word/document.xml", "<w:document><w:body><w:p></w:body>")]);
-    assert!(matches!(ooxml::docx(&broken), Err(DocError::Parse(_))));
-    assert!(ooxml::pptx(&zip_of(&[("ppt/presentation.xml", "<x/>")])).is_ok());
+    assert!(matches!(
+        super::docx::read(&broken),
+        Err(DocError::Parse(_))
+    ));
+    assert!(super::pptx::read(&zip_of(&[("ppt/presentation.xml", "<x/>")])).is_ok());
 }
 
 #[test]
@@ -205,7 +208,7 @@ fn a_zip_bomb_stops_at_the_limit() {
     let bytes = w.finish().expect("finish").into_inner();
     assert!(bytes.len() < 1 << 20, "{}", bytes.len());
     assert_eq!(detect(&bytes), Ok(Format::Docx));
-    match ooxml::docx(&bytes) {
+    match super::docx::read(&bytes) {
         Err(DocError::Parse(m)) => assert!(m.contains("zip bomb"), "{m}"),
         other => panic!("{other:?}"),
     }

@@ -498,10 +498,8 @@ fn no_async_fn_in_commands_does_blocking_file_io() {
 #[test]
 fn no_crate_has_an_import_loop_between_its_modules() {
     // ARCHITECTURE.md: each crate's modules form layers (docs/module-graph.md);
-    // `scripts/module-graph` lists every loop, one line per loop. One loop in the readers
-    // is known and being broken apart: it is allowed by name, so that any other loop — and
-    // any change to it — fails here. Remove it from `ALLOWED` when it lands.
-    const ALLOWED: &[&str] = &["readers: loop: doc/docx <-> doc/ooxml <-> doc/pptx"];
+    // `scripts/module-graph` lists every loop, one line per loop; there are none, and none
+    // may come back.
     let out = std::process::Command::new("python3")
         .arg(root().join("scripts/module-graph"))
         .output()
@@ -515,14 +513,9 @@ fn no_crate_has_an_import_loop_between_its_modules() {
         String::from_utf8_lossy(&out.stderr)
     );
     let loops: Vec<&str> = text.lines().filter(|l| l.contains(": loop: ")).collect();
-    let unexpected: Vec<&&str> = loops.iter().filter(|l| !ALLOWED.contains(l)).collect();
     assert!(
-        unexpected.is_empty(),
+        loops.is_empty(),
         "import loops (move the shared item to a module both can depend on):\n{}",
-        unexpected
-            .iter()
-            .map(|l| l.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
+        loops.join("\n")
     );
 }
