@@ -1,11 +1,16 @@
 //! Prints a document's text as `doc extract` renders it (no OCR, no worker sandbox): for
 //! measuring the readers against other converters on a corpus, one process per file.
 //!
-//! `cargo run --release -p paw-readers --example doc-text -- FILE [text|md]`
+//! `cargo run --release -p paw-readers --example doc-text -- FILE [text|md] [ocr]`
+//!
+//! With `ocr`, pages without a usable text layer (and pictures) are read by Tesseract in
+//! English, as `doc extract --ocr auto` does, the language data read from the installed
+//! tessdata folder.
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
+use paw_readers::doc::ocr::{Ocr, OcrMode};
 use paw_readers::doc::{Mode, read_text};
 
 fn main() -> ExitCode {
@@ -25,7 +30,25 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match read_text(&bytes, None, mode, 0, None, None) {
+    let ocr = args.iter().any(|a| a == "ocr");
+    let data: Vec<(String, Vec<u8>)> = ["eng", "osd"]
+        .iter()
+        .filter(|_| ocr)
+        .filter_map(|l| {
+            paw_jobs::doc::TESSDATA_DIRS
+                .iter()
+                .find_map(|d| std::fs::read(format!("{d}/{l}.traineddata")).ok())
+                .map(|d| (l.to_string(), d))
+        })
+        .collect();
+    let borrowed: Vec<(String, &[u8])> = data.iter().map(|(n, d)| (n.clone(), &d[..])).collect();
+    let settings = Ocr {
+        mode: OcrMode::Auto,
+        lang: "eng",
+        data: &borrowed,
+        deferred: false,
+    };
+    match read_text(&bytes, None, mode, 0, None, ocr.then_some(&settings)) {
         Ok((info, text)) => {
             for w in &info.warnings {
                 eprintln!("warning: {w}");

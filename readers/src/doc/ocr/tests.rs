@@ -364,3 +364,80 @@ fn a_flate_one_bit_scan_is_read_either_polarity() {
         );
     }
 }
+
+/// A one-page PDF whose page draws a Form XObject that draws `img` as two 8-bit strips (top
+/// half, bottom half) at 300 dpi — how cairo, "print to PDF" and many scanners write a scan.
+fn form_strips_scan(img: &GrayImage) -> Vec<u8> {
+    use lopdf::{Document as Pdf, Object, Stream, dictionary};
+    let (w, h) = img.dimensions();
+    let top = h / 2;
+    let strip = |y0: u32, y1: u32| {
+        let rows: Vec<u8> = (y0..y1)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| img.get_pixel(x, y).0[0])
+            .collect();
+        let mut s = Stream::new(
+            dictionary! {
+                "Type" => "XObject", "Subtype" => "Image", "Width" => w as i64,
+                "Height" => (y1 - y0) as i64, "ColorSpace" => "DeviceGray", "BitsPerComponent" => 8,
+            },
+            rows,
+        );
+        s.compress().expect("deflate");
+        s
+    };
+    let mut pdf = Pdf::with_version("1.5");
+    let pages_id = pdf.new_object_id();
+    let im0 = pdf.add_object(strip(0, top));
+    let im1 = pdf.add_object(strip(top, h));
+    let (wp, hp) = (w as f32 * 72.0 / 300.0, h as f32 * 72.0 / 300.0);
+    let (h0, h1) = (top as f32 * 72.0 / 300.0, (h - top) as f32 * 72.0 / 300.0);
+    let form_content =
+        format!("q {wp} 0 0 {h0} 0 {h1} cm /Im0 Do Q q {wp} 0 0 {h1} 0 0 cm /Im1 Do Q");
+    let form = pdf.add_object(Stream::new(
+        dictionary! {
+            "Type" => "XObject", "Subtype" => "Form",
+            "BBox" => vec![0.into(), 0.into(), Object::Real(wp), Object::Real(hp)],
+            "Resources" => dictionary! { "XObject" => dictionary! { "Im0" => im0, "Im1" => im1 } },
+        },
+        form_content.into_bytes(),
+    ));
+    let content_id = pdf.add_object(Stream::new(dictionary! {}, b"/Fm0 Do".to_vec()));
+    let page_id = pdf.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+        "Resources" => dictionary! { "XObject" => dictionary! { "Fm0" => form } },
+        "MediaBox" => vec![0.into(), 0.into(), Object::Real(wp), Object::Real(hp)],
+    });
+    pdf.objects.insert(
+        pages_id,
+        Object::Dictionary(
+            dictionary! { "Type" => "Pages", "Kids" => vec![page_id.into()], "Count" => 1 },
+        ),
+    );
+    let catalog = pdf.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    pdf.trailer.set("Root", catalog);
+    let mut out = Vec::new();
+    pdf.save_to(&mut out).expect("save");
+    out
+}
+
+#[test]
+fn a_scan_drawn_by_a_form_in_strips_is_read_by_rendering_the_page() {
+    // No single image on the page is the scan (a form draws two strips of it): the page is
+    // rendered as a viewer shows it and read.
+    let img = decode::image_file(&fixture("english.png"), ImageFormat::Png).expect("png");
+    let owned = data(&["eng", "osd"]);
+    let d: Vec<(String, &[u8])> = owned.iter().map(|(n, d)| (n.clone(), &d[..])).collect();
+    let ocr = Ocr {
+        mode: OcrMode::Auto,
+        lang: "eng",
+        data: &d,
+        deferred: false,
+    };
+    let pdf = form_strips_scan(&img);
+    let (info, got) =
+        crate::doc::read_text(&pdf, None, crate::doc::Mode::Text, 0, None, Some(&ocr))
+            .expect("read");
+    assert_eq!(info.ocr_pages, 1, "{:?}", info.warnings);
+    assert!(accuracy(ENGLISH, &got) >= 0.95, "{got} {:?}", info.warnings);
+}
