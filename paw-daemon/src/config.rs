@@ -122,8 +122,8 @@ impl Default for WorkerConfig {
             processes: 2,
             max_processes: 6,
             burst_after_ms: 200,
-            memory_mb: 512,
-            memory_budget_mb: 2048,
+            memory_mb: 768,
+            memory_budget_mb: 3072,
             cpu_secs: 60,
             cpu_ms_per_mb: 4000,
         }

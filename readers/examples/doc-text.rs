@@ -8,12 +8,25 @@
 //! tessdata folder.
 
 use std::io::Write as _;
+
+// The worker's allocator, so memory measured here is what a worker would see.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::process::ExitCode;
 
 use paw_readers::doc::ocr::{Ocr, OcrMode};
 use paw_readers::doc::{Mode, read_text};
 
 fn main() -> ExitCode {
+    // On a thread of its own with the worker's 64 MiB stack, as a worker runs a job.
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(run)
+        .map(|t| t.join().unwrap_or(ExitCode::from(4)))
+        .unwrap_or(ExitCode::from(4))
+}
+
+fn run() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
         eprintln!("usage: doc-text FILE [text|md]");
@@ -48,6 +61,10 @@ fn main() -> ExitCode {
         data: &borrowed,
         deferred: false,
     };
+    if std::env::var_os("PAW_DOC_TEXT_TWICE").is_some() {
+        // As a worker does for a scan: first read without the OCR data, then again with them.
+        let _ = read_text(&bytes, None, mode, 0, None, None);
+    }
     match read_text(&bytes, None, mode, 0, None, ocr.then_some(&settings)) {
         Ok((info, text)) => {
             for w in &info.warnings {
