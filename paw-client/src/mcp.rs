@@ -16,6 +16,7 @@ pub mod config;
 pub mod confirm;
 mod http;
 mod runs;
+pub mod skills;
 pub mod view;
 
 use std::collections::HashMap;
@@ -28,11 +29,11 @@ use paw_proto::{
 };
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
-    ElicitationAction, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
-    ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities,
-    ServerConfig, Tool,
+    ElicitationAction, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    GetSkillRequestParams, GetSkillResult, Implementation, ListPromptsResult, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, Prompt,
+    PromptArgument, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -85,6 +86,7 @@ pub fn serve(
             links: Arc::default(),
             runs: Arc::default(),
             policy: Arc::new(Policy::new(&config.confirm, &commands)),
+            skills: Arc::new(skills::from_commands(&commands)),
             commands: Arc::new(commands),
             config: Arc::new(config),
         };
@@ -119,6 +121,8 @@ struct Bridge {
     runs: Arc<Mutex<runs::Runs>>,
     /// Which commands the person confirms.
     policy: Arc<Policy>,
+    /// The skill texts of `commands` that the skills extension serves.
+    skills: Arc<Vec<skills::Served>>,
     /// `[mcp]`.
     config: Arc<McpConfig>,
 }
@@ -195,7 +199,10 @@ fn instructions(commands: &[paw_proto::CommandInfo]) -> String {
     if commands.is_empty() {
         s.push_str("- see the terminal_exec tool's description\n");
     }
-    s.push_str("Each command's skill text is a resource (paw://skills/<command>).");
+    s.push_str(
+        "Each command's skill text is a resource (paw://skills/<command>), and a skill \
+         (skills/list) for hosts that load skills.",
+    );
     s
 }
 
@@ -590,6 +597,7 @@ impl ServerHandler for Bridge {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
+                .enable_skills()
                 .enable_prompts()
                 .build(),
         )
@@ -632,6 +640,28 @@ impl ServerHandler for Bridge {
             })
             .collect();
         Ok(ListResourcesResult::with_all_items(skills))
+    }
+
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, McpError> {
+        Ok(ListSkillsResult::with_all_items(
+            self.skills.iter().map(|s| s.skill.clone()).collect(),
+        ))
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, McpError> {
+        self.skills
+            .iter()
+            .find(|s| s.skill.uri == request.uri)
+            .map(|s| GetSkillResult::new(s.skill.clone()))
+            .ok_or_else(|| McpError::invalid_params(format!("no skill {}", request.uri), None))
     }
 
     async fn list_tools(
@@ -722,6 +752,11 @@ impl ServerHandler for Bridge {
             .find(|c| skill_uri(&c.name) == request.uri && !c.skill.is_empty())
         {
             let text = ResourceContents::text(c.skill.clone(), request.uri.clone())
+                .with_mime_type("text/markdown");
+            return Ok(ReadResourceResult::new(vec![text]).into());
+        }
+        if let Some(s) = self.skills.iter().find(|s| s.skill.uri == request.uri) {
+            let text = ResourceContents::text(s.text.clone(), request.uri.clone())
                 .with_mime_type("text/markdown");
             return Ok(ReadResourceResult::new(vec![text]).into());
         }

@@ -739,3 +739,82 @@ fn structured_content_stays_within_a_fifth_of_the_text() {
         assert!(sc <= 1.2 * text || sc <= text + 1024.0, "{row}");
     }
 }
+
+/// Runs `scripts/mcp_raw.py MODE` against the daemon and returns its report.
+fn run_raw(d: &Daemon, mode: &str) -> Value {
+    let out = Command::new(python())
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/mcp_raw.py"))
+        .arg(mode)
+        .arg(client_bin())
+        .arg(&d.socket)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the raw MCP host");
+    assert!(
+        out.status.success(),
+        "raw MCP host failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("report is JSON")
+}
+
+#[test]
+fn a_host_that_loads_skills_gets_each_commands_skill_text() {
+    let d = Daemon::with_config("");
+    let r = run_raw(&d, "skills");
+    let ext = &r["initialize"]["result"]["capabilities"]["extensions"];
+    assert!(
+        ext.get("io.modelcontextprotocol/skills").is_some(),
+        "{}",
+        r["initialize"]
+    );
+    let skills = r["list"]["result"]["skills"].as_array().expect("skills");
+    let uris: Vec<&str> = skills.iter().filter_map(|s| s["uri"].as_str()).collect();
+    for want in [
+        "skill://hello-world/SKILL.md",
+        "skill://rss/SKILL.md",
+        "skill://irc/SKILL.md",
+        "skill://doc/SKILL.md",
+    ] {
+        assert!(uris.contains(&want), "{uris:?}");
+    }
+    let commands = d.conn().result("terminal.commands", json!({}));
+    for s in skills {
+        let uri = s["uri"].as_str().expect("uri");
+        let name = s["frontmatter"]["name"].as_str().expect("name");
+        assert_eq!(uri, format!("skill://{name}/SKILL.md"));
+        assert!(
+            !s["frontmatter"]["description"]
+                .as_str()
+                .unwrap_or("")
+                .is_empty(),
+            "{s}"
+        );
+        // skills/get gives the same entry; resources/read the bytes it describes, which
+        // are the command's skill text.
+        assert_eq!(r["get"][uri]["result"]["skill"], *s, "{}", r["get"][uri]);
+        let text = r["read"][uri]["result"]["contents"][0]["text"]
+            .as_str()
+            .expect("text");
+        let file = &s["resources"][0];
+        assert_eq!(file["uri"], uri);
+        assert_eq!(file["size"], text.len());
+        assert!(
+            commands["commands"]
+                .as_array()
+                .expect("commands")
+                .iter()
+                .any(|c| c["skill"] == text),
+            "{uri} is no command's skill text"
+        );
+        assert_eq!(file["digest"], r["digest"][uri]);
+    }
+    assert_eq!(
+        r["get_unknown"]["error"]["code"], -32602,
+        "{}",
+        r["get_unknown"]
+    );
+    // Hosts without the extension still find the texts as resources.
+    let listed = r["resources"]["result"]["resources"].to_string();
+    assert!(listed.contains("paw://skills/rss"), "{listed}");
+}
