@@ -818,3 +818,72 @@ fn a_host_that_loads_skills_gets_each_commands_skill_text() {
     let listed = r["resources"]["result"]["resources"].to_string();
     assert!(listed.contains("paw://skills/rss"), "{listed}");
 }
+
+#[test]
+fn a_2026_07_28_host_confirms_through_an_input_required_result() {
+    let feeds = FeedServer::start();
+    let d = Daemon::with_config(&feeds.config());
+    feeds.subscribe(&d, "m", 4, "/dyn");
+    let r = run_raw(&d, "confirm");
+    let tool = &r["tools"]["result"]["tools"][0];
+    assert!(
+        tool["description"]
+            .as_str()
+            .is_some_and(|t| t.contains("confirmed by the person")),
+        "{tool}"
+    );
+    // The gated call is answered with the question and a nonce, not run.
+    let first = &r["accept_first"]["result"];
+    assert_eq!(first["resultType"], "input_required", "{first}");
+    let q = &first["inputRequests"]["confirm"];
+    assert_eq!(q["method"], "elicitation/create", "{q}");
+    let message = q["params"]["message"].as_str().expect("message");
+    assert!(
+        message.contains("`rss remove --name m1` (session raw)")
+            && message.contains("cannot be undone"),
+        "{message}"
+    );
+    assert_eq!(
+        q["params"]["requestedSchema"]["required"],
+        json!(["allow"]),
+        "{q}"
+    );
+    assert_eq!(
+        first["requestState"].as_str().map(str::len),
+        Some(43),
+        "{first}"
+    );
+    // The retry with the person's yes runs it.
+    let ok = &r["accept_retry"]["result"];
+    assert_eq!(ok["isError"], false, "{ok}");
+    assert!(ok["structuredContent"]["run_id"].is_string(), "{ok}");
+    // Nothing else runs: a used, forged or misbound nonce, a missing or negative answer,
+    // and --confirm from the model.
+    for (call, says) in [
+        ("replayed", "already used"),
+        ("decline_retry", "the person declined"),
+        ("forged", "no such question"),
+        ("other_command", "another command line or session"),
+        ("other_session", "another command line or session"),
+        ("no_answer", "the person declined"),
+        ("accept_without_allow", "the person declined"),
+        ("self_confirmed", "--confirm is not taken from the model"),
+    ] {
+        let x = &r[call]["result"];
+        assert_eq!(x["isError"], true, "{call}: {}", r[call]);
+        assert_eq!(
+            x["structuredContent"]["error_code"], "ConfirmRequired",
+            "{call}: {x}"
+        );
+        assert!(text_of(x).contains(says), "{call}: {x}");
+        assert!(
+            x["structuredContent"].get("run_id").is_none(),
+            "{call}: {x}"
+        );
+    }
+    let list = text_of(&r["list_after"]["result"]);
+    for kept in ["m0", "m2", "m3"] {
+        assert!(list.contains(kept), "{list}");
+    }
+    assert!(!list.contains("m1"), "{list}");
+}
