@@ -7,7 +7,10 @@
 //! the MCP spec keeps no state between calls, paw's sessions carry it. The tool's input and
 //! output schemas and annotations come from `paw_proto::tool`, the source `paw-client
 //! schema` prints; the output is the lean view of [`view`] (what a host shows its model),
-//! and irreversible commands are confirmed by the person through elicitation ([`confirm`]).
+//! and irreversible commands are confirmed by the person through elicitation ([`confirm`]):
+//! a request in the call, or on hosts that negotiated 2026-07-28 an `input_required` answer
+//! whose retry carries the person's answer ([`pending`]). The commands' skill texts are
+//! resources and, for hosts that load skills, skills ([`skills`]).
 //! Artifacts come back as `resource_link`s whose `file://` URIs this server
 //! also serves through `resources/read` — only the files its own calls reported, so the
 //! bridge never reads anything else under the home (secrets live there).
@@ -15,7 +18,9 @@
 pub mod config;
 pub mod confirm;
 mod http;
+pub mod pending;
 mod runs;
+pub mod skills;
 pub mod view;
 
 use std::collections::HashMap;
@@ -27,12 +32,13 @@ use paw_proto::{
     CommandsResult, DaemonStatus, ErrorCode, ExecOutcome, ExecParams, Truncated, methods,
 };
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
-    ElicitationAction, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
-    ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequest,
+    ElicitRequestParams, ElicitationAction, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, GetSkillRequestParams, GetSkillResult, Implementation, InputRequest,
+    InputRequiredResult, InputResponses, ListPromptsResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, Prompt, PromptArgument,
+    PromptMessage, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -85,6 +91,8 @@ pub fn serve(
             links: Arc::default(),
             runs: Arc::default(),
             policy: Arc::new(Policy::new(&config.confirm, &commands)),
+            pending: Arc::default(),
+            skills: Arc::new(skills::from_commands(&commands)),
             commands: Arc::new(commands),
             config: Arc::new(config),
         };
@@ -119,6 +127,10 @@ struct Bridge {
     runs: Arc<Mutex<runs::Runs>>,
     /// Which commands the person confirms.
     policy: Arc<Policy>,
+    /// Questions put to the person on 2026-07-28 hosts, waiting for the retried call.
+    pending: Arc<Mutex<pending::Pending>>,
+    /// The skill texts of `commands` that the skills extension serves.
+    skills: Arc<Vec<skills::Served>>,
     /// `[mcp]`.
     config: Arc<McpConfig>,
 }
@@ -195,7 +207,10 @@ fn instructions(commands: &[paw_proto::CommandInfo]) -> String {
     if commands.is_empty() {
         s.push_str("- see the terminal_exec tool's description\n");
     }
-    s.push_str("Each command's skill text is a resource (paw://skills/<command>).");
+    s.push_str(
+        "Each command's skill text is a resource (paw://skills/<command>), and a skill \
+         (skills/list) for hosts that load skills.",
+    );
     s
 }
 
@@ -461,23 +476,7 @@ impl Bridge {
         command: &str,
         session: Option<&str>,
     ) -> Result<bool, McpError> {
-        let shown = paw_proto::untrusted::clean_capped(command, 1024);
-        let session = paw_proto::untrusted::clean_capped(session.unwrap_or("default"), 64);
-        let params: ElicitRequestParams = serde_json::from_value(serde_json::json!({
-            "mode": "form",
-            "message": format!(
-                "The agent asks paw to run `{shown}` (session {session}). `{gate}` cannot be \
-                 undone. Run it?"
-            ),
-            "requestedSchema": {
-                "type": "object",
-                "properties": {
-                    "allow": {"type": "boolean", "title": "Run it", "description": format!("Run `{gate}` as shown")}
-                },
-                "required": ["allow"]
-            }
-        }))
-        .map_err(daemon_error)?;
+        let params = question(gate, command, session)?;
         let answer = tokio::select! {
             a = ctx.peer.create_elicitation(params) => a,
             () = ctx.ct.cancelled() => {
@@ -485,14 +484,105 @@ impl Bridge {
             }
         }
         .map_err(|e| McpError::internal_error(format!("cannot ask the person: {e}"), None))?;
-        Ok(answer.action == ElicitationAction::Accept
-            && answer
-                .content
-                .as_ref()
-                .and_then(|c| c.get("allow"))
-                .and_then(Value::as_bool)
-                == Some(true))
+        Ok(allowed(&answer.action, answer.content.as_ref()))
     }
+
+    /// The answer to a gated call on a 2026-07-28 host before the person was asked: the
+    /// question, and a nonce for the retry that carries the answer.
+    fn input_required(
+        &self,
+        gate: &str,
+        command: &str,
+        session: Option<&str>,
+    ) -> Result<CallToolResponse, McpError> {
+        let params = question(gate, command, session)?;
+        let nonce = self
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .issue(asked(command, session), std::time::Instant::now());
+        let requests = [(
+            ANSWER_KEY.to_string(),
+            InputRequest::Elicitation(ElicitRequest::new(params)),
+        )];
+        Ok(InputRequiredResult::new(Some(requests.into()), Some(nonce)).into())
+    }
+
+    /// Whether the retried call carries a nonce this server issued for this very call
+    /// and the person's yes in the form's answer; `Err` says why not.
+    fn answered(
+        &self,
+        nonce: &str,
+        responses: Option<&InputResponses>,
+        command: &str,
+        session: Option<&str>,
+    ) -> Result<(), String> {
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .redeem(nonce, &asked(command, session), std::time::Instant::now())
+            .map_err(|e| format!("not confirmed: {e}. Call again without it and paw will ask."))?;
+        let answer = responses
+            .and_then(|r| r.get(ANSWER_KEY))
+            .cloned()
+            .and_then(|a| serde_json::from_value::<rmcp::model::ElicitResult>(a).ok());
+        match answer {
+            Some(a) if allowed(&a.action, a.content.as_ref()) => Ok(()),
+            _ => Err("the person declined".into()),
+        }
+    }
+}
+
+/// The key of the one question in an `input_required` result, and of its answer.
+const ANSWER_KEY: &str = "confirm";
+
+/// What a nonce is bound to.
+fn asked(command: &str, session: Option<&str>) -> pending::Asked {
+    pending::Asked {
+        command: command.to_string(),
+        session: session.unwrap_or("default").to_string(),
+    }
+}
+
+/// Whether the form's answer is a yes (accepted, with `allow` ticked).
+fn allowed(action: &ElicitationAction, content: Option<&Value>) -> bool {
+    *action == ElicitationAction::Accept
+        && content
+            .and_then(|c| c.get("allow"))
+            .and_then(Value::as_bool)
+            == Some(true)
+}
+
+/// Whether the host negotiated 2026-07-28 or later, where a server asks through
+/// `input_required` results rather than requests of its own.
+fn asks_by_result(ctx: &RequestContext<RoleServer>) -> bool {
+    ctx.protocol_version()
+        .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+}
+
+/// The question put to the person about `command`: a form with one box.
+fn question(
+    gate: &str,
+    command: &str,
+    session: Option<&str>,
+) -> Result<ElicitRequestParams, McpError> {
+    let shown = paw_proto::untrusted::clean_capped(command, 1024);
+    let session = paw_proto::untrusted::clean_capped(session.unwrap_or("default"), 64);
+    serde_json::from_value(serde_json::json!({
+        "mode": "form",
+        "message": format!(
+            "The agent asks paw to run `{shown}` (session {session}). `{gate}` cannot be \
+             undone. Run it?"
+        ),
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "allow": {"type": "boolean", "title": "Run it", "description": format!("Run `{gate}` as shown")}
+            },
+            "required": ["allow"]
+        }
+    }))
+    .map_err(daemon_error)
 }
 
 impl Bridge {
@@ -590,6 +680,7 @@ impl ServerHandler for Bridge {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
+                .enable_skills()
                 .enable_prompts()
                 .build(),
         )
@@ -634,6 +725,28 @@ impl ServerHandler for Bridge {
         Ok(ListResourcesResult::with_all_items(skills))
     }
 
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, McpError> {
+        Ok(ListSkillsResult::with_all_items(
+            self.skills.iter().map(|s| s.skill.clone()).collect(),
+        ))
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, McpError> {
+        self.skills
+            .iter()
+            .find(|s| s.skill.uri == request.uri)
+            .map(|s| GetSkillResult::new(s.skill.clone()))
+            .ok_or_else(|| McpError::invalid_params(format!("no skill {}", request.uri), None))
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -659,6 +772,9 @@ impl ServerHandler for Bridge {
                 None,
             ));
         }
+        let by_result = asks_by_result(&ctx);
+        let retry = request.request_state.clone();
+        let responses = request.input_responses.clone();
         let args = Value::Object(request.arguments.unwrap_or_default());
         let mut params: ExecParams = serde_json::from_value(args)
             .map_err(|e| McpError::invalid_params(format!("bad arguments: {e}"), None))?;
@@ -679,7 +795,41 @@ impl ServerHandler for Bridge {
                 .result(not_run(session.as_deref(), why), &PathBuf::new())
                 .into());
         }
+        // 2026-07-28: a retry must carry the nonce of this call's question and the yes;
+        // without a nonce, the gated call is answered with the question.
+        let confirmed = match (&gate, by_result, retry.as_deref()) {
+            (Gate::Open, _, _) | (_, false, _) => false,
+            (_, true, Some(nonce)) => {
+                if let Err(why) = self.answered(
+                    nonce,
+                    responses.as_ref(),
+                    &params.command,
+                    session.as_deref(),
+                ) {
+                    let name = match &gate {
+                        Gate::AskFirst(n) | Gate::AskOnDemand(n) => n.as_str(),
+                        Gate::Open => "",
+                    };
+                    let why = format!("{why}: `{name}` was not run");
+                    return Ok(self
+                        .result(not_run(session.as_deref(), why), &PathBuf::new())
+                        .into());
+                }
+                true
+            }
+            (Gate::AskFirst(name), true, None) => {
+                return self.input_required(name, &params.command, session.as_deref());
+            }
+            (Gate::AskOnDemand(_), true, None) => false,
+        };
+        if confirmed && let Gate::AskOnDemand(_) = &gate {
+            let mut params = params;
+            params.command.push_str(" --confirm");
+            let (outcome, home) = self.exec(params, session, &ctx).await?;
+            return Ok(self.result(outcome, &home).into());
+        }
         if let Gate::AskFirst(name) = &gate
+            && !confirmed
             && !self
                 .ask(&ctx, name, &params.command, session.as_deref())
                 .await?
@@ -694,6 +844,9 @@ impl ServerHandler for Bridge {
         if let Gate::AskOnDemand(name) = &gate
             && outcome.error_code == Some(ErrorCode::ConfirmRequired)
         {
+            if by_result {
+                return self.input_required(name, &again.command, session.as_deref());
+            }
             if !self
                 .ask(&ctx, name, &again.command, session.as_deref())
                 .await?
@@ -722,6 +875,11 @@ impl ServerHandler for Bridge {
             .find(|c| skill_uri(&c.name) == request.uri && !c.skill.is_empty())
         {
             let text = ResourceContents::text(c.skill.clone(), request.uri.clone())
+                .with_mime_type("text/markdown");
+            return Ok(ReadResourceResult::new(vec![text]).into());
+        }
+        if let Some(s) = self.skills.iter().find(|s| s.skill.uri == request.uri) {
+            let text = ResourceContents::text(s.text.clone(), request.uri.clone())
                 .with_mime_type("text/markdown");
             return Ok(ReadResourceResult::new(vec![text]).into());
         }

@@ -739,3 +739,151 @@ fn structured_content_stays_within_a_fifth_of_the_text() {
         assert!(sc <= 1.2 * text || sc <= text + 1024.0, "{row}");
     }
 }
+
+/// Runs `scripts/mcp_raw.py MODE` against the daemon and returns its report.
+fn run_raw(d: &Daemon, mode: &str) -> Value {
+    let out = Command::new(python())
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/mcp_raw.py"))
+        .arg(mode)
+        .arg(client_bin())
+        .arg(&d.socket)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the raw MCP host");
+    assert!(
+        out.status.success(),
+        "raw MCP host failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("report is JSON")
+}
+
+#[test]
+fn a_host_that_loads_skills_gets_each_commands_skill_text() {
+    let d = Daemon::with_config("");
+    let r = run_raw(&d, "skills");
+    let ext = &r["initialize"]["result"]["capabilities"]["extensions"];
+    assert!(
+        ext.get("io.modelcontextprotocol/skills").is_some(),
+        "{}",
+        r["initialize"]
+    );
+    let skills = r["list"]["result"]["skills"].as_array().expect("skills");
+    let uris: Vec<&str> = skills.iter().filter_map(|s| s["uri"].as_str()).collect();
+    for want in [
+        "skill://hello-world/SKILL.md",
+        "skill://rss/SKILL.md",
+        "skill://irc/SKILL.md",
+        "skill://doc/SKILL.md",
+    ] {
+        assert!(uris.contains(&want), "{uris:?}");
+    }
+    let commands = d.conn().result("terminal.commands", json!({}));
+    for s in skills {
+        let uri = s["uri"].as_str().expect("uri");
+        let name = s["frontmatter"]["name"].as_str().expect("name");
+        assert_eq!(uri, format!("skill://{name}/SKILL.md"));
+        assert!(
+            !s["frontmatter"]["description"]
+                .as_str()
+                .unwrap_or("")
+                .is_empty(),
+            "{s}"
+        );
+        // skills/get gives the same entry; resources/read the bytes it describes, which
+        // are the command's skill text.
+        assert_eq!(r["get"][uri]["result"]["skill"], *s, "{}", r["get"][uri]);
+        let text = r["read"][uri]["result"]["contents"][0]["text"]
+            .as_str()
+            .expect("text");
+        let file = &s["resources"][0];
+        assert_eq!(file["uri"], uri);
+        assert_eq!(file["size"], text.len());
+        assert!(
+            commands["commands"]
+                .as_array()
+                .expect("commands")
+                .iter()
+                .any(|c| c["skill"] == text),
+            "{uri} is no command's skill text"
+        );
+        assert_eq!(file["digest"], r["digest"][uri]);
+    }
+    assert_eq!(
+        r["get_unknown"]["error"]["code"], -32602,
+        "{}",
+        r["get_unknown"]
+    );
+    // Hosts without the extension still find the texts as resources.
+    let listed = r["resources"]["result"]["resources"].to_string();
+    assert!(listed.contains("paw://skills/rss"), "{listed}");
+}
+
+#[test]
+fn a_2026_07_28_host_confirms_through_an_input_required_result() {
+    let feeds = FeedServer::start();
+    let d = Daemon::with_config(&feeds.config());
+    feeds.subscribe(&d, "m", 4, "/dyn");
+    let r = run_raw(&d, "confirm");
+    let tool = &r["tools"]["result"]["tools"][0];
+    assert!(
+        tool["description"]
+            .as_str()
+            .is_some_and(|t| t.contains("confirmed by the person")),
+        "{tool}"
+    );
+    // The gated call is answered with the question and a nonce, not run.
+    let first = &r["accept_first"]["result"];
+    assert_eq!(first["resultType"], "input_required", "{first}");
+    let q = &first["inputRequests"]["confirm"];
+    assert_eq!(q["method"], "elicitation/create", "{q}");
+    let message = q["params"]["message"].as_str().expect("message");
+    assert!(
+        message.contains("`rss remove --name m1` (session raw)")
+            && message.contains("cannot be undone"),
+        "{message}"
+    );
+    assert_eq!(
+        q["params"]["requestedSchema"]["required"],
+        json!(["allow"]),
+        "{q}"
+    );
+    assert_eq!(
+        first["requestState"].as_str().map(str::len),
+        Some(43),
+        "{first}"
+    );
+    // The retry with the person's yes runs it.
+    let ok = &r["accept_retry"]["result"];
+    assert_eq!(ok["isError"], false, "{ok}");
+    assert!(ok["structuredContent"]["run_id"].is_string(), "{ok}");
+    // Nothing else runs: a used, forged or misbound nonce, a missing or negative answer,
+    // and --confirm from the model.
+    for (call, says) in [
+        ("replayed", "already used"),
+        ("decline_retry", "the person declined"),
+        ("forged", "no such question"),
+        ("other_command", "another command line or session"),
+        ("other_session", "another command line or session"),
+        ("no_answer", "the person declined"),
+        ("accept_without_allow", "the person declined"),
+        ("self_confirmed", "--confirm is not taken from the model"),
+    ] {
+        let x = &r[call]["result"];
+        assert_eq!(x["isError"], true, "{call}: {}", r[call]);
+        assert_eq!(
+            x["structuredContent"]["error_code"], "ConfirmRequired",
+            "{call}: {x}"
+        );
+        assert!(text_of(x).contains(says), "{call}: {x}");
+        assert!(
+            x["structuredContent"].get("run_id").is_none(),
+            "{call}: {x}"
+        );
+    }
+    let list = text_of(&r["list_after"]["result"]);
+    for kept in ["m0", "m2", "m3"] {
+        assert!(list.contains(kept), "{list}");
+    }
+    assert!(!list.contains("m1"), "{list}");
+}
