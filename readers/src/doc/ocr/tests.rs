@@ -284,7 +284,7 @@ fn a_deferred_job_asks_for_the_data_only_when_a_page_needs_ocr() {
 /// A one-page PDF whose page is `img` as a 1-bit Flate image at 300 dpi (as scanners that
 /// do not use CCITT write it), `/Decode [1 0]` when `inverted` (1 = black).
 fn flate_scan(img: &GrayImage, inverted: bool) -> Vec<u8> {
-    use lopdf::{Document as Pdf, Object, Stream, dictionary};
+    use lopdf::{Document as Pdf, Stream, dictionary};
     let (w, h) = img.dimensions();
     let mut bits = Vec::new();
     for row in img.rows() {
@@ -314,10 +314,22 @@ fn flate_scan(img: &GrayImage, inverted: bool) -> Vec<u8> {
     let image_id = pdf.add_object(image);
     let (wp, hp) = (w as f32 * 72.0 / 300.0, h as f32 * 72.0 / 300.0);
     let content = format!("q {wp} 0 0 {hp} 0 0 cm /Im0 Do Q");
+    one_page(pdf, pages_id, content, ("Im0", image_id), (wp, hp))
+}
+
+/// Finishes `pdf` as one page of `size` points drawing `content` with one XObject.
+fn one_page(
+    mut pdf: lopdf::Document,
+    pages_id: lopdf::ObjectId,
+    content: String,
+    (name, xobject): (&str, lopdf::ObjectId),
+    (wp, hp): (f32, f32),
+) -> Vec<u8> {
+    use lopdf::{Object, Stream, dictionary};
     let content_id = pdf.add_object(Stream::new(dictionary! {}, content.into_bytes()));
     let page_id = pdf.add_object(dictionary! {
         "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
-        "Resources" => dictionary! { "XObject" => dictionary! { "Im0" => image_id } },
+        "Resources" => dictionary! { "XObject" => dictionary! { name => xobject } },
         "MediaBox" => vec![0.into(), 0.into(), Object::Real(wp), Object::Real(hp)],
     });
     pdf.objects.insert(
@@ -402,23 +414,7 @@ fn form_strips_scan(img: &GrayImage) -> Vec<u8> {
         },
         form_content.into_bytes(),
     ));
-    let content_id = pdf.add_object(Stream::new(dictionary! {}, b"/Fm0 Do".to_vec()));
-    let page_id = pdf.add_object(dictionary! {
-        "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
-        "Resources" => dictionary! { "XObject" => dictionary! { "Fm0" => form } },
-        "MediaBox" => vec![0.into(), 0.into(), Object::Real(wp), Object::Real(hp)],
-    });
-    pdf.objects.insert(
-        pages_id,
-        Object::Dictionary(
-            dictionary! { "Type" => "Pages", "Kids" => vec![page_id.into()], "Count" => 1 },
-        ),
-    );
-    let catalog = pdf.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    pdf.trailer.set("Root", catalog);
-    let mut out = Vec::new();
-    pdf.save_to(&mut out).expect("save");
-    out
+    one_page(pdf, pages_id, "/Fm0 Do".into(), ("Fm0", form), (wp, hp))
 }
 
 #[test]
