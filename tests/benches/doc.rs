@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use paw_jobs::doc::Mode;
 use paw_readers::doc::model::render;
-use paw_readers::doc::{pdf, xlsx};
+use paw_readers::doc::{Format, pdf, read_doc};
 use paw_tests::alloc::{Counting, live, peak, reset_peak};
 use paw_tests::docscore::{self, CorpusDoc, Score};
 use paw_tests::workers::Workers;
@@ -190,7 +190,7 @@ fn throughput() {
 
     let xlsx_bytes = xlsx_doc();
     let (s, heap, chars) = measure(|| {
-        let blocks = xlsx::xlsx(&xlsx_bytes).expect("xlsx");
+        let blocks = read_doc(&xlsx_bytes, Some(Format::Xlsx), None, None).expect("xlsx");
         assert_eq!(blocks.pages.len(), 1);
         render(&blocks, Mode::Md).len()
     });

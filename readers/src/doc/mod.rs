@@ -7,6 +7,7 @@
 
 mod docx;
 pub mod model;
+pub mod numfmt;
 pub mod ocr;
 pub mod ooxml;
 pub mod pdf;
@@ -43,6 +44,8 @@ impl From<DocError> for paw_jobs::JobFailure {
     }
 }
 
+#[cfg(test)]
+mod numfmt_tests;
 #[cfg(test)]
 mod ooxml_tests;
 #[cfg(test)]

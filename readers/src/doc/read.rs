@@ -3,7 +3,7 @@
 
 use super::model::{Document, render, truncate};
 use super::ocr::{self, Ocr};
-use super::{DocError, DocText, Format, Mode, ooxml, pdf, xlsx};
+use super::{DocError, DocText, Format, Mode, docx, ooxml, pdf, pptx, xlsx};
 
 /// Reads a document into the model (in a worker: the bytes are untrusted), keeping only
 /// `pages` when given. With `ocr` (docs/commands.md "doc extract, doc tables") image files are read by OCR, and a PDF's pages
@@ -21,9 +21,9 @@ pub fn read_doc(
     };
     let mut doc = match format {
         Format::Pdf => pdf::pdf(bytes)?,
-        Format::Docx => ooxml::docx(bytes)?,
-        Format::Pptx => ooxml::pptx(bytes)?,
-        Format::Xlsx => xlsx::xlsx(bytes)?,
+        Format::Docx => docx::read(bytes)?,
+        Format::Pptx => pptx::read(bytes)?,
+        Format::Xlsx => xlsx::read(bytes)?,
         Format::Png | Format::Jpeg | Format::Tiff => {
             ocr::image_document(bytes, format, ocr.unwrap_or(&Ocr::OFF))?
         }
@@ -79,8 +79,9 @@ pub fn read_text(
 }
 
 /// The format of `bytes`, from their content, never the file name: `%PDF-`, the PNG, JPEG
-/// and TIFF signatures, or a zip whose entries name the Office part (`word/document.xml`,
-/// `ppt/presentation.xml`, `xl/workbook.xml`).
+/// and TIFF signatures, or a zip whose main part — found as Office finds it, through
+/// `_rels/.rels` and `[Content_Types].xml` (`ooxml::main_part`) — is a Word, PowerPoint
+/// or Excel document.
 pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
     if bytes.starts_with(b"%PDF-") {
         return Ok(Format::Pdf);
@@ -105,15 +106,9 @@ pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
             "not a PDF, DOCX, PPTX, XLSX, PNG, JPEG or TIFF file (unknown content)".into(),
         ));
     }
-    let zip = ooxml::Zip::new(bytes)?;
-    for (part, f) in [
-        ("word/document.xml", Format::Docx),
-        ("ppt/presentation.xml", Format::Pptx),
-        ("xl/workbook.xml", Format::Xlsx),
-    ] {
-        if zip.has(part) {
-            return Ok(f);
-        }
+    let mut zip = ooxml::Zip::new(bytes)?;
+    if let Some(main) = ooxml::main_part(&mut zip, &mut Vec::new())? {
+        return Ok(main.format);
     }
     Err(DocError::NotSupported(
         "a zip file that is not a DOCX, PPTX or XLSX document".into(),
