@@ -13,8 +13,8 @@ use quick_xml::events::{BytesStart, Event};
 
 use super::model::{Block, Cell, Document, Kind, Link, Page};
 use super::ooxml::{
-    MAX_TABLE_COLS, Rel, TableBudget, Zip, attr, chart, core_metadata, main_part_as, num_attr,
-    on, push_ref, rels, targets, xml_err,
+    MAX_TABLE_COLS, Rel, TableBudget, Zip, attr, chart, core_metadata, main_part_as, num_attr, on,
+    push_ref, rels, targets, xml_err,
 };
 use super::{DocError, Format};
 
@@ -55,10 +55,11 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
         Some(x) => Styles::parse(&x),
         None => Styles::default(),
     };
-    let numbering = match zip.read_optional(&related("numbering", "numbering.xml"), &mut warnings)? {
-        Some(x) => Numbering::parse(&x),
-        None => Numbering::default(),
-    };
+    let numbering =
+        match zip.read_optional(&related("numbering", "numbering.xml"), &mut warnings)? {
+            Some(x) => Numbering::parse(&x),
+            None => Numbering::default(),
+        };
     let mut notes = HashMap::new();
     for (kind, file, tag, prefix) in [
         ("footnotes", "footnotes.xml", "w:footnote", "f"),
@@ -92,7 +93,11 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
             })
             .collect();
     }
-    let is_header = |n: &str| n.rsplit('/').next().is_some_and(|f| f.starts_with("header"));
+    let is_header = |n: &str| {
+        n.rsplit('/')
+            .next()
+            .is_some_and(|f| f.starts_with("header"))
+    };
     parts.sort_by_key(|n| (!is_header(n), n.len(), n.clone()));
     parts.truncate(MAX_FURNITURE_PARTS);
     for p in &parts {

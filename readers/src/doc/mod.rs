@@ -49,4 +49,8 @@ mod numfmt_tests;
 #[cfg(test)]
 mod ooxml_tests;
 #[cfg(test)]
+mod package_tests;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod xlsx_tests;

@@ -65,7 +65,8 @@ pub fn effective<'a>(id: Option<u32>, code: &'a str) -> Cow<'a, str> {
     let calamine_default = matches!(
         (id, code),
         (Some(14), "mm-dd-yy") | (Some(22), "m/d/yy h:mm") | (Some(_), "General")
-    ) || id.is_some_and(|i| i < 164 && builtin(i).is_some_and(|b| b == code));
+    ) || id
+        .is_some_and(|i| i < 164 && builtin(i).is_some_and(|b| b == code));
     match id.and_then(builtin) {
         Some(b) if calamine_default || code.is_empty() => Cow::Borrowed(b),
         _ => Cow::Borrowed(code),
@@ -141,13 +142,14 @@ pub fn general(v: f64) -> String {
         let es = if e < 0 { '-' } else { '+' };
         return format!("{sign}{m}E{es}{:02}", e.abs());
     }
-    // Room for decimals: 11 characters less the sign, the integer digits and the point.
+    // Room for decimals: 11 characters less the integer digits and the point (the sign
+    // is not counted).
     let int_len = if a < 1.0 {
         1
     } else {
         a.log10().floor() as usize + 1
     };
-    let room = 10usize.saturating_sub(int_len + sign.len());
+    let room = 10usize.saturating_sub(int_len);
     let (i, f) = fixed(a, room);
     let f = f.trim_end_matches('0');
     let i = if i.is_empty() { "0" } else { &i };
@@ -263,7 +265,10 @@ fn section(c: &[char]) -> Section {
             }
             '*' => i += 2,
             '[' => {
-                let end = c[i..].iter().position(|&x| x == ']').map_or(c.len(), |p| i + p);
+                let end = c[i..]
+                    .iter()
+                    .position(|&x| x == ']')
+                    .map_or(c.len(), |p| i + p);
                 let inner: String = c[i + 1..end.min(c.len())].iter().collect();
                 bracket(&inner, &mut s);
                 i = end + 1;
@@ -354,11 +359,8 @@ fn section(c: &[char]) -> Section {
         .collect();
     for (j, &k) in dates.iter().enumerate() {
         if let Tok::Month(n) = s.toks[k] {
-            let after_hour = j > 0
-                && matches!(
-                    s.toks[dates[j - 1]],
-                    Tok::Hour(_) | Tok::Elapsed('h', _)
-                );
+            let after_hour =
+                j > 0 && matches!(s.toks[dates[j - 1]], Tok::Hour(_) | Tok::Elapsed('h', _));
             let before_sec = dates
                 .get(j + 1)
                 .is_some_and(|&n2| matches!(s.toks[n2], Tok::Second(_) | Tok::Elapsed('s', _)));
@@ -446,7 +448,11 @@ fn fixed(v: f64, dec: usize) -> (String, String) {
     let dec = dec.min(MAX_DIGITS);
     let s = format!("{:.14e}", v.abs());
     let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-    let digits: Vec<u8> = m.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
+    let digits: Vec<u8> = m
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .map(|b| b - b'0')
+        .collect();
     let exp: i64 = e.parse().unwrap_or(0);
     // Digit k stands for 10^(exp - k); keep those down to 10^-dec.
     let keep = exp + 1 + dec as i64;
@@ -488,7 +494,10 @@ fn fixed(v: f64, dec: usize) -> (String, String) {
         .collect::<String>()
         .trim_start_matches('0')
         .to_string();
-    let mut frac: String = out[int_len..].iter().map(|d| char::from(b'0' + d)).collect();
+    let mut frac: String = out[int_len..]
+        .iter()
+        .map(|d| char::from(b'0' + d))
+        .collect();
     while frac.len() < dec {
         frac.insert(0, '0');
     }
@@ -530,6 +539,10 @@ fn number(v: f64, sec: &Section) -> String {
             .filter(|t| matches!(t, Tok::Digit(_)))
             .count()
     });
+    if int_ph.is_empty() && dec_ph.is_empty() && toks.iter().any(|t| matches!(t, Tok::Text)) {
+        // A text format shows a number as General.
+        return general(v);
+    }
     if int_ph.is_empty() && dec_ph.is_empty() {
         // Literals only (`"-"` for zero): they are what shows.
         return toks
@@ -555,6 +568,14 @@ fn number(v: f64, sec: &Section) -> String {
         grouping = (*first..last).any(|k| matches!(toks[k], Tok::Comma));
         let mut k = last + 1;
         while k < int_end && matches!(toks[k], Tok::Comma) {
+            v /= 1000.0;
+            k += 1;
+        }
+    }
+    // … and so do commas right after the last decimal placeholder.
+    if let Some(&last) = dec_ph.last() {
+        let mut k = last + 1;
+        while k < frac_end && matches!(toks[k], Tok::Comma) {
             v /= 1000.0;
             k += 1;
         }
@@ -686,7 +707,10 @@ fn integer(digits: &str, toks: &[Tok], int_ph: &[usize], grouping: bool) -> Stri
 /// `# ?/?`, `?/?`, `# ??/100`: a whole part when the code has one, then the fraction
 /// nearest `v` with a denominator of as many digits as placeholders (or the one given).
 fn fraction(v: f64, toks: &[Tok]) -> String {
-    let slash = toks.iter().position(|t| matches!(t, Tok::Slash)).unwrap_or(0);
+    let slash = toks
+        .iter()
+        .position(|t| matches!(t, Tok::Slash))
+        .unwrap_or(0);
     let mut den_ph = 0;
     let mut fixed_den: Option<u64> = None;
     for t in &toks[slash + 1..] {
@@ -850,11 +874,7 @@ fn date(v: f64, sec: &Section, date1904: bool) -> Option<String> {
             Tok::Day(3) => out.push_str(&DAYS[wd][..3]),
             Tok::Day(_) => out.push_str(DAYS[wd]),
             Tok::Hour(n) => {
-                let h = if ampm {
-                    (hh + 11) % 12 + 1
-                } else {
-                    hh
-                };
+                let h = if ampm { (hh + 11) % 12 + 1 } else { hh };
                 if *n >= 2 {
                     out.push_str(&format!("{h:02}"));
                 } else {
@@ -907,9 +927,8 @@ fn date(v: f64, sec: &Section, date1904: bool) -> Option<String> {
 /// Excel's 29 February 1900 (day 60) and shows day 0 as 0 January 1900.
 fn ymd(days: i64, date1904: bool) -> Option<(i32, u32, u32, usize)> {
     if date1904 {
-        let d = NaiveDate::from_ymd_opt(1904, 1, 1)?.checked_add_days(chrono::Days::new(
-            u64::try_from(days).ok()?,
-        ))?;
+        let d = NaiveDate::from_ymd_opt(1904, 1, 1)?
+            .checked_add_days(chrono::Days::new(u64::try_from(days).ok()?))?;
         return Some((
             d.year(),
             d.month(),

@@ -341,13 +341,17 @@ impl ContentTypes {
                 {
                     match e.local_name().as_ref() {
                         "Override" => {
-                            if let (Some(p), Some(t)) = (attr(&e, "PartName"), attr(&e, "ContentType")) {
+                            if let (Some(p), Some(t)) =
+                                (attr(&e, "PartName"), attr(&e, "ContentType"))
+                            {
                                 let p = p.trim_start_matches('/').to_lowercase();
                                 out.overrides.insert(p, t);
                             }
                         }
                         "Default" => {
-                            if let (Some(x), Some(t)) = (attr(&e, "Extension"), attr(&e, "ContentType")) {
+                            if let (Some(x), Some(t)) =
+                                (attr(&e, "Extension"), attr(&e, "ContentType"))
+                            {
                                 out.defaults.insert(x.to_lowercase(), t);
                             }
                         }

@@ -486,7 +486,7 @@ fn pptx_without_a_slide_list_falls_back_to_part_numbers() {
     );
 }
 
-fn workbook(sheets: &[(&str, &str, &str)], extra: &[(&str, &str)]) -> Vec<u8> {
+pub(super) fn workbook(sheets: &[(&str, &str, &str)], extra: &[(&str, &str)]) -> Vec<u8> {
     let ns = "xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"";
     let rt = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
     let list: String = sheets
@@ -540,7 +540,7 @@ fn workbook(sheets: &[(&str, &str, &str)], extra: &[(&str, &str)]) -> Vec<u8> {
     zip_of(&parts)
 }
 
-fn c(r: &str, v: &str) -> String {
+pub(super) fn c(r: &str, v: &str) -> String {
     if v.parse::<f64>().is_ok() {
         format!("<c r=\"{r}\"><v>{v}</v></c>")
     } else {

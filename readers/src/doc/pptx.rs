@@ -24,7 +24,12 @@ const EMU_PER_PT: f32 = 12_700.0;
 pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
     let mut zip = Zip::new(bytes)?;
     let mut warnings = Vec::new();
-    let pres = &main_part_as(&mut zip, Format::Pptx, "ppt/presentation.xml", &mut warnings)?;
+    let pres = &main_part_as(
+        &mut zip,
+        Format::Pptx,
+        "ppt/presentation.xml",
+        &mut warnings,
+    )?;
     let slide_prefix = match pres.rsplit_once('/') {
         Some((dir, _)) => format!("{dir}/slides/slide"),
         None => "slides/slide".to_string(),

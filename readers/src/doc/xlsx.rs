@@ -92,19 +92,30 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
     // The container is checked (and a zip bomb refused) by the same capped reader first,
     // and the parts calamine reads whole go through it before calamine sees them.
     let mut probe = Zip::new(bytes)?;
-    let main = main_part_as(&mut probe, Format::Xlsx, "xl/workbook.xml", &mut doc.warnings)?;
+    let main = main_part_as(
+        &mut probe,
+        Format::Xlsx,
+        "xl/workbook.xml",
+        &mut doc.warnings,
+    )?;
     let workbook = probe.read(&main)?;
     let wb_rels = rels(&mut probe, &main, &mut doc.warnings)?;
-    let spaced = match targets(&wb_rels, "sharedStrings").first() {
-        Some(part) => match probe.read_optional(part, &mut doc.warnings)? {
-            Some(x) => spaced_strings(&x),
-            None => HashMap::new(),
-        },
+    let dir = main.rsplit_once('/').map_or("", |(d, _)| d);
+    // A part the workbook relates to, else its usual name beside the workbook.
+    let related = |kind: &str, file: &str| {
+        targets(&wb_rels, kind)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| format!("{dir}/{file}"))
+    };
+    let spaced = match probe.read_optional(
+        &related("sharedStrings", "sharedStrings.xml"),
+        &mut doc.warnings,
+    )? {
+        Some(x) => spaced_strings(&x),
         None => HashMap::new(),
     };
-    if let Some(part) = targets(&wb_rels, "styles").first() {
-        probe.read_optional(part, &mut doc.warnings)?;
-    }
+    probe.read_optional(&related("styles", "styles.xml"), &mut doc.warnings)?;
     let mut wb: Xlsx<_> = Xlsx::new(Cursor::new(bytes))
         .map_err(|e| DocError::Parse(format!("cannot read the workbook: {e}")))?;
     let sheets = wb.sheets_metadata().to_vec();
@@ -349,9 +360,17 @@ fn split(rect: Rect, mut items: Vec<Item>, by_rows: bool, out: &mut Vec<(Rect, V
             return;
         }
         let r = if by_rows {
-            Rect { r0: s, r1: e, ..rect }
+            Rect {
+                r0: s,
+                r1: e,
+                ..rect
+            }
         } else {
-            Rect { c0: s, c1: e, ..rect }
+            Rect {
+                c0: s,
+                c1: e,
+                ..rect
+            }
         };
         out.push((r, std::mem::take(band)));
     };
