@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use paw_jobs::doc::Mode;
 use paw_readers::doc::model::render;
-use paw_readers::doc::{pdf, xlsx};
+use paw_readers::doc::{Format, pdf, read_doc};
 use paw_tests::alloc::{Counting, live, peak, reset_peak};
 use paw_tests::docscore::{self, CorpusDoc, Score};
 use paw_tests::workers::Workers;
@@ -190,7 +190,7 @@ fn throughput() {
 
     let xlsx_bytes = xlsx_doc();
     let (s, heap, chars) = measure(|| {
-        let blocks = xlsx::xlsx(&xlsx_bytes).expect("xlsx");
+        let blocks = read_doc(&xlsx_bytes, Some(Format::Xlsx), None, None).expect("xlsx");
         assert_eq!(blocks.pages.len(), 1);
         render(&blocks, Mode::Md).len()
     });
@@ -500,6 +500,41 @@ fn fidelity() {
             "–".into()
         },
     );
+
+    // Documents one tool refuses and the other reads: a refusal scores 0 above, this says
+    // how many there are.
+    let refused = |ours: bool| -> String {
+        let mut v: Vec<String> = rows
+            .iter()
+            .filter(|r| {
+                let paw_err = r.paw_run.error.is_some();
+                let mid_err = r.mid.as_ref().is_some_and(|m| m.1.error.is_some());
+                if ours {
+                    paw_err && r.mid.is_some() && !mid_err
+                } else {
+                    mid_err && !paw_err
+                }
+            })
+            .map(|r| r.doc.name())
+            .collect();
+        v.sort();
+        format!(
+            "{}{}",
+            v.len(),
+            if v.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", v.join(", "))
+            }
+        )
+    };
+    if have_md {
+        println!(
+            "\nRefused by paw and read by markitdown: {}\nRefused by markitdown and read by paw: {}",
+            refused(true),
+            refused(false)
+        );
+    }
 
     // Checks, on the text documents (scans have their own line).
     let text_rows: Vec<&Row<'_>> = rows.iter().filter(|r| r.doc.kind != "scan").collect();

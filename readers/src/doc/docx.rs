@@ -13,8 +13,8 @@ use quick_xml::events::{BytesStart, Event};
 
 use super::model::{Block, Cell, Document, Kind, Link, Page};
 use super::ooxml::{
-    MAX_TABLE_COLS, Rel, TableBudget, Zip, attr, chart, core_metadata, num_attr, on, push_ref,
-    rels, xml_err,
+    MAX_TABLE_COLS, Rel, TableBudget, Zip, attr, chart, core_metadata, main_part_as, num_attr, on,
+    push_ref, rels, targets, xml_err,
 };
 use super::{DocError, Format};
 
@@ -29,28 +29,43 @@ const MAX_FURNITURE_PARTS: usize = 32;
 /// Numbering levels Word defines (`w:ilvl` 0..=8).
 const LEVELS: usize = 9;
 
+/// Where Word puts the main part; a package may name another (`ooxml::main_part`).
 const BODY: &str = "word/document.xml";
 
-/// Reads a DOCX.
+/// Reads a DOCX: the main part found through the package's relationships, and the parts
+/// it relates to (styles, numbering, notes, headers and footers) through its own.
 pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
     let mut zip = Zip::new(bytes)?;
-    let xml = zip.read(BODY)?;
     let mut warnings = Vec::new();
-    let styles = match zip.read_optional("word/styles.xml", &mut warnings)? {
+    let main = main_part_as(&mut zip, Format::Docx, BODY, &mut warnings)?;
+    let xml = zip.read(&main)?;
+    let links = rels(&mut zip, &main, &mut warnings)?;
+    let dir = main.rsplit_once('/').map_or("", |(d, _)| d);
+    // A related part, else the usual name beside the main part.
+    let related = |kind: &str, file: &str| {
+        targets(&links, kind).into_iter().next().unwrap_or_else(|| {
+            if dir.is_empty() {
+                file.to_string()
+            } else {
+                format!("{dir}/{file}")
+            }
+        })
+    };
+    let styles = match zip.read_optional(&related("styles", "styles.xml"), &mut warnings)? {
         Some(x) => Styles::parse(&x),
         None => Styles::default(),
     };
-    let numbering = match zip.read_optional("word/numbering.xml", &mut warnings)? {
-        Some(x) => Numbering::parse(&x),
-        None => Numbering::default(),
-    };
-    let links = rels(&mut zip, BODY, &mut warnings)?;
+    let numbering =
+        match zip.read_optional(&related("numbering", "numbering.xml"), &mut warnings)? {
+            Some(x) => Numbering::parse(&x),
+            None => Numbering::default(),
+        };
     let mut notes = HashMap::new();
-    for (part, tag, prefix) in [
-        ("word/footnotes.xml", "w:footnote", "f"),
-        ("word/endnotes.xml", "w:endnote", "e"),
+    for (kind, file, tag, prefix) in [
+        ("footnotes", "footnotes.xml", "w:footnote", "f"),
+        ("endnotes", "endnotes.xml", "w:endnote", "e"),
     ] {
-        if let Some(x) = zip.read_optional(part, &mut warnings)? {
+        if let Some(x) = zip.read_optional(&related(kind, file), &mut warnings)? {
             for (id, text) in notes_of(&x, tag) {
                 notes.insert(format!("{prefix}{id}"), text);
             }
@@ -58,23 +73,38 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
     }
     let metadata = core_metadata(&mut zip, &mut warnings)?;
     let mut furniture = Vec::new();
-    let mut parts: Vec<String> = zip
-        .names()
-        .into_iter()
-        .filter(|n| {
-            let f = n.strip_prefix("word/").unwrap_or("");
-            (f.starts_with("header") || f.starts_with("footer"))
-                && f.ends_with(".xml")
-                && !f.contains('/')
-        })
-        .collect();
-    parts.sort_by_key(|n| (!n.contains("header"), n.len(), n.clone()));
+    let mut parts: Vec<String> = targets(&links, "header");
+    parts.extend(targets(&links, "footer"));
+    if parts.is_empty() {
+        // No relationships to them: the header and footer parts beside the main part.
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        parts = zip
+            .names()
+            .into_iter()
+            .filter(|n| {
+                let f = n.strip_prefix(prefix.as_str()).unwrap_or("");
+                (f.starts_with("header") || f.starts_with("footer"))
+                    && f.ends_with(".xml")
+                    && !f.contains('/')
+            })
+            .collect();
+    }
+    let is_header = |n: &str| {
+        n.rsplit('/')
+            .next()
+            .is_some_and(|f| f.starts_with("header"))
+    };
+    parts.sort_by_key(|n| (!is_header(n), n.len(), n.clone()));
     parts.truncate(MAX_FURNITURE_PARTS);
     for p in &parts {
         if let Some(x) = zip.read_optional(p, &mut warnings)? {
             let t = plain_text(&x);
             if !t.is_empty() {
-                furniture.push((p.contains("header"), t));
+                furniture.push((is_header(p), t));
             }
         }
     }
@@ -83,7 +113,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
     body.warnings = warnings;
     let mut r = Reader::from_str(&xml);
     loop {
-        match r.read_event().map_err(|e| xml_err(BODY, e))? {
+        match r.read_event().map_err(|e| xml_err(&main, e))? {
             Event::Start(e) => body.start(&e, false)?,
             Event::Empty(e) => {
                 body.start(&e, true)?;

@@ -7,6 +7,7 @@
 
 mod docx;
 pub mod model;
+pub mod numfmt;
 pub mod ocr;
 pub mod ooxml;
 pub mod pdf;
@@ -48,6 +49,12 @@ impl From<DocError> for paw_jobs::JobFailure {
 }
 
 #[cfg(test)]
+mod numfmt_tests;
+#[cfg(test)]
 mod ooxml_tests;
 #[cfg(test)]
+mod package_tests;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod xlsx_tests;

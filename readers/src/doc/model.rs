@@ -497,11 +497,19 @@ fn render_table(t: &Table, mode: Mode) -> String {
             lines.extend(grid[1..].iter().map(row));
             lines.join("\n")
         }
-        _ => grid
-            .iter()
-            .map(|r| r.join("\t").trim_end().to_string())
-            .collect::<Vec<_>>()
-            .join("\n"),
+        // Plain text reads a merged cell's text once, at its top-left position.
+        _ => {
+            let mut g = vec![vec![""; t.cols]; t.rows];
+            for c in &t.cells {
+                if let Some(slot) = g.get_mut(c.r).and_then(|row| row.get_mut(c.c)) {
+                    *slot = &c.text;
+                }
+            }
+            g.iter()
+                .map(|r| r.join("\t").trim_end().to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
     };
     if let Some(n) = &t.note {
         out.push_str(&format!("\n\n({n})"));

@@ -8,8 +8,8 @@ use std::io::{Cursor, Read};
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
-use super::DocError;
 use super::model::{Cell, Metadata, Table};
+use super::{DocError, Format};
 
 /// The most one XML part may inflate to.
 pub const MAX_PART_BYTES: u64 = 64 << 20;
@@ -24,12 +24,20 @@ pub const MAX_TABLE_COLS: usize = 1_000;
 /// rendering writes every position, so a tiny span-heavy input must not become gigabytes.
 pub const MAX_TABLE_POSITIONS: usize = 2_000_000;
 
+/// The most relationships read from one part, and content-type overrides from
+/// `[Content_Types].xml`: a real package has hundreds at most.
+const MAX_RELS: usize = 100_000;
+
 /// A zip archive in memory with an inflation budget.
 pub struct Zip<'a> {
     archive: zip::ZipArchive<Cursor<&'a [u8]>>,
     inflated: u64,
     /// Set when a part went over the budget: from then on nothing is optional.
     refused: bool,
+    /// Entry names by their lower case, made on the first name not found as written: part
+    /// names are case-insensitive (ECMA-376 Part 2 §9.1.1.1) and a relationship may spell
+    /// one differently from the zip entry.
+    folded: std::cell::OnceCell<HashMap<String, String>>,
 }
 
 impl<'a> Zip<'a> {
@@ -41,12 +49,32 @@ impl<'a> Zip<'a> {
             archive,
             inflated: 0,
             refused: false,
+            folded: std::cell::OnceCell::new(),
         })
+    }
+
+    /// The entry that holds part `name`: as written, else the one equal to it ignoring case
+    /// (and with `%20`-style escapes decoded).
+    fn entry(&self, name: &str) -> Option<String> {
+        if self.archive.index_for_name(name).is_some() {
+            return Some(name.to_string());
+        }
+        let folded = self.folded.get_or_init(|| {
+            self.archive
+                .file_names()
+                .filter_map(|n| n.ok().map(|n| (n.to_lowercase(), n.into_owned())))
+                .collect()
+        });
+        let decoded = percent_decode(name);
+        folded
+            .get(&name.to_lowercase())
+            .or_else(|| folded.get(&decoded.to_lowercase()))
+            .cloned()
     }
 
     /// Whether the archive has an entry `name`.
     pub fn has(&self, name: &str) -> bool {
-        self.archive.index_for_name(name).is_some()
+        self.entry(name).is_some()
     }
 
     /// The entry names.
@@ -59,7 +87,8 @@ impl<'a> Zip<'a> {
 
     /// The entry `name` as text, read through the caps.
     pub fn read(&mut self, name: &str) -> Result<String, DocError> {
-        let mut f = self.archive.by_name(name).map_err(|e| match e {
+        let entry = self.entry(name).unwrap_or_else(|| name.to_string());
+        let mut f = self.archive.by_name(&entry).map_err(|e| match e {
             zip::result::ZipError::UnsupportedArchive(m) => {
                 DocError::Parse(format!("{name}: unsupported or encrypted entry ({m})"))
             }
@@ -185,7 +214,9 @@ pub(super) fn rels(
     let mut r = Reader::from_str(&xml);
     while let Ok(ev) = r.read_event() {
         match ev {
-            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "Relationship" => {
+            Event::Start(e) | Event::Empty(e)
+                if e.local_name().as_ref() == "Relationship" && out.len() < MAX_RELS =>
+            {
                 let (Some(id), Some(target)) = (attr(&e, "Id"), attr(&e, "Target")) else {
                     continue;
                 };
@@ -232,6 +263,211 @@ pub(super) fn resolve(dir: &str, target: &str) -> String {
         }
     }
     parts.join("/")
+}
+
+/// `%XX` escapes in a part name decoded (a relationship target is a URI); anything that
+/// does not decode stays as written.
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_string();
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && let Some(h) = b.get(i + 1..i + 3)
+            && let Ok(h) = std::str::from_utf8(h)
+            && let Ok(v) = u8::from_str_radix(h, 16)
+        {
+            out.push(v);
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
+/// An Office package's main part, found as Office finds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MainPart {
+    /// The part name (`word/document.xml`, or wherever the package put it).
+    pub name: String,
+    /// What the part's content type says the package is.
+    pub format: Format,
+}
+
+/// What a main part's content type says the package is (DOCX, PPTX, XLSX, their templates
+/// and macro-enabled forms; the binary workbook is not read).
+fn format_of_content_type(ct: &str) -> Option<Format> {
+    let ct = ct.trim().to_ascii_lowercase();
+    if !ct.ends_with(".main+xml") {
+        return None;
+    }
+    if ct.contains("wordprocessingml") || ct.contains("ms-word") {
+        Some(Format::Docx)
+    } else if ct.contains("presentationml") || ct.contains("ms-powerpoint") {
+        Some(Format::Pptx)
+    } else if ct.contains("spreadsheetml") || (ct.contains("ms-excel") && !ct.contains("binary")) {
+        Some(Format::Xlsx)
+    } else {
+        None
+    }
+}
+
+/// `[Content_Types].xml`: the content type of each overridden part (by lower-case part
+/// name without the leading `/`) and the defaults by lower-case extension.
+pub(super) struct ContentTypes {
+    overrides: HashMap<String, String>,
+    defaults: HashMap<String, String>,
+}
+
+impl ContentTypes {
+    pub(super) fn read(zip: &mut Zip<'_>, warnings: &mut Vec<String>) -> Result<Self, DocError> {
+        let mut out = ContentTypes {
+            overrides: HashMap::new(),
+            defaults: HashMap::new(),
+        };
+        let Some(xml) = zip.read_optional("[Content_Types].xml", warnings)? else {
+            return Ok(out);
+        };
+        let mut r = Reader::from_str(&xml);
+        while let Ok(ev) = r.read_event() {
+            match ev {
+                Event::Start(e) | Event::Empty(e)
+                    if out.overrides.len() + out.defaults.len() < MAX_RELS =>
+                {
+                    match e.local_name().as_ref() {
+                        "Override" => {
+                            if let (Some(p), Some(t)) =
+                                (attr(&e, "PartName"), attr(&e, "ContentType"))
+                            {
+                                let p = p.trim_start_matches('/').to_lowercase();
+                                out.overrides.insert(p, t);
+                            }
+                        }
+                        "Default" => {
+                            if let (Some(x), Some(t)) =
+                                (attr(&e, "Extension"), attr(&e, "ContentType"))
+                            {
+                                out.defaults.insert(x.to_lowercase(), t);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Event::Eof => break,
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// The content type of `part`: its override, else its extension's default.
+    pub(super) fn of(&self, part: &str) -> Option<&str> {
+        let p = part.trim_start_matches('/').to_lowercase();
+        if let Some(t) = self.overrides.get(&p) {
+            return Some(t);
+        }
+        let ext = p.rsplit_once('.').map(|(_, x)| x)?;
+        self.defaults.get(ext).map(String::as_str)
+    }
+}
+
+/// The package's main part: the target of the `officeDocument` relationship in
+/// `_rels/.rels` (absolute or relative), its format from `[Content_Types].xml`; without a
+/// usable relationship, the part `[Content_Types].xml` names as a main document; without
+/// either, the usual names (`word/document.xml`, `ppt/presentation.xml`,
+/// `xl/workbook.xml`). `None`: no Office main part.
+pub fn main_part(
+    zip: &mut Zip<'_>,
+    warnings: &mut Vec<String>,
+) -> Result<Option<MainPart>, DocError> {
+    let types = ContentTypes::read(zip, warnings)?;
+    let by_name = |name: &str| {
+        let n = name.to_ascii_lowercase();
+        if n.ends_with("document.xml") || n.starts_with("word/") {
+            Some(Format::Docx)
+        } else if n.ends_with("presentation.xml") || n.starts_with("ppt/") {
+            Some(Format::Pptx)
+        } else if n.ends_with("workbook.xml") || n.starts_with("xl/") {
+            Some(Format::Xlsx)
+        } else {
+            None
+        }
+    };
+    let package = rels(zip, "", warnings)?;
+    let mut offices: Vec<(&String, &Rel)> = package
+        .iter()
+        .filter(|(_, r)| r.kind == "officeDocument" && !r.external)
+        .collect();
+    offices.sort_by_key(|(id, _)| *id);
+    for (_, rel) in offices {
+        let Some(entry) = zip.entry(&rel.target) else {
+            continue;
+        };
+        let format = types
+            .of(&entry)
+            .and_then(format_of_content_type)
+            .or_else(|| by_name(&entry));
+        if let Some(format) = format {
+            return Ok(Some(MainPart {
+                name: entry,
+                format,
+            }));
+        }
+    }
+    let mut named: Vec<(&String, &String)> = types.overrides.iter().collect();
+    named.sort();
+    for (part, ct) in named {
+        if let (Some(format), Some(entry)) = (format_of_content_type(ct), zip.entry(part)) {
+            return Ok(Some(MainPart {
+                name: entry,
+                format,
+            }));
+        }
+    }
+    for (part, format) in [
+        ("word/document.xml", Format::Docx),
+        ("ppt/presentation.xml", Format::Pptx),
+        ("xl/workbook.xml", Format::Xlsx),
+    ] {
+        if let Some(entry) = zip.entry(part) {
+            return Ok(Some(MainPart {
+                name: entry,
+                format,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// The main part of a package read as `format`: [`main_part`] when it is of that format,
+/// else `fallback` (the usual name; reading it says what is missing).
+pub(super) fn main_part_as(
+    zip: &mut Zip<'_>,
+    format: Format,
+    fallback: &str,
+    warnings: &mut Vec<String>,
+) -> Result<String, DocError> {
+    Ok(match main_part(zip, warnings)? {
+        Some(m) if m.format == format => m.name,
+        _ => fallback.to_string(),
+    })
+}
+
+/// The targets of `part`'s relationships of kind `kind` (inside the package), sorted.
+pub(super) fn targets(rels: &HashMap<String, Rel>, kind: &str) -> Vec<String> {
+    let mut t: Vec<String> = rels
+        .values()
+        .filter(|r| r.kind == kind && !r.external)
+        .map(|r| r.target.clone())
+        .collect();
+    t.sort();
+    t.dedup();
+    t
 }
 
 /// Title, author and creation date from `docProps/core.xml`.

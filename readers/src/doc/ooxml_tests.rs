@@ -6,7 +6,7 @@ use super::Mode;
 use super::model::{Document, Kind, render};
 use super::ooxml::{self, MAX_TABLE_COLS};
 use super::tests::zip_of;
-use super::xlsx;
+use super::{docx, pptx, xlsx};
 
 const NS: &str = "xmlns:w=\"w\" xmlns:r=\"r\" xmlns:m=\"m\" xmlns:mc=\"mc\" xmlns:wp=\"wp\" xmlns:a=\"a\" xmlns:pic=\"pic\"";
 
@@ -14,7 +14,7 @@ fn docx_with(body: &str, extra: &[(&str, &str)]) -> Document {
     let doc = format!("<w:document {NS}><w:body>{body}</w:body></w:document>");
     let mut parts = vec![("word/document.xml", doc.as_str())];
     parts.extend_from_slice(extra);
-    super::docx::read(&zip_of(&parts)).expect("docx")
+    docx::read(&zip_of(&parts)).expect("docx")
 }
 
 fn p(style: &str, text: &str) -> String {
@@ -354,7 +354,7 @@ fn pptx_doc(slides: &[(&str, &str)], extra: &[(&str, &str)]) -> Document {
         parts.push((n, body));
     }
     parts.extend_from_slice(extra);
-    super::pptx::read(&zip_of(&parts)).expect("pptx")
+    pptx::read(&zip_of(&parts)).expect("pptx")
 }
 
 #[test]
@@ -479,14 +479,14 @@ fn pptx_without_a_slide_list_falls_back_to_part_numbers() {
         ("ppt/slides/slide10.xml", &s10),
         ("ppt/slides/slide2.xml", &s2),
     ]);
-    let d = super::pptx::read(&bytes).expect("pptx");
+    let d = pptx::read(&bytes).expect("pptx");
     assert_eq!(
         render(&d, Mode::Text),
         "=== Slide 1 ===\n\ntwo\n\n=== Slide 2 ===\n\nten\n"
     );
 }
 
-fn workbook(sheets: &[(&str, &str, &str)], extra: &[(&str, &str)]) -> Vec<u8> {
+pub(super) fn workbook(sheets: &[(&str, &str, &str)], extra: &[(&str, &str)]) -> Vec<u8> {
     let ns = "xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"";
     let rt = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
     let list: String = sheets
@@ -540,7 +540,7 @@ fn workbook(sheets: &[(&str, &str, &str)], extra: &[(&str, &str)]) -> Vec<u8> {
     zip_of(&parts)
 }
 
-fn c(r: &str, v: &str) -> String {
+pub(super) fn c(r: &str, v: &str) -> String {
     if v.parse::<f64>().is_ok() {
         format!("<c r=\"{r}\"><v>{v}</v></c>")
     } else {
@@ -596,7 +596,7 @@ fn xlsx_sheets_split_into_titles_and_tables_with_merges() {
         ],
         &[],
     );
-    let d = xlsx::xlsx(&bytes).expect("xlsx");
+    let d = xlsx::read(&bytes).expect("xlsx");
     assert_eq!(
         render(&d, Mode::Md),
         "## Sheet: Survey\n\nDuck survey\n\n| Counts | Counts | Note |\n| --- | --- | --- |\n| 2019 | 120 | ok |\n| 2020 | 130 | ok |\n\n| Site |  |\n| --- | --- |\n| Lake | 3 |\n\nTotals\n\n| Kind | Sum |\n| --- | --- |\n| Fresh | 250 |\n\n## Sheet: Old (hidden)\n\nkept\n"
@@ -656,7 +656,7 @@ fn xlsx_charts_follow_their_sheet_as_figure_and_data() {
             ("xl/charts/chart1.xml", chart),
         ],
     );
-    let d = xlsx::xlsx(&bytes).expect("xlsx");
+    let d = xlsx::read(&bytes).expect("xlsx");
     assert_eq!(
         render(&d, Mode::Md),
         "## Sheet: Data\n\n| Year | Ducks |\n| --- | --- |\n| 2019 | 120 |\n\n![Pie chart]()\n\n|  | Ducks |\n| --- | --- |\n| 2019 | 120 |\n"

@@ -9,8 +9,8 @@ use quick_xml::events::{BytesStart, Event};
 
 use super::model::{Block, Cell, Document, Link, Page, Table};
 use super::ooxml::{
-    MAX_SLIDES, MAX_TABLE_COLS, Rel, TableBudget, Zip, attr, chart, core_metadata, num_attr, on,
-    push_ref, rels, xml_err,
+    MAX_SLIDES, MAX_TABLE_COLS, Rel, TableBudget, Zip, attr, chart, core_metadata, main_part_as,
+    num_attr, on, push_ref, rels, xml_err,
 };
 use super::{DocError, Format};
 
@@ -19,11 +19,21 @@ const MAX_GROUP_DEPTH: usize = 32;
 /// EMU per point.
 const EMU_PER_PT: f32 = 12_700.0;
 
-/// Reads a PPTX.
+/// Reads a PPTX: the presentation part found through the package's relationships, its
+/// slides through its own.
 pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
     let mut zip = Zip::new(bytes)?;
     let mut warnings = Vec::new();
-    let pres = "ppt/presentation.xml";
+    let pres = &main_part_as(
+        &mut zip,
+        Format::Pptx,
+        "ppt/presentation.xml",
+        &mut warnings,
+    )?;
+    let slide_prefix = match pres.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/slides/slide"),
+        None => "slides/slide".to_string(),
+    };
     let (order, size) = match zip.read_optional(pres, &mut warnings)? {
         Some(x) => presentation(&x),
         None => (Vec::new(), None),
@@ -42,7 +52,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
             .into_iter()
             .filter_map(|n| {
                 let num = n
-                    .strip_prefix("ppt/slides/slide")?
+                    .strip_prefix(slide_prefix.as_str())?
                     .strip_suffix(".xml")?
                     .parse()
                     .ok()?;

@@ -34,7 +34,7 @@ pub fn read_doc_with(
         Format::Pdf => pdf::pdf_with(bytes, password)?,
         Format::Docx => docx::read(bytes)?,
         Format::Pptx => pptx::read(bytes)?,
-        Format::Xlsx => xlsx::xlsx(bytes)?,
+        Format::Xlsx => xlsx::read(bytes)?,
         Format::Png | Format::Jpeg | Format::Tiff => {
             ocr::image_document(bytes, format, ocr.unwrap_or(&Ocr::OFF))?
         }
@@ -103,8 +103,9 @@ pub fn read_text_with(
 }
 
 /// The format of `bytes`, from their content, never the file name: `%PDF-`, the PNG, JPEG
-/// and TIFF signatures, or a zip whose entries name the Office part (`word/document.xml`,
-/// `ppt/presentation.xml`, `xl/workbook.xml`).
+/// and TIFF signatures, or a zip whose main part — found as Office finds it, through
+/// `_rels/.rels` and `[Content_Types].xml` (`ooxml::main_part`) — is a Word, PowerPoint
+/// or Excel document.
 pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Ok(Format::Png);
@@ -131,15 +132,9 @@ pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
             "not a PDF, DOCX, PPTX, XLSX, PNG, JPEG or TIFF file (unknown content)".into(),
         ));
     }
-    let zip = ooxml::Zip::new(bytes)?;
-    for (part, f) in [
-        ("word/document.xml", Format::Docx),
-        ("ppt/presentation.xml", Format::Pptx),
-        ("xl/workbook.xml", Format::Xlsx),
-    ] {
-        if zip.has(part) {
-            return Ok(f);
-        }
+    let mut zip = ooxml::Zip::new(bytes)?;
+    if let Some(main) = ooxml::main_part(&mut zip, &mut Vec::new())? {
+        return Ok(main.format);
     }
     Err(DocError::NotSupported(
         "a zip file that is not a DOCX, PPTX or XLSX document".into(),

@@ -1,71 +1,135 @@
-//! XLSX over calamine: one section per sheet; the sheet's used range is cut into blocks —
-//! rectangles of cells separated by fully empty rows or columns — each a table, or a
-//! paragraph when it is a single cell (a title). Merged cells become spans. Formulas give
-//! their cached values (what Excel last computed); dates are ISO 8601. Charts (on a sheet
-//! or as a chart sheet) follow their sheet's cells as a figure and their cached data.
+//! XLSX over calamine: one section per sheet; the sheet's cells are read as a stream
+//! (memory follows the cells present, never the used range: one stray cell at XFD1048576
+//! costs one cell) and cut into blocks — rectangles of cells separated by fully empty rows
+//! or columns — each a table, or a paragraph when it is a single cell (a title). Merged
+//! cells become spans. Values show as Excel shows them: formulas give their cached values,
+//! numbers and dates go through their cell's number format (`numfmt.rs`), rich-text runs
+//! keep their spaces. Charts (on a sheet or as a chart sheet) follow their sheet's cells
+//! as a figure and their cached data.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Cursor;
 
-use calamine::{Data, Dimensions, Range, Reader, SheetType, SheetVisible, Xlsx};
+use calamine::{DataRef, Reader, SheetType, SheetVisible, Xlsx};
 
 use quick_xml::events::Event;
 
-use super::model::{Block, Cell, Document, Page, Table};
-use super::ooxml::{TableBudget, Zip, attr, chart, rels};
+use super::model::{Block, Cell, Document, Page};
+use super::numfmt;
+use super::ooxml::{
+    MAX_TABLE_COLS, TableBudget, Zip, attr, chart, main_part_as, push_ref, rels, targets,
+};
 use super::{DocError, Format};
 
-/// The most cells read over all sheets.
-pub const MAX_CELLS: usize = 5_000_000;
+/// The most cells with a value read over all sheets.
+pub const MAX_CELLS: usize = 2_000_000;
+/// The most bytes of cell text over all sheets: a shared string of a megabyte used by
+/// every cell must not become gigabytes.
+pub const MAX_TEXT_BYTES: usize = 64 << 20;
 /// The most merged regions used per sheet.
 const MAX_MERGES: usize = 100_000;
 /// Alternating row and column cuts: five passes split blocks nested as deep as a title
 /// over side-by-side tables with their own titles, and keep the search linear.
 const CUT_PASSES: usize = 5;
 
-fn cell(d: &Data) -> String {
-    match d {
-        Data::Empty => String::new(),
-        Data::String(s) => s.trim_end().to_string(),
-        Data::Int(i) => i.to_string(),
-        Data::Float(f) => {
-            if f.fract() == 0.0 && f.abs() < 1e15 {
-                format!("{}", *f as i64)
-            } else {
-                f.to_string()
-            }
-        }
-        Data::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
-        Data::DateTime(dt) => match dt.as_datetime() {
-            Some(t) if t.time() == chrono::NaiveTime::MIN => t.date().to_string(),
-            Some(t) => t.format("%Y-%m-%dT%H:%M:%S").to_string(),
-            None => dt.as_f64().to_string(),
-        },
-        Data::DateTimeIso(s) | Data::DurationIso(s) => s.clone(),
-        Data::Error(e) => format!("#{e:?}"),
-    }
+/// One cell with a value: its position on the sheet and the text Excel shows.
+#[derive(Debug, Clone)]
+struct SheetCell {
+    r: u32,
+    c: u32,
+    text: Box<str>,
 }
 
-fn is_empty(d: &Data) -> bool {
-    match d {
-        Data::Empty => true,
-        Data::String(s) => s.trim().is_empty(),
-        _ => false,
+/// A cell's number format: the code and whether it came with a built-in id.
+#[derive(Debug, Clone)]
+struct NumFmt {
+    code: String,
+}
+
+/// What a workbook shares among its sheets: each style's number format, the 1904 flag,
+/// and the shared strings calamine trims that Excel shows with their spaces.
+struct Shared {
+    formats: Vec<NumFmt>,
+    date1904: bool,
+    spaced: HashMap<String, String>,
+}
+
+impl Shared {
+    /// The text Excel shows for a cell value under the cell's style.
+    fn text(&self, d: &DataRef<'_>, style: usize) -> String {
+        let code = self
+            .formats
+            .get(style)
+            .map_or("General", |f| f.code.as_str());
+        match d {
+            DataRef::Empty => String::new(),
+            DataRef::String(s) => self.string(s, code),
+            DataRef::SharedString(s) => self.string(s, code),
+            DataRef::Int(i) => numfmt::display(*i as f64, code, self.date1904),
+            DataRef::Float(f) => numfmt::display(*f, code, self.date1904),
+            DataRef::DateTime(dt) => numfmt::display(dt.as_f64(), code, self.date1904),
+            DataRef::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
+            DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => s.clone(),
+            DataRef::Error(e) => e.to_string(),
+        }
+    }
+
+    fn string(&self, s: &str, code: &str) -> String {
+        let s = self.spaced.get(s).map_or(s, String::as_str);
+        let shown = if code == "General" || code == "@" {
+            Cow::Borrowed(s)
+        } else {
+            Cow::Owned(numfmt::display_text(s, code))
+        };
+        shown.trim_end().to_string()
     }
 }
 
 /// Reads an XLSX.
-pub fn xlsx(bytes: &[u8]) -> Result<Document, DocError> {
-    // The container is checked (and a zip bomb refused) by the same capped reader first.
+pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
+    let mut doc = Document::new(Format::Xlsx);
+    // The container is checked (and a zip bomb refused) by the same capped reader first,
+    // and the parts calamine reads whole go through it before calamine sees them.
     let mut probe = Zip::new(bytes)?;
-    let workbook = probe.read("xl/workbook.xml")?;
+    let main = main_part_as(
+        &mut probe,
+        Format::Xlsx,
+        "xl/workbook.xml",
+        &mut doc.warnings,
+    )?;
+    let workbook = probe.read(&main)?;
+    let wb_rels = rels(&mut probe, &main, &mut doc.warnings)?;
+    let dir = main.rsplit_once('/').map_or("", |(d, _)| d);
+    // A part the workbook relates to, else its usual name beside the workbook.
+    let related = |kind: &str, file: &str| {
+        targets(&wb_rels, kind)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| format!("{dir}/{file}"))
+    };
+    let spaced = match probe.read_optional(
+        &related("sharedStrings", "sharedStrings.xml"),
+        &mut doc.warnings,
+    )? {
+        Some(x) => spaced_strings(&x),
+        None => HashMap::new(),
+    };
+    probe.read_optional(&related("styles", "styles.xml"), &mut doc.warnings)?;
     let mut wb: Xlsx<_> = Xlsx::new(Cursor::new(bytes))
         .map_err(|e| DocError::Parse(format!("cannot read the workbook: {e}")))?;
     let sheets = wb.sheets_metadata().to_vec();
-    let mut doc = Document::new(Format::Xlsx);
-    let parts = sheet_parts(&mut probe, &workbook, &mut doc.warnings)?;
+    let parts = sheet_parts(&workbook, &wb_rels);
+    let mut shared = Shared {
+        formats: Vec::new(),
+        date1904: wb.has_1904_epoch(),
+        spaced,
+    };
     let mut budget = TableBudget::new();
-    let mut cells = 0usize;
+    let mut left = Left {
+        cells: MAX_CELLS,
+        bytes: MAX_TEXT_BYTES,
+    };
     for (i, sheet) in sheets.iter().enumerate() {
         let name = &sheet.name;
         let mut page = Page::new(i + 1, Some(format!("Sheet: {name}")));
@@ -81,21 +145,15 @@ pub fn xlsx(bytes: &[u8]) -> Result<Document, DocError> {
             doc.pages.push(page);
             continue;
         }
-        let range = match wb.worksheet_range(name) {
-            Ok(r) => r,
-            Err(e) => {
+        let cells = match sheet_cells(&mut wb, name, &mut shared, &mut left) {
+            Ok(c) => c,
+            Err(SheetError::Over(e)) => return Err(e),
+            Err(SheetError::Skip(e)) => {
                 doc.warnings.push(format!("sheet {name:?}: {e}; left out"));
                 doc.pages.push(page);
                 continue;
             }
         };
-        let (h, w) = range.get_size();
-        cells = cells.saturating_add(h.saturating_mul(w));
-        if cells > MAX_CELLS {
-            return Err(DocError::Parse(format!(
-                "more than {MAX_CELLS} cells: over the limit"
-            )));
-        }
         let mut merges = wb.merge_cells_by_sheet_name(name).unwrap_or_default();
         if merges.len() > MAX_MERGES {
             doc.warnings.push(format!(
@@ -103,7 +161,17 @@ pub fn xlsx(bytes: &[u8]) -> Result<Document, DocError> {
             ));
             merges.truncate(MAX_MERGES);
         }
-        page.blocks = sheet_blocks(&range, &merges);
+        let merges: Vec<Rect> = merges
+            .iter()
+            .filter(|m| m.start.0 <= m.end.0 && m.start.1 <= m.end.1)
+            .map(|m| Rect {
+                r0: m.start.0,
+                r1: m.end.0.saturating_add(1),
+                c0: m.start.1,
+                c1: m.end.1.saturating_add(1),
+            })
+            .collect();
+        page.blocks = sheet_blocks(cells, &merges, &mut budget, name, &mut doc.warnings);
         if let Some(part) = parts.get(name) {
             let charts = sheet_charts(&mut probe, part, &mut budget, &mut doc.warnings)?;
             page.blocks.extend(charts);
@@ -114,206 +182,341 @@ pub fn xlsx(bytes: &[u8]) -> Result<Document, DocError> {
     Ok(doc)
 }
 
-/// A rectangle of the used range: rows `r0..r1`, columns `c0..c1`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Rect {
-    r0: usize,
-    r1: usize,
-    c0: usize,
-    c1: usize,
+/// What is left of the caps over all sheets.
+struct Left {
+    cells: usize,
+    bytes: usize,
 }
 
-/// Occupancy of the used range: which positions hold a value or are covered by a merge.
-struct Grid {
-    w: usize,
-    filled: Vec<bool>,
-    /// Merged regions by their top-left position: (rows, columns).
-    spans: HashMap<(usize, usize), (usize, usize)>,
-    covered: Vec<bool>,
+enum SheetError {
+    /// Over a cap: the document fails.
+    Over(DocError),
+    /// The sheet cannot be read: it is left out with a warning.
+    Skip(String),
 }
 
-impl Grid {
-    fn new(range: &Range<Data>, merges: &[Dimensions]) -> Self {
-        let (h, w) = range.get_size();
-        let mut filled = vec![false; h * w];
-        for (r, row) in range.rows().enumerate() {
-            for (c, d) in row.iter().enumerate() {
-                if !is_empty(d)
-                    && let Some(f) = filled.get_mut(r * w + c)
-                {
-                    *f = true;
+/// The cells of one sheet with a value, as Excel shows them, in row order. calamine's cell
+/// reader streams the sheet: nothing is allocated for positions without a cell.
+fn sheet_cells(
+    wb: &mut Xlsx<Cursor<&[u8]>>,
+    name: &str,
+    shared: &mut Shared,
+    left: &mut Left,
+) -> Result<Vec<SheetCell>, SheetError> {
+    let mut reader = wb
+        .worksheet_cells_reader(name)
+        .map_err(|e| SheetError::Skip(e.to_string()))?;
+    if shared.formats.is_empty() {
+        shared.formats = reader
+            .styles()
+            .iter()
+            .map(|s| {
+                let (id, code) = s
+                    .number_format
+                    .as_ref()
+                    .map_or((None, "General"), |n| (n.format_id, n.format_code.as_str()));
+                NumFmt {
+                    code: numfmt::effective(id, code).into_owned(),
                 }
-            }
-        }
-        let mut covered = vec![false; h * w];
-        let mut spans = HashMap::new();
-        let (sr, sc) = range.start().unwrap_or((0, 0));
-        // Painting merges costs their area; all of them together may paint the sheet
-        // twice at most (overlapping hostile merges stop there).
-        let mut paint = 2 * h * w;
-        for m in merges {
-            let (r0, c0) = (
-                m.start.0.saturating_sub(sr) as usize,
-                m.start.1.saturating_sub(sc) as usize,
-            );
-            let (r1, c1) = (
-                (m.end.0.saturating_sub(sr) as usize + 1).min(h),
-                (m.end.1.saturating_sub(sc) as usize + 1).min(w),
-            );
-            if r0 >= r1 || c0 >= c1 || m.start.0 < sr || m.start.1 < sc {
-                continue;
-            }
-            let area = (r1 - r0) * (c1 - c0);
-            if area > paint {
-                continue;
-            }
-            paint -= area;
-            spans.insert((r0, c0), (r1 - r0, c1 - c0));
-            for r in r0..r1 {
-                for c in c0..c1 {
-                    if (r, c) != (r0, c0) {
-                        covered[r * w + c] = true;
-                    }
-                    // A merge holds the space it covers, so it does not split a block.
-                    if filled[r0 * w + c0] {
-                        filled[r * w + c] = true;
-                    }
-                }
-            }
-        }
-        Grid {
-            w,
-            filled,
-            spans,
-            covered,
+            })
+            .collect();
+        if shared.formats.is_empty() {
+            // No styles part: an impossible id, so the loop above does not run again.
+            shared.formats.push(NumFmt {
+                code: "General".into(),
+            });
         }
     }
-
-    fn at(&self, r: usize, c: usize) -> bool {
-        self.filled.get(r * self.w + c).copied().unwrap_or(false)
+    let mut cells = Vec::new();
+    loop {
+        let next = reader
+            .next_cell_with_style_id()
+            .map_err(|e| SheetError::Skip(e.to_string()))?;
+        let Some((cell, style)) = next else { break };
+        let text = shared.text(cell.get_value(), style);
+        if text.trim().is_empty() {
+            continue;
+        }
+        if left.cells == 0 {
+            return Err(SheetError::Over(DocError::Parse(format!(
+                "more than {MAX_CELLS} cells: over the limit"
+            ))));
+        }
+        left.cells -= 1;
+        left.bytes = left.bytes.checked_sub(text.len()).ok_or_else(|| {
+            SheetError::Over(DocError::Parse(format!(
+                "more than {} MiB of cell text: over the limit",
+                MAX_TEXT_BYTES >> 20
+            )))
+        })?;
+        let (r, c) = cell.get_position();
+        cells.push(SheetCell {
+            r,
+            c,
+            text: text.into_boxed_str(),
+        });
     }
+    cells.sort_by_key(|c| (c.r, c.c));
+    cells.dedup_by_key(|c| (c.r, c.c));
+    Ok(cells)
+}
 
-    /// Splits `rect` at fully empty rows (`by_rows`) or columns, dropping empty bands.
-    fn split(&self, rect: Rect, by_rows: bool, out: &mut Vec<Rect>) {
-        let (a0, a1) = if by_rows {
-            (rect.r0, rect.r1)
-        } else {
-            (rect.c0, rect.c1)
-        };
-        let mut start: Option<usize> = None;
-        for i in a0..=a1 {
-            let full = i < a1
-                && if by_rows {
-                    (rect.c0..rect.c1).any(|c| self.at(i, c))
-                } else {
-                    (rect.r0..rect.r1).any(|r| self.at(r, i))
-                };
-            match (full, start) {
-                (true, None) => start = Some(i),
-                (false, Some(s)) => {
-                    out.push(if by_rows {
-                        Rect {
-                            r0: s,
-                            r1: i,
-                            ..rect
-                        }
-                    } else {
-                        Rect {
-                            c0: s,
-                            c1: i,
-                            ..rect
-                        }
-                    });
-                    start = None;
+/// Shared strings whose runs calamine joins without the spaces at their ends (it trims a
+/// `<t>` that lacks `xml:space="preserve"`, as Excel does not): calamine's text → Excel's.
+/// A calamine text two different strings give is left as calamine has it.
+fn spaced_strings(xml: &str) -> HashMap<String, String> {
+    let mut out: HashMap<String, String> = HashMap::new();
+    let mut clash: Vec<String> = Vec::new();
+    let mut r = quick_xml::Reader::from_str(xml);
+    let (mut trimmed, mut whole, mut run) = (String::new(), String::new(), String::new());
+    let (mut in_t, mut preserve, mut phonetic) = (false, false, false);
+    while let Ok(ev) = r.read_event() {
+        match ev {
+            Event::Start(e) => match e.local_name().as_ref() {
+                "si" => {
+                    trimmed.clear();
+                    whole.clear();
+                }
+                "rPh" => phonetic = true,
+                "t" if !phonetic => {
+                    in_t = true;
+                    run.clear();
+                    preserve = attr(&e, "xml:space").as_deref() == Some("preserve");
                 }
                 _ => {}
-            }
+            },
+            Event::Text(t) if in_t => run.push_str(&t),
+            Event::GeneralRef(g) if in_t => push_ref(&mut run, &g),
+            Event::End(e) => match e.local_name().as_ref() {
+                "t" if in_t => {
+                    in_t = false;
+                    whole.push_str(&run);
+                    if preserve {
+                        trimmed.push_str(&run);
+                    } else {
+                        trimmed.push_str(run.trim_matches([' ', '\t', '\r', '\n']));
+                    }
+                }
+                "rPh" => phonetic = false,
+                "si" if trimmed != whole => {
+                    // Only the runs' ends matter: a string whose only difference is at its
+                    // own ends shows the same once trimmed.
+                    if trimmed.trim() == whole.trim() {
+                        continue;
+                    }
+                    match out.get(&trimmed) {
+                        Some(w) if *w != whole => clash.push(trimmed.clone()),
+                        Some(_) => {}
+                        None => {
+                            out.insert(trimmed.clone(), whole.trim().to_string());
+                        }
+                    }
+                }
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
         }
     }
+    for c in clash {
+        out.remove(&c);
+    }
+    out
 }
 
-/// The blocks of one sheet, top to bottom, left to right.
-fn sheet_blocks(range: &Range<Data>, merges: &[Dimensions]) -> Vec<Block> {
-    let (h, w) = range.get_size();
-    if h == 0 || w == 0 {
+/// A rectangle of a sheet: rows `r0..r1`, columns `c0..c1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rect {
+    r0: u32,
+    r1: u32,
+    c0: u32,
+    c1: u32,
+}
+
+/// What holds space on the sheet: a cell with a value, or a merged region whose top-left
+/// cell has one (the merge holds the space it covers, so it does not split a block).
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    at: Rect,
+    /// The cell's index, for a cell.
+    cell: Option<u32>,
+}
+
+/// Splits the items of `rect` into bands of consecutive occupied rows (`by_rows`) or
+/// columns; each band is as wide as `rect` the other way.
+fn split(rect: Rect, mut items: Vec<Item>, by_rows: bool, out: &mut Vec<(Rect, Vec<Item>)>) {
+    let span = |i: &Item| {
+        if by_rows {
+            (i.at.r0, i.at.r1)
+        } else {
+            (i.at.c0, i.at.c1)
+        }
+    };
+    items.sort_by_key(|i| span(i));
+    let mut band: Vec<Item> = Vec::new();
+    let (mut s, mut e) = (0u32, 0u32);
+    let mut flush = |band: &mut Vec<Item>, s: u32, e: u32| {
+        if band.is_empty() {
+            return;
+        }
+        let r = if by_rows {
+            Rect {
+                r0: s,
+                r1: e,
+                ..rect
+            }
+        } else {
+            Rect {
+                c0: s,
+                c1: e,
+                ..rect
+            }
+        };
+        out.push((r, std::mem::take(band)));
+    };
+    for i in items {
+        let (a, b) = span(&i);
+        if band.is_empty() || a > e {
+            flush(&mut band, s, e);
+            s = a;
+            e = b;
+        } else {
+            e = e.max(b);
+        }
+        band.push(i);
+    }
+    flush(&mut band, s, e);
+}
+
+/// The blocks of one sheet, top to bottom, left to right. The work follows the cells and
+/// merges present: a sheet's empty positions cost nothing.
+fn sheet_blocks(
+    cells: Vec<SheetCell>,
+    merges: &[Rect],
+    budget: &mut TableBudget,
+    sheet: &str,
+    warnings: &mut Vec<String>,
+) -> Vec<Block> {
+    if cells.is_empty() {
         return Vec::new();
     }
-    let grid = Grid::new(range, merges);
-    let mut rects = vec![Rect {
-        r0: 0,
-        r1: h,
-        c0: 0,
-        c1: w,
-    }];
+    let find = |r: u32, c: u32| cells.binary_search_by_key(&(r, c), |x| (x.r, x.c)).ok();
+    // Cells a merge covers (all but its top-left) are hidden, as Excel hides them. Finding
+    // them scans the rows a merge spans; together the scans may cost a few times the cells.
+    let mut covered = vec![false; cells.len()];
+    let mut scan = 4 * cells.len() + 100_000;
+    let mut spans: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
+    let mut items: Vec<Item> = Vec::with_capacity(cells.len());
+    let mut skipped = 0usize;
+    for m in merges {
+        let from = cells.partition_point(|x| (x.r, x.c) < (m.r0, m.c0));
+        let to = cells.partition_point(|x| x.r < m.r1);
+        let cost = to.saturating_sub(from);
+        if cost > scan {
+            skipped += 1;
+            continue;
+        }
+        scan -= cost;
+        for (k, x) in cells.iter().enumerate().take(to).skip(from) {
+            if x.c >= m.c0 && x.c < m.c1 && (x.r, x.c) != (m.r0, m.c0) {
+                covered[k] = true;
+            }
+        }
+        if find(m.r0, m.c0).is_some() {
+            spans.insert((m.r0, m.c0), (m.r1 - m.r0, m.c1 - m.c0));
+            items.push(Item { at: *m, cell: None });
+        }
+    }
+    if skipped > 0 {
+        warnings.push(format!(
+            "sheet {sheet:?}: {skipped} merged regions over too many cells; read as plain cells"
+        ));
+    }
+    for (k, x) in cells.iter().enumerate() {
+        if !covered[k] {
+            items.push(Item {
+                at: Rect {
+                    r0: x.r,
+                    r1: x.r + 1,
+                    c0: x.c,
+                    c1: x.c + 1,
+                },
+                cell: Some(k as u32),
+            });
+        }
+    }
+    let whole = Rect {
+        r0: items.iter().map(|i| i.at.r0).min().unwrap_or(0),
+        r1: items.iter().map(|i| i.at.r1).max().unwrap_or(0),
+        c0: items.iter().map(|i| i.at.c0).min().unwrap_or(0),
+        c1: items.iter().map(|i| i.at.c1).max().unwrap_or(0),
+    };
+    let mut rects = vec![(whole, items)];
     for pass in 0..CUT_PASSES {
         let mut next = Vec::with_capacity(rects.len());
-        for r in rects {
-            grid.split(r, pass % 2 == 0, &mut next);
+        for (r, items) in rects {
+            split(r, items, pass % 2 == 0, &mut next);
         }
         rects = next;
     }
-    rects.sort_by_key(|r| (r.r0, r.c0));
-    let text = |r: usize, c: usize| range.get((r, c)).map(cell).unwrap_or_default();
+    rects.sort_by_key(|(r, _)| (r.r0, r.c0));
     let mut blocks = Vec::new();
-    for rect in rects {
-        let filled: Vec<(usize, usize)> = (rect.r0..rect.r1)
-            .flat_map(|r| (rect.c0..rect.c1).map(move |c| (r, c)))
-            .filter(|&(r, c)| {
-                !grid.covered[r * w + c] && range.get((r, c)).is_some_and(|d| !is_empty(d))
-            })
-            .take(2)
+    let mut wide = false;
+    for (mut rect, items) in rects {
+        // Tight on both axes: the last pass cut rows only.
+        rect.c0 = items.iter().map(|i| i.at.c0).min().unwrap_or(rect.c0);
+        rect.c1 = items.iter().map(|i| i.at.c1).max().unwrap_or(rect.c1);
+        let mut own: Vec<&SheetCell> = items
+            .iter()
+            .filter_map(|i| i.cell.and_then(|k| cells.get(k as usize)))
             .collect();
-        if let [(r, c)] = filled[..] {
-            blocks.push(Block::para(text(r, c)));
+        own.sort_by_key(|x| (x.r, x.c));
+        if let [one] = own[..] {
+            blocks.push(Block::para(one.text.to_string()));
             continue;
         }
-        let mut rect = rect;
         // A title in the block's first row (one cell, often merged across) over a table.
-        let first_row: Vec<usize> = (rect.c0..rect.c1)
-            .filter(|&c| range.get((rect.r0, c)).is_some_and(|d| !is_empty(d)))
-            .take(2)
-            .collect();
-        if rect.r1 - rect.r0 >= 3
-            && rect.c1 - rect.c0 >= 2
-            && let [c] = first_row[..]
-        {
-            blocks.push(Block::para(text(rect.r0, c)));
+        let first_row = own.iter().take_while(|x| x.r == rect.r0).count();
+        if rect.r1 - rect.r0 >= 3 && rect.c1 - rect.c0 >= 2 && first_row == 1 {
+            blocks.push(Block::para(own[0].text.to_string()));
+            own.remove(0);
             rect.r0 += 1;
         }
-        let mut cells = Vec::new();
-        for r in rect.r0..rect.r1 {
-            for c in rect.c0..rect.c1 {
-                if grid.covered[r * w + c] {
-                    continue;
-                }
-                let (rs, cs) = grid.spans.get(&(r, c)).copied().unwrap_or((1, 1));
-                cells.push(Cell {
-                    r: r - rect.r0,
-                    c: c - rect.c0,
-                    rowspan: rs.clamp(1, rect.r1 - r),
-                    colspan: cs.clamp(1, rect.c1 - c),
-                    text: text(r, c),
-                    header: r == rect.r0,
-                });
-            }
+        if (rect.c1 - rect.c0) as usize > MAX_TABLE_COLS {
+            wide = true;
         }
-        blocks.push(Block::table(Table {
-            rows: rect.r1 - rect.r0,
-            cols: rect.c1 - rect.c0,
-            cells,
-            note: None,
-        }));
+        let rows = (rect.r1 - rect.r0) as usize;
+        let table_cells: Vec<Cell> = own
+            .iter()
+            .map(|x| {
+                let (rs, cs) = spans.get(&(x.r, x.c)).copied().unwrap_or((1, 1));
+                Cell {
+                    r: (x.r - rect.r0) as usize,
+                    c: (x.c - rect.c0) as usize,
+                    rowspan: rs.clamp(1, rect.r1 - x.r) as usize,
+                    colspan: cs.clamp(1, rect.c1 - x.c) as usize,
+                    text: x.text.to_string(),
+                    header: x.r == rect.r0,
+                }
+            })
+            .collect();
+        if let Some(t) = budget.finish(table_cells, rows, None, warnings) {
+            blocks.push(Block::table(t));
+        }
+    }
+    if wide {
+        warnings.push(format!(
+            "sheet {sheet:?}: a table wider than {MAX_TABLE_COLS} columns; the columns past it left out"
+        ));
     }
     blocks
 }
 
 /// Each sheet's part name, by sheet name (from the workbook and its relationships).
 fn sheet_parts(
-    zip: &mut Zip<'_>,
     workbook: &str,
-    warnings: &mut Vec<String>,
-) -> Result<HashMap<String, String>, DocError> {
-    let wb_rels = rels(zip, "xl/workbook.xml", warnings)?;
+    wb_rels: &HashMap<String, super::ooxml::Rel>,
+) -> HashMap<String, String> {
     let mut out = HashMap::new();
     let mut r = quick_xml::Reader::from_str(workbook);
     while let Ok(ev) = r.read_event() {
@@ -329,7 +532,7 @@ fn sheet_parts(
             _ => {}
         }
     }
-    Ok(out)
+    out
 }
 
 /// The charts drawn on a sheet (its drawing part's `c:chart` references, in order): each

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Builds a development corpus of public Office test files, kept out of the repository.
+
+Copies the XLSX/XLSM, DOCX and PPTX test files of public projects from bare mirrors of
+their repositories (`git --git-dir=MIRROR show COMMIT:path`) into OUT, and writes each
+spreadsheet's reference Markdown beside it (`<name>.md`) from what LibreOffice shows:
+every sheet exported as CSV with "save cell contents as shown", one Markdown table per
+sheet under `## Sheet: <name>`. DOCX and PPTX files go to OUT/refusals with an empty
+reference: they are there to count the documents one reader refuses and the other reads.
+
+    python3 scripts/office-corpus.py MIRRORS OUT
+    PAW_DOC_CORPUS_EXTRA=OUT/sheets PAW_BENCH_DOC_ONLY=fidelity cargo bench -p paw-tests --bench doc
+    PAW_DOC_CORPUS_EXTRA=OUT/refusals PAW_BENCH_DOC_ONLY=fidelity cargo bench -p paw-tests --bench doc
+
+MIRRORS holds `<owner>+<name>/repo` bare git directories; the sources and their paths are
+listed below (docs/benchmarks.md names them). Needs `soffice` (LibreOffice Calc) on PATH.
+"""
+
+import csv
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# (mirror, folder in the repository, extensions, license)
+SOURCES = [
+    ("tafia+calamine", "tests/", (".xlsx", ".xlsm"), "MIT"),
+    ("SheetJS+test_files", "", (".xlsx", ".xlsm"), "Apache-2.0"),
+    ("python-openxml+python-docx", "tests/test_files/", (".docx",), "MIT"),
+    ("python-openxml+python-docx", "features/steps/test_files/", (".docx",), "MIT"),
+    ("scanny+python-pptx", "tests/test_files/", (".pptx",), "MIT"),
+    ("scanny+python-pptx", "features/steps/test_files/", (".pptx",), "MIT"),
+]
+# Files that are not what their name says, or test a password: not documents to read.
+SKIP = ("pass_protected", "password", "encrypted")
+
+
+def git(mirror, *args):
+    return subprocess.run(
+        ["git", f"--git-dir={mirror}", *args], check=True, capture_output=True
+    ).stdout
+
+
+def sheets_of(path):
+    """Each sheet's name and rows as LibreOffice shows them (CSV of every sheet)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # 44,34,76: comma, quote, UTF-8; token 9 true: cell contents as shown; token 12
+        # -1: every sheet, one file each named <stem>-<sheet>.csv.
+        filt = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1"
+        subprocess.run(
+            ["soffice", "--headless", "--convert-to", filt, "--outdir", tmp, str(path)],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        stem = path.stem
+        out = []
+        # LibreOffice writes the sheets in order: their files' times keep it.
+        files = sorted(glob.glob(os.path.join(tmp, f"{glob.escape(stem)}-*.csv")), key=os.path.getmtime)
+        if not files:
+            files = glob.glob(os.path.join(tmp, "*.csv"))
+        for f in files:
+            name = Path(f).stem[len(stem) + 1 :] if Path(f).stem.startswith(stem + "-") else "Sheet1"
+            with open(f, newline="", encoding="utf-8", errors="replace") as fh:
+                rows = [r for r in csv.reader(fh)]
+            out.append((name, rows))
+        return out
+
+
+def md_cell(s):
+    return s.replace("|", "\\|").replace("\n", " ").strip()
+
+
+def reference(sheets):
+    parts = []
+    for name, rows in sheets:
+        rows = [r for r in rows if any(c.strip() for c in r)]
+        parts.append(f"## Sheet: {name}")
+        if not rows:
+            continue
+        width = max(len(r) for r in rows)
+        rows = [r + [""] * (width - len(r)) for r in rows]
+        keep = [i for i in range(width) if any(r[i].strip() for r in rows)]
+        lines = ["| " + " | ".join(md_cell(r[i]) for i in keep) + " |" for r in rows]
+        lines.insert(1, "|" + " --- |" * len(keep))
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) + "\n"
+
+
+def main():
+    mirrors, out = Path(sys.argv[1]), Path(sys.argv[2])
+    for mirror, folder, exts, _license in SOURCES:
+        gd = mirrors / mirror / "repo"
+        commit = git(gd, "rev-parse", "HEAD").decode().strip()
+        names = git(gd, "ls-tree", "-r", "--name-only", commit).decode().splitlines()
+        for n in names:
+            if not n.startswith(folder) or not n.lower().endswith(exts):
+                continue
+            if any(s in n.lower() for s in SKIP):
+                continue
+            is_sheet = n.lower().endswith((".xlsx", ".xlsm"))
+            sub = "sheets" if is_sheet else "refusals"
+            dest = out / sub / mirror.split("+")[1] / n.replace("/", "__")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(git(gd, "show", f"{commit}:{n}"))
+            ref = Path(f"{dest}.md")
+            if not is_sheet:
+                ref.write_text("")
+                continue
+            try:
+                ref.write_text(reference(sheets_of(dest)))
+            except (subprocess.SubprocessError, OSError) as e:
+                # No oracle for it: kept out of the scored set.
+                print(f"{n}: LibreOffice failed ({e}); left out", file=sys.stderr)
+                dest.unlink()
+        print(f"{mirror} {commit}")
+
+
+if __name__ == "__main__":
+    main()
