@@ -134,7 +134,7 @@ pub fn general(v: f64) -> String {
     }
     let a = v.abs();
     let sign = if v < 0.0 { "-" } else { "" };
-    if a >= 1e11 || a < 1e-9 {
+    if !(1e-9..1e11).contains(&a) {
         let s = format!("{a:.5E}");
         let (m, e) = s.split_once('E').unwrap_or((&s, "0"));
         let m = m.trim_end_matches('0').trim_end_matches('.');
@@ -664,7 +664,7 @@ fn integer(digits: &str, toks: &[Tok], int_ph: &[usize], grouping: bool) -> Stri
         let n = d.len();
         let mut out = String::with_capacity(n + n / 3);
         for (i, c) in d.chars().enumerate() {
-            if i > 0 && (n - i) % 3 == 0 {
+            if i > 0 && (n - i).is_multiple_of(3) {
                 out.push(',');
             }
             out.push(c);
