@@ -104,7 +104,14 @@ def main():
             sub = "sheets" if is_sheet else "refusals"
             dest = out / sub / mirror.split("+")[1] / n.replace("/", "__")
             dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(git(gd, "show", f"{commit}:{n}"))
+            try:
+                data = git(gd, "show", f"{commit}:{n}")
+            except subprocess.CalledProcessError:
+                # A mirror may list its largest files without holding them.
+                continue
+            if data.startswith(b"version https://git-lfs"):
+                continue
+            dest.write_bytes(data)
             ref = Path(f"{dest}.md")
             if not is_sheet:
                 ref.write_text("")
