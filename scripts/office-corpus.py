@@ -9,11 +9,18 @@ sheet under `## Sheet: <name>`. DOCX and PPTX files go to OUT/refusals with an e
 reference: they are there to count the documents one reader refuses and the other reads.
 
     python3 scripts/office-corpus.py MIRRORS OUT
+    python3 scripts/office-corpus.py --oracles OUT
+    PAW_DOC_ORACLES=OUT/refusals cargo bench -p paw-tests --bench oracles
     PAW_DOC_CORPUS_EXTRA=OUT/sheets PAW_BENCH_DOC_ONLY=fidelity cargo bench -p paw-tests --bench doc
     PAW_DOC_CORPUS_EXTRA=OUT/refusals PAW_BENCH_DOC_ONLY=fidelity cargo bench -p paw-tests --bench doc
 
 MIRRORS holds `<owner>+<name>/repo` bare git directories; the sources and their paths are
-listed below (docs/benchmarks.md names them). Needs `soffice` (LibreOffice Calc) on PATH.
+listed below (docs/benchmarks.md names them). Needs `soffice` (LibreOffice) on PATH.
+
+`--oracles OUT` writes, beside each DOCX and PPTX under OUT/refusals, the text LibreOffice
+reads from it (`<file>.libreoffice.txt`: Writer's plain-text export for DOCX; for PPTX,
+Impress's PDF export read back by pypdfium2 from the venv `scripts/pdf-corpus.py` makes):
+an independent oracle for the `oracles` bench, where these files have no reviewed text.
 """
 
 import csv
@@ -89,7 +96,45 @@ def reference(sheets):
     return "\n\n".join(parts) + "\n"
 
 
+def convert(path, target, tmp):
+    subprocess.run(
+        ["soffice", "--headless", "--convert-to", target, "--outdir", tmp, str(path)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return Path(tmp) / f"{path.stem}.{target.split(':')[0]}"
+
+
+def oracles(out):
+    root = Path(__file__).resolve().parent.parent
+    py = root / "target/py-pdforacle/bin/python"
+    read_pdf = "import sys, pypdfium2 as p; d = p.PdfDocument(sys.argv[1]); " \
+        "print('\\n'.join(pg.get_textpage().get_text_bounded() for pg in d))"
+    for path in sorted((out / "refusals").rglob("*")):
+        ext = path.suffix.lower()
+        if ext not in (".docx", ".pptx"):
+            continue
+        dest = Path(f"{path}.libreoffice.txt")
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                if ext == ".docx":
+                    text = convert(path, "txt:Text (encoded):UTF8", tmp).read_text(errors="replace")
+                else:
+                    pdf = convert(path, "pdf", tmp)
+                    text = subprocess.run(
+                        [str(py), "-c", read_pdf, str(pdf)],
+                        check=True, capture_output=True, timeout=120,
+                    ).stdout.decode("utf-8", "replace")
+            dest.write_text(text)
+        except (subprocess.SubprocessError, OSError) as e:
+            print(f"{path.name}: no oracle ({e})", file=sys.stderr)
+
+
 def main():
+    if sys.argv[1] == "--oracles":
+        oracles(Path(sys.argv[2]))
+        return
     mirrors, out = Path(sys.argv[1]), Path(sys.argv[2])
     for mirror, folder, exts, _license in SOURCES:
         gd = mirrors / mirror / "repo"

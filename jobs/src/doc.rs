@@ -126,6 +126,14 @@ pub const TESSDATA_DIRS: &[&str] = &[
     "/usr/local/share/tessdata",
 ];
 
+/// The installed Tesseract data of one language (`eng`, `osd`, …) from the first of
+/// [`TESSDATA_DIRS`] that has it. Read by the daemon (never by the sandboxed worker).
+pub fn tessdata(lang: &str) -> Option<Vec<u8>> {
+    TESSDATA_DIRS
+        .iter()
+        .find_map(|dir| std::fs::read(format!("{dir}/{lang}.traineddata")).ok())
+}
+
 /// When a doc job carries the language data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Plan {

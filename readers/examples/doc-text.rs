@@ -47,12 +47,7 @@ fn run() -> ExitCode {
     let data: Vec<(String, Vec<u8>)> = ["eng", "osd"]
         .iter()
         .filter(|_| ocr)
-        .filter_map(|l| {
-            paw_jobs::doc::TESSDATA_DIRS
-                .iter()
-                .find_map(|d| std::fs::read(format!("{d}/{l}.traineddata")).ok())
-                .map(|d| (l.to_string(), d))
-        })
+        .filter_map(|l| paw_jobs::doc::tessdata(l).map(|d| (l.to_string(), d)))
         .collect();
     let borrowed: Vec<(String, &[u8])> = data.iter().map(|(n, d)| (n.clone(), &d[..])).collect();
     let settings = Ocr {

@@ -33,6 +33,7 @@ use paw_readers::doc::model::render;
 use paw_readers::doc::{Format, pdf, read_doc};
 use paw_tests::alloc::{Counting, live, peak, reset_peak};
 use paw_tests::docscore::{self, CorpusDoc, Score};
+use paw_tests::markitdown::Run;
 use paw_tests::workers::Workers;
 
 #[global_allocator]
@@ -215,119 +216,6 @@ fn throughput() {
     );
 }
 
-/// markitdown's side: one Python process over every file; each conversion timed with
-/// `perf_counter` (after one untimed warm-up per file type, which loads its converter's
-/// modules), printed as one JSON line: path, median ms, Markdown, error.
-const MARKITDOWN: &str = r#"
-import json, statistics, sys, time
-from markitdown import MarkItDown
-runs = int(sys.argv[1])
-paths = sys.argv[2:]
-md = MarkItDown()
-warm = set()
-def convert(p):
-    try:
-        return md.convert(p).text_content or "", None
-    except Exception as e:
-        return "", type(e).__name__ + ": " + str(e)[:200]
-for p in paths:
-    ext = p.rsplit(".", 1)[-1]
-    if ext not in warm:
-        warm.add(ext)
-        convert(p)
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        text, err = convert(p)
-        times.append((time.perf_counter() - t) * 1e3)
-    print(json.dumps({"path": p, "ms": statistics.median(times), "md": text, "error": err}), flush=True)
-"#;
-
-/// One tool's result on one document.
-#[derive(Clone, Default)]
-struct Run {
-    md: String,
-    ms: f64,
-    error: Option<String>,
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
-/// The venv's Python with markitdown, installing it when missing; None (and why) when it
-/// cannot be had.
-fn markitdown_python() -> Result<PathBuf, String> {
-    let venv = repo_root().join("target/py-markitdown");
-    let py = venv.join("bin/python");
-    let has = |py: &Path| {
-        Command::new(py)
-            .args(["-c", "import markitdown"])
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if has(&py) {
-        return Ok(py);
-    }
-    eprintln!("installing markitdown into {}", venv.display());
-    let made = Command::new("python3")
-        .args(["-m", "venv"])
-        .arg(&venv)
-        .status()
-        .map_err(|e| format!("python3: {e}"))?;
-    if !made.success() {
-        return Err("python3 -m venv failed".into());
-    }
-    let pip = Command::new(venv.join("bin/pip"))
-        .args([
-            "install",
-            "-q",
-            "--disable-pip-version-check",
-            "markitdown[pdf,docx,pptx,xlsx]",
-        ])
-        .status()
-        .map_err(|e| format!("pip: {e}"))?;
-    if pip.success() && has(&py) {
-        Ok(py)
-    } else {
-        Err("pip install markitdown failed".into())
-    }
-}
-
-fn markitdown(docs: &[CorpusDoc], runs: usize) -> Result<HashMap<PathBuf, Run>, String> {
-    let py = markitdown_python()?;
-    let out = Command::new(py)
-        .arg("-c")
-        .arg(MARKITDOWN)
-        .arg(runs.to_string())
-        .args(docs.iter().map(|d| &d.path))
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .map_err(|e| format!("markitdown: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("markitdown exited {}", out.status));
-    }
-    let mut m = HashMap::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        m.insert(
-            PathBuf::from(v["path"].as_str().unwrap_or("")),
-            Run {
-                md: v["md"].as_str().unwrap_or("").to_string(),
-                ms: v["ms"].as_f64().unwrap_or(0.0),
-                error: v["error"].as_str().map(str::to_string),
-            },
-        );
-    }
-    Ok(m)
-}
-
 /// One `doc` job through a worker as `doc extract` runs it (default OCR settings): the
 /// text, or the error. The fidelity part's one place that knows the pool's call.
 fn worker_doc(w: &Workers, bytes: &[u8], mode: Mode) -> Result<String, String> {
@@ -378,7 +266,8 @@ fn fidelity() {
         let bytes = std::fs::read(&d.path).expect("corpus document");
         ours.push(paw(&w, &bytes, runs));
     }
-    let theirs = markitdown(&docs, runs).unwrap_or_else(|e| {
+    let paths: Vec<PathBuf> = docs.iter().map(|d| d.path.clone()).collect();
+    let theirs = paw_tests::markitdown::convert(&paths, runs).unwrap_or_else(|e| {
         println!("markitdown: not run ({e})");
         HashMap::new()
     });

@@ -360,6 +360,33 @@ pub fn shingle_f1(reference: &[String], output: &[String]) -> (f64, f64, f64) {
     (p, rec, f)
 }
 
+/// Bag-of-words F1 of two plain texts (tokens as multisets, order ignored): how the `pdfs`
+/// bench compares a reader with an oracle reader where no reviewed text exists. Two empty
+/// texts score 1, one empty 0.
+pub fn bag_f1(reference: &str, output: &str) -> f64 {
+    let count = |t: &str| {
+        let mut m: HashMap<String, usize> = HashMap::new();
+        for w in tokens(t) {
+            *m.entry(w).or_insert(0) += 1;
+        }
+        m
+    };
+    let (r, o) = (count(reference), count(output));
+    let (rn, on): (usize, usize) = (r.values().sum(), o.values().sum());
+    if rn == 0 || on == 0 {
+        return if rn == on { 1.0 } else { 0.0 };
+    }
+    let common: usize = r
+        .iter()
+        .map(|(w, n)| (*n).min(o.get(w).copied().unwrap_or(0)))
+        .sum();
+    if common == 0 {
+        return 0.0;
+    }
+    let (p, rec) = (common as f64 / on as f64, common as f64 / rn as f64);
+    2.0 * p * rec / (p + rec)
+}
+
 /// Text F1 of two Markdown texts.
 pub fn text_f1(reference_md: &str, output_md: &str) -> f64 {
     shingle_f1(&md_tokens(reference_md), &md_tokens(output_md)).2
@@ -762,6 +789,17 @@ pub fn kind_order(kind: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bag_f1_ignores_order_and_counts_repeats() {
+        assert_eq!(bag_f1("Alpha beta gamma", "gamma ALPHA beta"), 1.0);
+        // A reader that repeats the text twice halves its precision: F1 2/3.
+        let twice = bag_f1("alpha beta", "alpha beta alpha beta");
+        assert!((twice - 2.0 / 3.0).abs() < 1e-9, "{twice}");
+        assert_eq!(bag_f1("", ""), 1.0);
+        assert_eq!(bag_f1("alpha", ""), 0.0);
+        assert_eq!(bag_f1("alpha", "beta"), 0.0);
+    }
 
     #[test]
     fn stripping_keeps_the_text_and_drops_the_syntax() {

@@ -12,6 +12,7 @@ pub mod alloc;
 pub mod docscore;
 pub mod hostile;
 pub mod http;
+pub mod markitdown;
 pub mod ircd;
 pub mod pdfgen;
 pub mod procfs;

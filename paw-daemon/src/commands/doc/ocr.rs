@@ -2,7 +2,7 @@
 //! against the config, and each language's Tesseract data read from the installed tessdata
 //! folder (the daemon is trusted; the worker opens no file) to travel after the document.
 
-use paw_jobs::doc::{OcrJob, OcrMode, TESSDATA_DIRS};
+use paw_jobs::doc::{OcrJob, OcrMode, tessdata};
 
 use crate::command::CmdError;
 use crate::config::DocConfig;
@@ -69,10 +69,7 @@ fn append_data(mode: OcrMode, lang: &str, payload: &mut Vec<u8>) -> Vec<(String,
     for name in lang.split('+').chain(["osd"]) {
         // Without osd, turned pages are read as they lie; without a language, the worker
         // answers that it is not installed.
-        if let Some(d) = TESSDATA_DIRS
-            .iter()
-            .find_map(|dir| std::fs::read(format!("{dir}/{name}.traineddata")).ok())
-        {
+        if let Some(d) = tessdata(name) {
             found.push((name.to_string(), d.len()));
             payload.extend_from_slice(&d);
         }
