@@ -374,13 +374,23 @@ fn cover_with(cover: &mut Vec<(f32, f32)>, segs: &[(f32, f32)]) {
     *cover = out;
 }
 
-/// A table's caption or its notes: `Table 3 …`, `Source: …`. Not a row.
+/// A table's caption or its notes: `Table 3 …`, `Table: IV`, `Source: …`. Not a row.
 fn is_caption(t: &str) -> bool {
-    let t = t.trim_start();
-    let lower = t.to_lowercase();
-    for p in ["table ", "tab. ", "tableau ", "tabelle "] {
-        if let Some(rest) = lower.strip_prefix(p)
-            && rest.starts_with(|c: char| c.is_ascii_digit() || "ivxlc".contains(c))
+    let lower = t.trim_start().to_lowercase();
+    for p in ["table", "tab.", "tableau", "tabelle"] {
+        let Some(rest) = lower.strip_prefix(p) else {
+            continue;
+        };
+        let rest = rest.trim_start_matches([':', '.', ' ']);
+        let number = rest
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("");
+        let separated = rest.len() < lower.len() - p.len();
+        if separated
+            && !number.is_empty()
+            && (number.starts_with(|c: char| c.is_ascii_digit())
+                || number.chars().all(|c| "ivxlc".contains(c)))
         {
             return true;
         }
@@ -583,8 +593,9 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
         return (end, None);
     }
     let ncols = cuts.len() + 1;
-    // Horizontal rules across the table between its lines: where there are two or more,
-    // they are what divides its rows, and lines between two of them are one row.
+    // Horizontal rules across the table between its lines: where there are two or more and
+    // one for every four lines or fewer, they are what divides its rows, and lines between
+    // two of them are one row.
     let (left, right) = run
         .iter()
         .fold((f32::MAX, f32::MIN), |(a, b), l| (a.min(l.x0), b.max(l.x1)));
@@ -599,14 +610,19 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
         })
         .map(|r| (r.y0 + r.y1) / 2.0)
         .collect();
-    let ruled_rows = row_rules.len() >= 2;
+    // (Rules only around a header divide no rows: at most four lines a ruled row.)
+    let ruled_rows = row_rules.len() >= 2 && row_rules.len() * 4 >= end;
     // Rows: each line, or joined to the row above as its cells' wrapped text.
     let mut rows: Vec<Vec<(usize, usize, String)>> = Vec::new();
-    let mut seen_figures = false;
+    let line_cells: Vec<Vec<(usize, usize, String)>> =
+        run.iter().map(|l| line_cells(l, &cuts)).collect();
+    // The header's lines: those above the first line with a figure, when there is one.
+    let body_from = line_cells
+        .iter()
+        .position(|c| c.iter().any(|c| figure(&c.2)))
+        .unwrap_or(0);
     let mut prev: Option<&Line> = None;
-    for l in run {
-        let cells = line_cells(l, &cuts);
-        let figures = cells.iter().any(|c| figure(&c.2));
+    for (i, (l, cells)) in run.iter().zip(line_cells).enumerate() {
         let joined = match (rows.last_mut(), prev) {
             (Some(above), Some(p))
                 if ruled_rows && !row_rules.iter().any(|&y| y > p.base && y < l.y0 + 1.0) =>
@@ -623,14 +639,7 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
                 true
             }
             (Some(above), Some(p))
-                if !ruled_rows
-                    && continues(
-                        above,
-                        &cells,
-                        l.y0 - p.y1,
-                        l.size,
-                        !seen_figures && !figures,
-                    ) =>
+                if !ruled_rows && continues(above, &cells, l.y0 - p.y1, l.size, i < body_from) =>
             {
                 for (a, _, t) in cells.iter() {
                     if let Some(up) = above.iter_mut().find(|u| u.0 == *a) {
@@ -644,7 +653,6 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
         if !joined {
             rows.push(cells);
         }
-        seen_figures |= figures;
         prev = Some(l);
     }
     let filled: Vec<&String> = rows
