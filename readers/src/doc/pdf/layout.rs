@@ -433,8 +433,10 @@ fn gutters(rows: &[Row], width: f32) -> Vec<(f32, f32)> {
         if b - a < min_width || a - lo < 0.1 * span || hi - b < 0.1 * span {
             continue;
         }
-        // Both sides must be prose on most rows that have text on that side.
+        // Both sides must be prose on most rows that have text on that side (a table's
+        // rows have column gaps on a side: docs/doc-model.md "Tables in PDFs").
         let (mut left, mut right, mut lw, mut rw) = (0usize, 0usize, 0usize, 0usize);
+        let mut gapped = 0usize;
         for r in &text_rows {
             if r.words.iter().any(|w| w.x0 < b && w.x1 > a) {
                 continue;
@@ -449,9 +451,12 @@ fn gutters(rows: &[Row], width: f32) -> Vec<(f32, f32)> {
                 right += 1;
                 rw += rr;
             }
+            let (lws, rws) = r.words.split_at(l);
+            gapped += usize::from(tables::column_gap(lws)) + usize::from(tables::column_gap(rws));
         }
         let enough = |k: usize| k * 10 >= text_rows.len() * 3 && k >= 3;
-        if enough(left) && enough(right) && lw >= 4 * left && rw >= 4 * right {
+        let prose = gapped * 10 <= (left + right) * 3;
+        if enough(left) && enough(right) && lw >= 4 * left && rw >= 4 * right && prose {
             out.push((a, b));
         }
     }

@@ -340,6 +340,13 @@ const MAX_RUN: usize = 1_000;
 /// heading, a section row, a cell's wrapped line, a spanning header): more end it.
 const MAX_LOOSE: usize = 2;
 
+/// Whether words of one row (left to right) have a column gap between two of them.
+pub fn column_gap(words: &[Word]) -> bool {
+    words
+        .windows(2)
+        .any(|w| w[1].x0 - w[0].x1 > COLUMN_GAP * w[1].size.max(4.0))
+}
+
 /// A line's runs of words with no column gap between them: `(x0, x1, first word, end)`.
 fn runs(l: &Line) -> Vec<(f32, f32, usize, usize)> {
     let mut out: Vec<(f32, f32, usize, usize)> = Vec::new();

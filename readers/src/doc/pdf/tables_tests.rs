@@ -231,3 +231,97 @@ fn rows_ruled_apart_keep_their_wrapped_lines_together() {
         ])
     );
 }
+
+#[test]
+fn a_wide_gap_between_column_groups_is_not_a_page_gutter() {
+    // A listing whose right-hand columns stand far from the left-hand ones: the gap is
+    // free of text on every row, as a two-column page's gutter is, but both sides have
+    // column gaps of their own.
+    let xs = [40.0, 90.0, 130.0, 230.0, 380.0, 410.0, 450.0, 510.0];
+    let rows: &[&[&str]] = &[
+        &[
+            "648765",
+            "AAA",
+            "ALLEGIANT AIR",
+            "ALLEGIANT AIR LLC",
+            "OK",
+            "73159",
+            "(405) 680",
+            "2014/12/03",
+        ],
+        &[
+            "648766",
+            "AAA",
+            "ALLEGIANT AIR",
+            "ALLEGIANT AIR LLC",
+            "OK",
+            "74115",
+            "(918) 831",
+            "2014/12/16",
+        ],
+        &[
+            "82030",
+            "AAA",
+            "AMERICAN AIR",
+            "AMERICAN AIR INC",
+            "OK",
+            "73159",
+            "(405) 634",
+            "2014/09/14",
+        ],
+        &[
+            "509462",
+            "AAA",
+            "AMERICAN AIR",
+            "AMERICAN AIR INC",
+            "OK",
+            "74115",
+            "(918) 834",
+            "2014/08/19",
+        ],
+        &[
+            "509609",
+            "AAA",
+            "AMERICAN EAGLE",
+            "AMERICAN EAGLE INC",
+            "OK",
+            "73159",
+            "(405) 682",
+            "2014/08/19",
+        ],
+        &[
+            "402986",
+            "AAA",
+            "AMERICAN EAGLE",
+            "AMERICAN EAGLE INC",
+            "OK",
+            "74115",
+            "(918) 272",
+            "2014/10/22",
+        ],
+        &[
+            "79145",
+            "AAA",
+            "DELTA AIR LINES",
+            "DELTA AIR LINES INC",
+            "OK",
+            "73159",
+            "(405) 752",
+            "2014/05/11",
+        ],
+        &[
+            "600941",
+            "AAA",
+            "ENDEAVOR AIR",
+            "ENDEAVOR AIR INC",
+            "OK",
+            "73159",
+            "(405) 928",
+            "2015/03/26",
+        ],
+    ];
+    let b = run(&[page(&grid_text(&xs, 100.0, rows), &[])]);
+    let ts = tables(&b[0]);
+    assert_eq!(ts.len(), 1, "{:#?}", b[0]);
+    assert_eq!(ts[0].grid(), strings(rows));
+}
