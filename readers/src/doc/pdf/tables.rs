@@ -567,13 +567,19 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
         }
         let s = segments(l);
         let inside = l.x0 >= x0 - 2.0 * l.size && l.x1 <= x1 + 2.0 * l.size;
-        if s.len() >= 2 && !crosses(&cover, &s) && l.x1 > x0 && l.x0 < x1 {
-            let mut next = cover.clone();
-            cover_with(&mut next, &s);
-            if next.len() < 2 {
-                break;
+        let over = l.x1 > x0 && l.x0 < x1;
+        // A row with one long cell over a column gap: still a row (three or more runs of
+        // words), but its long cell does not close the gap.
+        let long_cell = s.len() >= 3 && s.len() + 1 >= cover.len() && crosses(&cover, &s);
+        if s.len() >= 2 && over && (long_cell || !crosses(&cover, &s)) {
+            if !long_cell {
+                let mut next = cover.clone();
+                cover_with(&mut next, &s);
+                if next.len() < 2 {
+                    break;
+                }
+                cover = next;
             }
-            cover = next;
             x0 = x0.min(l.x0);
             x1 = x1.max(l.x1);
             end = j + 1;
