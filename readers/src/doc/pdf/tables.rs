@@ -336,6 +336,9 @@ fn cell_text(words: &[&Word]) -> String {
 const COLUMN_GAP: f32 = 0.8;
 /// Lines one rule-less table may take (a run longer than any page is a page's worth).
 const MAX_RUN: usize = 1_000;
+/// Bins (points) of the column finder's histogram: wider tables are measured coarser at
+/// their far end, not with a bigger array.
+const MAX_BINS: usize = 20_000;
 /// Consecutive lines inside a rule-less table that are not rows of its columns (a group
 /// heading, a section row, a cell's wrapped line, a spanning header): more end it.
 const MAX_LOOSE: usize = 2;
@@ -433,7 +436,7 @@ fn column_cuts(lines: &[&Line]) -> Vec<f32> {
     if !(hi > lo) {
         return Vec::new();
     }
-    let bins = (((hi - lo) / BIN).ceil() as usize + 1).min(20_000);
+    let bins = (((hi - lo) / BIN).ceil() as usize + 1).min(MAX_BINS);
     let bin = |x: f32| (((x - lo) / BIN).floor().max(0.0) as usize).min(bins - 1);
     let mut diff = vec![0i32; bins + 1];
     for l in lines {

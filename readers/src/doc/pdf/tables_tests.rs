@@ -325,3 +325,22 @@ fn a_wide_gap_between_column_groups_is_not_a_page_gutter() {
     assert_eq!(ts.len(), 1, "{:#?}", b[0]);
     assert_eq!(ts[0].grid(), strings(rows));
 }
+
+#[test]
+fn a_hostile_page_of_aligned_lines_is_bounded() {
+    // 3,000 column lines, the second column half a billion points away: the column finder's
+    // bins are capped (a bin per point would be gigabytes) and a table takes at most
+    // 1,000 lines (tables.rs MAX_RUN), so the page comes out as a few tables of every line.
+    let labels: Vec<String> = (0..3_000).map(|i| format!("r{i}")).collect();
+    let mut placed: Vec<Placed<'_>> = Vec::new();
+    for (i, l) in labels.iter().enumerate() {
+        let y = 20.0 + 12.0 * i as f32;
+        placed.push((72.0, y, 10.0, l.as_str()));
+        placed.push((5.0e8, y, 10.0, "7"));
+    }
+    let b = run(&[page(&placed, &[])]);
+    let ts = tables(&b[0]);
+    assert!(ts.iter().all(|t| t.rows <= 1_000), "{}", ts.len());
+    assert_eq!(ts.iter().map(|t| t.rows).sum::<usize>(), 3_000);
+    assert_eq!(ts[0].grid()[0], ["r0", "7"]);
+}
