@@ -113,8 +113,11 @@ fn paw(dir: &Path, cases: &[Case]) -> (HashMap<Key, Vec<Table>>, Vec<f64>) {
     (out, ms)
 }
 
+/// One tool's run: its tables by file and pages, its milliseconds a case, its errors.
+type ToolRun = (HashMap<Key, Vec<Table>>, Vec<f64>, usize);
+
 /// The peers' tables by tool, from `scripts/table-peers.py`'s JSON lines.
-fn peers(dir: &Path) -> BTreeMap<String, (HashMap<Key, Vec<Table>>, Vec<f64>, usize)> {
+fn peers(dir: &Path) -> BTreeMap<String, ToolRun> {
     let text = if let Some(f) = std::env::var_os("PAW_BENCH_TABLES_PEERS") {
         std::fs::read_to_string(f).expect("saved peers' run")
     } else if let Some(py) = std::env::var_os("PAW_TABLE_PYTHON") {
@@ -130,8 +133,7 @@ fn peers(dir: &Path) -> BTreeMap<String, (HashMap<Key, Vec<Table>>, Vec<f64>, us
         eprintln!("PAW_TABLE_PYTHON unset: paw only");
         String::new()
     };
-    let mut by_tool: BTreeMap<String, (HashMap<Key, Vec<Table>>, Vec<f64>, usize)> =
-        BTreeMap::new();
+    let mut by_tool: BTreeMap<String, ToolRun> = BTreeMap::new();
     for line in text.lines() {
         let Ok(v) = serde_json::from_str::<Value>(line) else {
             continue;

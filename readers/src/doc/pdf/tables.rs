@@ -433,7 +433,7 @@ fn column_cuts(lines: &[&Line]) -> Vec<f32> {
     let (lo, hi) = lines
         .iter()
         .fold((f32::MAX, f32::MIN), |(a, b), l| (a.min(l.x0), b.max(l.x1)));
-    if !(hi > lo) {
+    if hi.partial_cmp(&lo) != Some(std::cmp::Ordering::Greater) {
         return Vec::new();
     }
     let bins = (((hi - lo) / BIN).ceil() as usize + 1).min(MAX_BINS);
@@ -708,7 +708,7 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
     let head = rows
         .iter()
         .enumerate()
-        .take_while(|(i, r)| !numeric_row(r) && !(*i > 0 && heading(r)))
+        .take_while(|(i, r)| !(numeric_row(r) || (*i > 0 && heading(r))))
         .count();
     let body: Vec<&String> = rows[head.min(rows.len())..]
         .iter()
@@ -718,7 +718,7 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
         .collect();
     let numeric = body.iter().filter(|c| is_numeric(c)).count();
     let header_rows =
-        if head >= 1 && head <= 3 && head < rows.len() && numeric * 2 >= body.len().max(1) {
+        if (1..=3).contains(&head) && head < rows.len() && numeric * 2 >= body.len().max(1) {
             head
         } else {
             usize::from(ruled_off)
