@@ -344,3 +344,38 @@ fn a_hostile_page_of_aligned_lines_is_bounded() {
     assert_eq!(ts.iter().map(|t| t.rows).sum::<usize>(), 3_000);
     assert_eq!(ts[0].grid()[0], ["r0", "7"]);
 }
+
+#[test]
+fn shaded_rows_are_not_cell_borders() {
+    // Every other row on a grey band (a filled box: its four edges come to the layout as
+    // rules). The bands make a one-column grid; the text has five columns.
+    let rows: &[&[&str]] = &[
+        &[
+            "Country",
+            "domestic (%)",
+            "Imported (%)",
+            "Unknown (%)",
+            "Total (n)",
+        ],
+        &["Austria", "92.9", "7.1", "0", "5,821"],
+        &["Belgium", "0", "0", "100.0", "5,906"],
+        &["Bulgaria", "0", "0", "100.0", "38"],
+        &["Cyprus", "100.0", "0", "0", "17"],
+        &["Czech Republic", "99.2", "0.8", "0", "24,137"],
+    ];
+    let placed = grid_text(&[72.0, 180.0, 260.0, 340.0, 420.0], 100.0, rows);
+    let mut rules = Vec::new();
+    for r in (1..rows.len()).step_by(2) {
+        let (top, bottom) = (100.0 + 12.0 * r as f32 - 9.0, 100.0 + 12.0 * r as f32 + 3.0);
+        rules.extend([
+            hrule(65.0, 480.0, top),
+            hrule(65.0, 480.0, bottom),
+            vrule(65.0, top, bottom),
+            vrule(480.0, top, bottom),
+        ]);
+    }
+    let b = run(&[page(&placed, &rules)]);
+    let ts = tables(&b[0]);
+    assert_eq!(ts.len(), 1, "{:#?}", b[0]);
+    assert_eq!(ts[0].grid(), strings(rows));
+}
