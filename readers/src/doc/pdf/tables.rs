@@ -446,20 +446,43 @@ fn column_cuts(lines: &[&Line]) -> Vec<f32> {
         }
     }
     let allowed = (lines.len() / 5) as i32;
-    let mut cuts = Vec::new();
-    let (mut acc, mut start) = (0i32, None);
-    for (i, d) in diff.iter().take(bins).enumerate() {
+    let mut cover = Vec::with_capacity(bins);
+    let mut acc = 0i32;
+    for d in diff.iter().take(bins) {
         acc += d;
-        match (acc <= allowed, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                if s > 0 {
-                    cuts.push(lo + (s + i) as f32 * BIN / 2.0);
-                }
-                start = None;
-            }
-            _ => {}
+        cover.push(acc);
+    }
+    // Each free run's cut: the middle of its longest stretch covered by the fewest lines
+    // (a spanning header's text is not cut where a free stretch is beside it).
+    let mut cuts = Vec::new();
+    let mut i = 0;
+    while i < bins {
+        if cover[i] > allowed {
+            i += 1;
+            continue;
         }
+        let start = i;
+        while i < bins && cover[i] <= allowed {
+            i += 1;
+        }
+        if start == 0 || i == bins {
+            continue;
+        }
+        let least = cover[start..i].iter().copied().min().unwrap_or(0);
+        let (mut best, mut from) = ((start, start), None);
+        for k in start..=i {
+            match (k < i && cover[k] == least, from) {
+                (true, None) => from = Some(k),
+                (false, Some(f)) => {
+                    if k - f > best.1 - best.0 {
+                        best = (f, k);
+                    }
+                    from = None;
+                }
+                _ => {}
+            }
+        }
+        cuts.push(lo + (best.0 + best.1) as f32 * BIN / 2.0);
     }
     cuts
 }

@@ -346,9 +346,10 @@ fn a_hostile_page_of_aligned_lines_is_bounded() {
 }
 
 #[test]
-fn shaded_rows_are_not_cell_borders() {
-    // Every other row on a grey band (a filled box: its four edges come to the layout as
-    // rules). The bands make a one-column grid; the text has five columns.
+fn shading_is_not_cell_borders() {
+    // A shaded box behind each header cell and one behind the whole body (filled boxes:
+    // their edges come to the layout as rules). The boxes make a grid of five columns
+    // whose body is one cell; the text has a row per country.
     let rows: &[&[&str]] = &[
         &[
             "Country",
@@ -363,17 +364,22 @@ fn shaded_rows_are_not_cell_borders() {
         &["Cyprus", "100.0", "0", "0", "17"],
         &["Czech Republic", "99.2", "0.8", "0", "24,137"],
     ];
-    let placed = grid_text(&[72.0, 180.0, 260.0, 340.0, 420.0], 100.0, rows);
+    let xs = [72.0, 180.0, 260.0, 340.0, 420.0];
+    let placed = grid_text(&xs, 100.0, rows);
+    let boxed = |x0: f32, y0: f32, x1: f32, y1: f32| {
+        [
+            hrule(x0, x1, y0),
+            hrule(x0, x1, y1),
+            vrule(x0, y0, y1),
+            vrule(x1, y0, y1),
+        ]
+    };
     let mut rules = Vec::new();
-    for r in (1..rows.len()).step_by(2) {
-        let (top, bottom) = (100.0 + 12.0 * r as f32 - 9.0, 100.0 + 12.0 * r as f32 + 3.0);
-        rules.extend([
-            hrule(65.0, 480.0, top),
-            hrule(65.0, 480.0, bottom),
-            vrule(65.0, top, bottom),
-            vrule(480.0, top, bottom),
-        ]);
+    for (i, &x) in xs.iter().enumerate() {
+        let right = xs.get(i + 1).map_or(480.0, |n| n - 4.0);
+        rules.extend(boxed(x - 4.0, 89.0, right, 103.0));
     }
+    rules.extend(boxed(68.0, 103.0, 480.0, 165.0));
     let b = run(&[page(&placed, &rules)]);
     let ts = tables(&b[0]);
     assert_eq!(ts.len(), 1, "{:#?}", b[0]);
