@@ -470,8 +470,9 @@ fn column_cuts(lines: &[&Line]) -> Vec<f32> {
         }
         let least = cover[start..i].iter().copied().min().unwrap_or(0);
         let (mut best, mut from) = ((start, start), None);
-        for k in start..=i {
-            match (k < i && cover[k] == least, from) {
+        let stretch = cover[start..i].iter().map(|&c| c == least).chain([false]);
+        for (k, at_least) in (start..).zip(stretch) {
+            match (at_least, from) {
                 (true, None) => from = Some(k),
                 (false, Some(f)) => {
                     if k - f > best.1 - best.0 {
