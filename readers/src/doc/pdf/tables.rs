@@ -2,7 +2,7 @@
 //! separator is missing) and runs of lines whose words line up in columns with no rules
 //! (the gaps between columns stay free of text on every line of the run).
 
-use super::geom::{Line, Row, Rule, Word};
+use super::geom::{Line, Row, Rule, Word, least_covered};
 use super::text::{is_numeric, join_line, logical};
 use crate::doc::model::{Block, Cell, Table};
 
@@ -468,21 +468,7 @@ fn column_cuts(lines: &[&Line]) -> Vec<f32> {
         if start == 0 || i == bins {
             continue;
         }
-        let least = cover[start..i].iter().copied().min().unwrap_or(0);
-        let (mut best, mut from) = ((start, start), None);
-        let stretch = cover[start..i].iter().map(|&c| c == least).chain([false]);
-        for (k, at_least) in (start..).zip(stretch) {
-            match (at_least, from) {
-                (true, None) => from = Some(k),
-                (false, Some(f)) => {
-                    if k - f > best.1 - best.0 {
-                        best = (f, k);
-                    }
-                    from = None;
-                }
-                _ => {}
-            }
-        }
+        let best = least_covered(&cover, start, i);
         cuts.push(lo + (best.0 + best.1) as f32 * BIN / 2.0);
     }
     cuts
