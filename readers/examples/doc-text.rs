@@ -1,7 +1,7 @@
 //! Prints a document's text as `doc extract` renders it (no OCR, no worker sandbox): for
 //! measuring the readers against other converters on a corpus, one process per file.
 //!
-//! `cargo run --release -p paw-readers --example doc-text -- FILE [text|md] [ocr]`
+//! `cargo run --release -p paw-readers --example doc-text -- FILE [text|md|json] [ocr] [pages=A-B]`
 //!
 //! With `ocr`, pages without a usable text layer (and pictures) are read by Tesseract in
 //! English, as `doc extract --ocr auto` does, the language data read from the installed
@@ -29,11 +29,12 @@ fn main() -> ExitCode {
 fn run() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
-        eprintln!("usage: doc-text FILE [text|md]");
+        eprintln!("usage: doc-text FILE [text|md|json] [ocr] [pages=A-B]");
         return ExitCode::from(2);
     };
     let mode = match args.get(2).map(String::as_str) {
         Some("md") => Mode::Md,
+        Some("json") => Mode::Json,
         _ => Mode::Text,
     };
     let bytes = match std::fs::read(path) {
@@ -44,6 +45,11 @@ fn run() -> ExitCode {
         }
     };
     let ocr = args.iter().any(|a| a == "ocr");
+    let pages = args
+        .iter()
+        .find_map(|a| a.strip_prefix("pages="))
+        .and_then(|p| p.split_once('-'))
+        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
     let data: Vec<(String, Vec<u8>)> = ["eng", "osd"]
         .iter()
         .filter(|_| ocr)
@@ -60,7 +66,7 @@ fn run() -> ExitCode {
         // As a worker does for a scan: first read without the OCR data, then again with them.
         let _ = read_text(&bytes, None, mode, 0, None, None);
     }
-    match read_text(&bytes, None, mode, 0, None, ocr.then_some(&settings)) {
+    match read_text(&bytes, None, mode, 0, pages, ocr.then_some(&settings)) {
         Ok((info, text)) => {
             for w in &info.warnings {
                 eprintln!("warning: {w}");

@@ -490,6 +490,37 @@ fn collect_json_tables(v: &Value, out: &mut Vec<Table>) {
 /// Cells of `reference` found in the right row of `output`'s tables, and the reference's
 /// non-empty cells (see the module's definition).
 pub fn table_cells(reference: &[Table], output: &[Table]) -> (usize, usize) {
+    let (pairs, total) = row_pairs(reference, output);
+    (pairs.iter().map(|p| p.0).sum(), total)
+}
+
+/// One reference table against all output tables: its cells found in the right row (as
+/// [`table_cells`] counts them), its non-empty cells, and of the found cells the most that
+/// lie in one output table. The table is **found whole** when that one table holds at
+/// least 90 % of the found cells and at least half its cells are found
+/// ([`found_whole`]): cut into pieces, or mostly missed, it is not.
+pub fn table_pieces(reference: &Table, output: &[Table]) -> (usize, usize, usize) {
+    let (pairs, total) = row_pairs(std::slice::from_ref(reference), output);
+    let mut owner = Vec::new();
+    for (k, t) in output.iter().enumerate() {
+        owner.extend(std::iter::repeat_n(k, t.rows.len()));
+    }
+    let mut per: HashMap<usize, usize> = HashMap::new();
+    for &(shared, _, j) in &pairs {
+        *per.entry(owner[j]).or_default() += shared;
+    }
+    let found = pairs.iter().map(|p| p.0).sum();
+    (found, total, per.values().copied().max().unwrap_or(0))
+}
+
+/// Whether [`table_pieces`]' figures make the table found whole.
+pub fn found_whole((found, total, largest): (usize, usize, usize)) -> bool {
+    total > 0 && found * 2 >= total && largest * 10 >= found * 9
+}
+
+/// The greedy one-to-one pairing of reference rows with output rows: `(shared cells,
+/// reference row, output row)` for each pair, and the reference's non-empty cells.
+fn row_pairs(reference: &[Table], output: &[Table]) -> (Vec<(usize, usize, usize)>, usize) {
     let ref_rows: Vec<&Vec<String>> = reference.iter().flat_map(|t| t.rows.iter()).collect();
     let out_rows: Vec<HashMap<&str, usize>> = output
         .iter()
@@ -527,15 +558,15 @@ pub fn table_cells(reference: &[Table], output: &[Table]) -> (usize, usize) {
     pairs.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     let mut ref_used = vec![false; ref_rows.len()];
     let mut out_used = vec![false; out_rows.len()];
-    let mut found = 0;
+    let mut chosen = Vec::new();
     for (shared, i, j) in pairs {
         if !ref_used[i] && !out_used[j] {
             ref_used[i] = true;
             out_used[j] = true;
-            found += shared;
+            chosen.push((shared, i, j));
         }
     }
-    (found, total)
+    (chosen, total)
 }
 
 /// Ligature code points (U+FB00–FB06) in `text`.
@@ -873,6 +904,19 @@ mod tests {
         assert_eq!(text_f1("يقدم هذا التقرير ملخصا", shaped), 1.0);
         // …but counted by their own check.
         assert_eq!(presentation_forms(shaped), 19);
+    }
+
+    #[test]
+    fn a_table_cut_in_two_is_not_found_whole() {
+        let r = md_tables("| k | v |\n|---|---|\n| a | 1 |\n| b | 2 |\n| c | 3 |\n");
+        assert!(found_whole(table_pieces(&r[0], &r)));
+        let cut = md_tables("| k | v |\n| a | 1 |\n\n| b | 2 |\n| c | 3 |\n");
+        assert_eq!(cut.len(), 2);
+        assert_eq!(table_pieces(&r[0], &cut), (8, 8, 4));
+        assert!(!found_whole(table_pieces(&r[0], &cut)));
+        // Mostly missed: one row of four.
+        let part = md_tables("| a | 1 |\n");
+        assert!(!found_whole(table_pieces(&r[0], &part)));
     }
 
     #[test]

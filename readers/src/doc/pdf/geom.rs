@@ -173,3 +173,25 @@ impl Line {
         self.words.first().and_then(|w| w.table)
     }
 }
+
+/// The longest stretch of `cover[start..end]` at its least value: `(from, to)`, `to`
+/// exclusive. A gutter or a column cut goes there: the ragged ends of lines reach into a
+/// free band, the gap proper is what none of them cross.
+pub fn least_covered(cover: &[i32], start: usize, end: usize) -> (usize, usize) {
+    let least = cover[start..end].iter().copied().min().unwrap_or(0);
+    let (mut best, mut from) = ((start, start), None);
+    let at_least = cover[start..end].iter().map(|&c| c == least).chain([false]);
+    for (k, at) in (start..).zip(at_least) {
+        match (at, from) {
+            (true, None) => from = Some(k),
+            (false, Some(f)) => {
+                if k - f > best.1 - best.0 {
+                    best = (f, k);
+                }
+                from = None;
+            }
+            _ => {}
+        }
+    }
+    best
+}

@@ -3,7 +3,7 @@
 //! gutter free of text) → lines in reading order → tables, paragraphs, headings, lists and
 //! furniture. Every pass sorts and sweeps: no pass compares all glyphs of a page pairwise.
 
-use super::geom::{Glyph, Line, PageWords, RawPage, Row, Rule, Word};
+use super::geom::{Glyph, Line, PageWords, RawPage, Row, Rule, Word, least_covered};
 use super::tables;
 use super::text::{furniture_key, is_page_number, join_line, list_marker, match_key};
 use crate::doc::model::{Block, Kind};
@@ -410,31 +410,15 @@ fn gutters(rows: &[Row], width: f32) -> Vec<(f32, f32)> {
         }
         // The gutter proper is the least covered part of the band: the ragged ends of a
         // left column's lines reach into the band, and they do not cross the gutter.
-        let least = cover[start..i].iter().copied().min().unwrap_or(0);
-        let (mut best, mut run_start) = ((start, start), None);
-        for (k, &c) in cover.iter().enumerate().take(i).skip(start) {
-            match (c <= least, run_start) {
-                (true, None) => run_start = Some(k),
-                (false, Some(s0)) => {
-                    if k - s0 > best.1 - best.0 {
-                        best = (s0, k);
-                    }
-                    run_start = None;
-                }
-                _ => {}
-            }
-        }
-        if let Some(s0) = run_start
-            && i - s0 > best.1 - best.0
-        {
-            best = (s0, i);
-        }
+        let best = least_covered(&cover, start, i);
         let (a, b) = (lo + best.0 as f32 * BIN, lo + best.1 as f32 * BIN);
         if b - a < min_width || a - lo < 0.1 * span || hi - b < 0.1 * span {
             continue;
         }
-        // Both sides must be prose on most rows that have text on that side.
+        // Both sides must be prose on most rows that have text on that side (a table's
+        // rows have column gaps on a side: docs/doc-model.md "Tables in PDFs").
         let (mut left, mut right, mut lw, mut rw) = (0usize, 0usize, 0usize, 0usize);
+        let mut gapped = 0usize;
         for r in &text_rows {
             if r.words.iter().any(|w| w.x0 < b && w.x1 > a) {
                 continue;
@@ -449,9 +433,12 @@ fn gutters(rows: &[Row], width: f32) -> Vec<(f32, f32)> {
                 right += 1;
                 rw += rr;
             }
+            let (lws, rws) = r.words.split_at(l);
+            gapped += usize::from(tables::column_gap(lws)) + usize::from(tables::column_gap(rws));
         }
         let enough = |k: usize| k * 10 >= text_rows.len() * 3 && k >= 3;
-        if enough(left) && enough(right) && lw >= 4 * left && rw >= 4 * right {
+        let prose = gapped * 10 <= (left + right) * 3;
+        if enough(left) && enough(right) && lw >= 4 * left && rw >= 4 * right && prose {
             out.push((a, b));
         }
     }

@@ -12,6 +12,8 @@ mod glyphs;
 mod layout;
 mod tables;
 #[cfg(test)]
+mod tables_tests;
+#[cfg(test)]
 mod tests;
 mod text;
 

@@ -2,7 +2,7 @@
 //! separator is missing) and runs of lines whose words line up in columns with no rules
 //! (the gaps between columns stay free of text on every line of the run).
 
-use super::geom::{Line, Row, Rule, Word};
+use super::geom::{Line, Row, Rule, Word, least_covered};
 use super::text::{is_numeric, join_line, logical};
 use crate::doc::model::{Block, Cell, Table};
 
@@ -235,6 +235,14 @@ fn grid(h: &[&Rule], v: &[&Rule], words: &mut [Option<Word>]) -> Option<(Block, 
     if filled < 2 || inside > 25 * filled {
         return None;
     }
+    // Cells holding column-aligned text mean the rules are coarser than the table (a frame
+    // and a header rule around a rule-less table, rules only under group headers): its
+    // words are left to the rule-less finder.
+    let gapped: Vec<usize> = texts.iter().map(|t| gapped_lines(t)).collect();
+    let coarse = gapped.iter().filter(|&&n| n > 0).count();
+    if gapped.iter().any(|&n| n >= 3) || (coarse >= 2 && coarse * 10 >= 3 * filled) {
+        return None;
+    }
     let mut cells = Vec::new();
     for r in 0..nr {
         for c in 0..nc {
@@ -282,6 +290,24 @@ fn grid(h: &[&Rule], v: &[&Rule], words: &mut [Option<Word>]) -> Option<(Block, 
     Some((Block::table(table).at(bbox), bbox))
 }
 
+/// Lines of a cell's words with a column gap inside them.
+fn gapped_lines(words: &[&Word]) -> usize {
+    let mut sorted: Vec<&&Word> = words.iter().collect();
+    sorted.sort_by(|a, b| a.base.total_cmp(&b.base).then(a.x0.total_cmp(&b.x0)));
+    let mut n = 0;
+    let mut counted = false;
+    for w in sorted.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if (b.base - a.base).abs() > 0.35 * b.size {
+            counted = false;
+        } else if !counted && b.x0 - a.x1 > COLUMN_GAP * b.size.max(4.0) {
+            n += 1;
+            counted = true;
+        }
+    }
+    n
+}
+
 /// A cell's words (top to bottom, left to right) as text: each visual line in logical
 /// order, lines joined as a paragraph's are.
 fn cell_text(words: &[&Word]) -> String {
@@ -308,17 +334,40 @@ fn cell_text(words: &[&Word]) -> String {
 
 /// The gap between words, in ems, that separates table columns on a line.
 const COLUMN_GAP: f32 = 0.8;
+/// Lines one rule-less table may take (a run longer than any page is a page's worth).
+const MAX_RUN: usize = 1_000;
+/// Bins (points) of the column finder's histogram: wider tables are measured coarser at
+/// their far end, not with a bigger array.
+const MAX_BINS: usize = 20_000;
+/// Consecutive lines inside a rule-less table that are not rows of its columns (a group
+/// heading, a section row, a cell's wrapped line, a spanning header): more end it.
+const MAX_LOOSE: usize = 2;
 
-/// A line's runs of words with no column gap between them: `(x0, x1)`.
-fn segments(l: &Line) -> Vec<(f32, f32)> {
-    let mut out: Vec<(f32, f32)> = Vec::new();
-    for w in &l.words {
+/// Whether words of one row (left to right) have a column gap between two of them.
+pub fn column_gap(words: &[Word]) -> bool {
+    words
+        .windows(2)
+        .any(|w| w[1].x0 - w[0].x1 > COLUMN_GAP * w[1].size.max(4.0))
+}
+
+/// A line's runs of words with no column gap between them: `(x0, x1, first word, end)`.
+fn runs(l: &Line) -> Vec<(f32, f32, usize, usize)> {
+    let mut out: Vec<(f32, f32, usize, usize)> = Vec::new();
+    for (i, w) in l.words.iter().enumerate() {
         match out.last_mut() {
-            Some(s) if w.x0 - s.1 <= COLUMN_GAP * w.size.max(4.0) => s.1 = s.1.max(w.x1),
-            _ => out.push((w.x0, w.x1)),
+            Some(s) if w.x0 - s.1 <= COLUMN_GAP * w.size.max(4.0) => {
+                s.1 = s.1.max(w.x1);
+                s.3 = i + 1;
+            }
+            _ => out.push((w.x0, w.x1, i, i + 1)),
         }
     }
     out
+}
+
+/// A line's runs of words with no column gap between them: `(x0, x1)`.
+fn segments(l: &Line) -> Vec<(f32, f32)> {
+    runs(l).into_iter().map(|r| (r.0, r.1)).collect()
 }
 
 /// Adds `segs` to the merged, sorted coverage `cover`.
@@ -335,59 +384,309 @@ fn cover_with(cover: &mut Vec<(f32, f32)>, segs: &[(f32, f32)]) {
     *cover = out;
 }
 
-/// A table of column-aligned text starting at `lines[0]`: at least 3 consecutive lines of
-/// at least 2 columns each, with gaps that no line's words cover. Returns how many lines
-/// the run took and the table, or the run's length and `None` when the run is prose (long
-/// cells: two columns of text the column pass did not split), so the caller can skip it.
+/// A table's caption or its notes: `Table 3 …`, `Table: IV`, `Source: …`. Not a row.
+fn is_caption(t: &str) -> bool {
+    let lower = t.trim_start().to_lowercase();
+    for p in ["table", "tab.", "tableau", "tabelle"] {
+        let Some(rest) = lower.strip_prefix(p) else {
+            continue;
+        };
+        let rest = rest.trim_start_matches([':', '.', ' ']);
+        let number = rest
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("");
+        let separated = rest.len() < lower.len() - p.len();
+        if separated
+            && !number.is_empty()
+            && (number.starts_with(|c: char| c.is_ascii_digit())
+                || number.chars().all(|c| "ivxlc".contains(c)))
+        {
+            return true;
+        }
+    }
+    ["source:", "sources:", "note:", "notes:"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+}
+
+/// A figure of a table's body: a number that is not a year (years head columns).
+fn figure(t: &str) -> bool {
+    let year = t.len() == 4
+        && t.chars().all(|c| c.is_ascii_digit())
+        && (1800..=2100).contains(&t.parse::<u32>().unwrap_or(0));
+    is_numeric(t) && !year
+}
+
+/// Whether `segs` covers a hole of `cover` from side to side (a spanning line).
+fn crosses(cover: &[(f32, f32)], segs: &[(f32, f32)]) -> bool {
+    cover.windows(2).any(|h| {
+        let (a, b) = (h[0].1, h[1].0);
+        segs.iter().any(|s| s.0 < a && s.1 > b)
+    })
+}
+
+/// Column cuts of a rule-less table: x positions no more than a fifth of its column lines
+/// cover (spanning headers and the odd long cell may cross a column gap; the rows do not).
+fn column_cuts(lines: &[&Line]) -> Vec<f32> {
+    const BIN: f32 = 1.0;
+    let (lo, hi) = lines
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(a, b), l| (a.min(l.x0), b.max(l.x1)));
+    if hi.partial_cmp(&lo) != Some(std::cmp::Ordering::Greater) {
+        return Vec::new();
+    }
+    let bins = (((hi - lo) / BIN).ceil() as usize + 1).min(MAX_BINS);
+    let bin = |x: f32| (((x - lo) / BIN).floor().max(0.0) as usize).min(bins - 1);
+    let mut diff = vec![0i32; bins + 1];
+    for l in lines {
+        for (a, b) in segments(l) {
+            diff[bin(a)] += 1;
+            diff[bin(b) + 1] -= 1;
+        }
+    }
+    let allowed = (lines.len() / 5) as i32;
+    let mut cover = Vec::with_capacity(bins);
+    let mut acc = 0i32;
+    for d in diff.iter().take(bins) {
+        acc += d;
+        cover.push(acc);
+    }
+    // Each free run's cut: the middle of its longest stretch covered by the fewest lines
+    // (a spanning header's text is not cut where a free stretch is beside it).
+    let mut cuts = Vec::new();
+    let mut i = 0;
+    while i < bins {
+        if cover[i] > allowed {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bins && cover[i] <= allowed {
+            i += 1;
+        }
+        if start == 0 || i == bins {
+            continue;
+        }
+        let best = least_covered(&cover, start, i);
+        cuts.push(lo + (best.0 + best.1) as f32 * BIN / 2.0);
+    }
+    cuts
+}
+
+/// One line of a rule-less table as cells: `(first column, last column, text)`. A run of
+/// words crossing a column cut is one spanning cell, unless it is all figures (columns set
+/// tight), whose words go to their own columns.
+fn line_cells(l: &Line, cuts: &[f32]) -> Vec<(usize, usize, String)> {
+    let col = |x: f32| cuts.partition_point(|&c| c < x);
+    fn put<'a>(cells: &mut Vec<(usize, usize, Vec<&'a str>)>, a: usize, b: usize, text: &'a str) {
+        match cells.last_mut() {
+            Some(c) if a <= c.1 => {
+                c.1 = c.1.max(b);
+                c.2.push(text);
+            }
+            _ => cells.push((a, b, vec![text])),
+        }
+    }
+    let mut cells: Vec<(usize, usize, Vec<&str>)> = Vec::new();
+    for (x0, x1, from, to) in runs(l) {
+        let words = &l.words[from..to];
+        let (a, b) = (col(x0 + 0.5), col(x1 - 0.5));
+        if a != b && !words.iter().all(|w| is_numeric(&w.text)) {
+            for w in words {
+                put(&mut cells, a, b, &w.text);
+            }
+        } else {
+            for w in words {
+                let c = col((w.x0 + w.x1) / 2.0);
+                put(&mut cells, c, c, &w.text);
+            }
+        }
+    }
+    cells
+        .into_iter()
+        .map(|(a, b, t)| (a, b, logical(&t.join(" "))))
+        .collect()
+}
+
+/// Whether a line continues the row above (a cell's text wrapped onto another line)
+/// rather than starting a row: no figures, only columns the row above has text in, close
+/// below it, and worded as a continuation (lower-case start, or the text above ends
+/// mid-phrase), or, in a header, under a row with no spanning cell above it.
+fn continues(
+    above: &[(usize, usize, String)],
+    line: &[(usize, usize, String)],
+    gap: f32,
+    size: f32,
+    header: bool,
+) -> bool {
+    if gap > 1.6 * size || line.iter().any(|c| is_numeric(&c.2)) {
+        return false;
+    }
+    let text_above = |c: usize| {
+        above
+            .iter()
+            .find(|a| a.0 <= c && c <= a.1 && !a.2.is_empty())
+    };
+    let mut worded = true;
+    for (a, b, t) in line {
+        let Some(up) = text_above(*a) else {
+            return false;
+        };
+        if a != b || up.0 != up.1 {
+            return false;
+        }
+        let lower = t.starts_with(|c: char| c.is_lowercase() || c == '(');
+        let open = up.2.ends_with(['-', ',', '(', '/', '&']) || {
+            let last = up.2.rsplit(' ').next().unwrap_or("");
+            [
+                "and", "of", "the", "for", "in", "to", "or", "by", "with", "from",
+            ]
+            .contains(&last.to_lowercase().as_str())
+        };
+        worded &= lower || open;
+    }
+    // A header's wrapped line: under two or more cells, or not in the row labels' column
+    // (a lone line there is a group heading).
+    worded || (header && (line.len() >= 2 || line.first().is_some_and(|c| c.0 > 0)))
+}
+
+/// A table of column-aligned text starting at `lines[0]` (docs/doc-model.md "Tables"): at
+/// least 3 lines of 2 or more columns, where up to [`MAX_LOOSE`] lines in a row that are
+/// not (group headings, section rows, wrapped cells, spanning headers) stay inside it when
+/// column lines follow. Columns are the x ranges the rows leave free; a line's wrapped
+/// continuation joins its cell; a line over a column gap is a spanning cell. Returns how
+/// many lines the table took and the table, or the run's length and `None` when the run is
+/// prose (long cells: two columns of text the column pass did not split), so the caller
+/// can skip it.
 pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
     let Some(first) = lines.first() else {
         return (0, None);
     };
     let s = segments(first);
-    if s.len() < 2 || first.words.iter().any(|w| w.table.is_some()) {
+    if s.len() < 2 || first.table().is_some() || is_caption(&first.text()) {
         return (0, None);
     }
+    let (mut x0, mut x1) = (first.x0, first.x1);
     let mut cover = s;
-    let mut holes = cover.len() - 1;
     let mut end = 1;
-    for j in 1..lines.len() {
+    let mut loose = 0;
+    let mut multi = 1;
+    for j in 1..lines.len().min(MAX_RUN) {
         let l = &lines[j];
         let d = l.base - lines[j - 1].base;
-        if l.words.iter().any(|w| w.table.is_some()) || d <= 0.0 || d > 3.0 * l.size {
+        if l.table().is_some() || d <= 0.0 || d > 3.0 * l.size.max(lines[j - 1].size) {
             break;
         }
         let s = segments(l);
-        if s.len() < 2 {
+        let inside = l.x0 >= x0 - 2.0 * l.size && l.x1 <= x1 + 2.0 * l.size;
+        let over = l.x1 > x0 && l.x0 < x1;
+        // A row with one long cell over a column gap: still a row (three or more runs of
+        // words), but its long cell does not close the gap.
+        let long_cell = s.len() >= 3 && s.len() + 1 >= cover.len() && crosses(&cover, &s);
+        if s.len() >= 2 && over && (long_cell || !crosses(&cover, &s)) {
+            if !long_cell {
+                let mut next = cover.clone();
+                cover_with(&mut next, &s);
+                if next.len() < 2 {
+                    break;
+                }
+                cover = next;
+            }
+            x0 = x0.min(l.x0);
+            x1 = x1.max(l.x1);
+            end = j + 1;
+            loose = 0;
+            multi += 1;
+        } else if loose < MAX_LOOSE
+            && inside
+            && !is_caption(&l.text())
+            && l.words.len() <= 12
+            && (s.len() >= 2 || l.x1 - l.x0 < 0.8 * (x1 - x0))
+        {
+            loose += 1;
+        } else {
             break;
         }
-        let mut next = cover.clone();
-        cover_with(&mut next, &s);
-        let h = next.len() - 1;
-        if h == 0 || (end >= 3 && h < holes) {
-            break;
-        }
-        cover = next;
-        holes = h;
-        end = j + 1;
     }
-    if end < 3 {
+    if multi < 3 {
         return (0, None);
     }
     let run = &lines[..end];
-    let cuts: Vec<f32> = cover.windows(2).map(|w| (w[0].1 + w[1].0) / 2.0).collect();
-    let ncols = cuts.len() + 1;
-    let mut grid: Vec<Vec<Vec<&str>>> = vec![vec![Vec::new(); ncols]; end];
-    for (r, l) in run.iter().enumerate() {
-        for w in &l.words {
-            let c = cuts.partition_point(|&x| x < (w.x0 + w.x1) / 2.0);
-            grid[r][c].push(&w.text);
-        }
+    let column_lines: Vec<&Line> = run.iter().filter(|l| segments(l).len() >= 2).collect();
+    let cuts = column_cuts(&column_lines);
+    if cuts.is_empty() {
+        return (end, None);
     }
-    let rows: Vec<Vec<String>> = grid
-        .into_iter()
-        .map(|r| r.into_iter().map(|c| logical(&c.join(" "))).collect())
+    let ncols = cuts.len() + 1;
+    // Horizontal rules across the table between its lines: where there are two or more and
+    // one for every four lines or fewer, they are what divides its rows, and lines between
+    // two of them are one row.
+    let (left, right) = run
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(a, b), l| (a.min(l.x0), b.max(l.x1)));
+    let row_rules: Vec<f32> = rules
+        .iter()
+        .filter(|r| {
+            r.horizontal()
+                && r.y1 - r.y0 <= 3.0
+                && r.y0 > run[0].base
+                && r.y1 < run[end - 1].y0
+                && r.x1.min(right) - r.x0.max(left) >= 0.5 * (right - left)
+        })
+        .map(|r| (r.y0 + r.y1) / 2.0)
         .collect();
-    let filled: Vec<&String> = rows.iter().flatten().filter(|c| !c.is_empty()).collect();
+    // (Rules only around a header divide no rows: at most four lines a ruled row.)
+    let ruled_rows = row_rules.len() >= 2 && row_rules.len() * 4 >= end;
+    // Rows: each line, or joined to the row above as its cells' wrapped text.
+    let mut rows: Vec<Vec<(usize, usize, String)>> = Vec::new();
+    let line_cells: Vec<Vec<(usize, usize, String)>> =
+        run.iter().map(|l| line_cells(l, &cuts)).collect();
+    // The header's lines: those above the first line with a figure, when there is one.
+    let body_from = line_cells
+        .iter()
+        .position(|c| c.iter().any(|c| figure(&c.2)))
+        .unwrap_or(0);
+    let mut prev: Option<&Line> = None;
+    for (i, (l, cells)) in run.iter().zip(line_cells).enumerate() {
+        let joined = match (rows.last_mut(), prev) {
+            (Some(above), Some(p))
+                if ruled_rows && !row_rules.iter().any(|&y| y > p.base && y < l.y0 + 1.0) =>
+            {
+                for (a, b, t) in cells.iter() {
+                    match above.iter_mut().find(|u| u.0 <= *a && *a <= u.1) {
+                        Some(up) => join_line(&mut up.2, t),
+                        None => {
+                            let at = above.partition_point(|u| u.0 < *a);
+                            above.insert(at, (*a, *b, t.clone()));
+                        }
+                    }
+                }
+                true
+            }
+            (Some(above), Some(p))
+                if !ruled_rows && continues(above, &cells, l.y0 - p.y1, l.size, i < body_from) =>
+            {
+                for (a, _, t) in cells.iter() {
+                    if let Some(up) = above.iter_mut().find(|u| u.0 == *a) {
+                        join_line(&mut up.2, t);
+                    }
+                }
+                true
+            }
+            _ => false,
+        };
+        if !joined {
+            rows.push(cells);
+        }
+        prev = Some(l);
+    }
+    let filled: Vec<&String> = rows
+        .iter()
+        .flatten()
+        .map(|c| &c.2)
+        .filter(|t| !t.is_empty())
+        .collect();
     let words: usize = filled.iter().map(|c| c.split_whitespace().count()).sum();
     if words > 6 * filled.len() {
         return (end, None);
@@ -402,7 +701,8 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
                 b[3].max(l.y1),
             ]
         });
-    // Header: a rule under the first row, or text over a mostly numeric body.
+    // Header: the rows above a rule under the first row, or the rows of words over a
+    // mostly numeric body.
     let ruled_off = run.len() > 1 && {
         let (top, bottom) = (run[0].base, run[1].y0 + 1.0);
         rules.iter().any(|r| {
@@ -412,14 +712,53 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
                 && r.x1.min(bbox[2]) - r.x0.max(bbox[0]) >= 0.5 * (bbox[2] - bbox[0])
         })
     };
-    let head_text = rows[0].iter().all(|c| c.is_empty() || !is_numeric(c));
-    let body: Vec<&String> = rows[1..]
+    let numeric_row = |r: &Vec<(usize, usize, String)>| r.iter().any(|c| figure(&c.2));
+    // A lone label in the first column after the header is a group heading: body.
+    let heading = |r: &Vec<(usize, usize, String)>| r.len() == 1 && r[0].0 == 0 && r[0].1 == 0;
+    let head = rows
+        .iter()
+        .enumerate()
+        .take_while(|(i, r)| !(numeric_row(r) || (*i > 0 && heading(r))))
+        .count();
+    let body: Vec<&String> = rows[head.min(rows.len())..]
         .iter()
         .flatten()
-        .filter(|c| !c.is_empty())
+        .map(|c| &c.2)
+        .filter(|t| !t.is_empty())
         .collect();
     let numeric = body.iter().filter(|c| is_numeric(c)).count();
-    let header = ruled_off || (head_text && numeric * 2 >= body.len().max(1));
-    let table = Table::from_rows(rows, usize::from(header));
+    let header_rows =
+        if (1..=3).contains(&head) && head < rows.len() && numeric * 2 >= body.len().max(1) {
+            head
+        } else {
+            usize::from(ruled_off)
+        };
+    let mut cells = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        let mut c = 0;
+        for (a, b, t) in row {
+            while c < *a {
+                cells.push(Cell::new(r, c, String::new(), r < header_rows));
+                c += 1;
+            }
+            if *a < c {
+                continue;
+            }
+            let mut cell = Cell::new(r, *a, t.clone(), r < header_rows);
+            cell.colspan = b - a + 1;
+            cells.push(cell);
+            c = b + 1;
+        }
+        while c < ncols {
+            cells.push(Cell::new(r, c, String::new(), r < header_rows));
+            c += 1;
+        }
+    }
+    let table = Table {
+        rows: rows.len(),
+        cols: ncols,
+        cells,
+        note: None,
+    };
     (end, Some(Block::table(table).at(bbox)))
 }

@@ -8,9 +8,9 @@ use super::text::push_glyph;
 use crate::doc::model::{Block, Kind};
 
 /// Text placed at `(x, baseline, size)`.
-type Placed<'a> = (f32, f32, f32, &'a str);
+pub(super) type Placed<'a> = (f32, f32, f32, &'a str);
 
-fn page(placed: &[Placed<'_>], rules: &[Rule]) -> RawPage {
+pub(super) fn page(placed: &[Placed<'_>], rules: &[Rule]) -> RawPage {
     let mut p = RawPage {
         width: 612.0,
         height: 792.0,
@@ -39,7 +39,7 @@ fn page(placed: &[Placed<'_>], rules: &[Rule]) -> RawPage {
     p
 }
 
-fn run(pages: &[RawPage]) -> Vec<Vec<Block>> {
+pub(super) fn run(pages: &[RawPage]) -> Vec<Vec<Block>> {
     let words: Vec<_> = pages.iter().map(layout::words).collect();
     let furn = layout::furniture(&words);
     let ctx = layout::context(&words, Vec::new());
@@ -262,7 +262,7 @@ fn aligned_columns_without_rules_are_a_table_with_unglued_cells() {
     assert_eq!(t.header_rows(), 1);
 }
 
-fn hrule(x0: f32, x1: f32, y: f32) -> Rule {
+pub(super) fn hrule(x0: f32, x1: f32, y: f32) -> Rule {
     Rule {
         x0,
         y0: y,
@@ -271,7 +271,7 @@ fn hrule(x0: f32, x1: f32, y: f32) -> Rule {
     }
 }
 
-fn vrule(x: f32, y0: f32, y1: f32) -> Rule {
+pub(super) fn vrule(x: f32, y0: f32, y1: f32) -> Rule {
     Rule {
         x0: x,
         y0,
