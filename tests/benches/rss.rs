@@ -518,7 +518,7 @@ fn search_at_scale() {
             let k = feed * ITEMS + i;
             let (title, text) = &texts[k % texts.len()];
             // A tenth have an article's full text: the text of the next 12 corpus items.
-            let text = if k % 10 == 0 {
+            let text = if k.is_multiple_of(10) {
                 (0..12)
                     .map(|j| texts[(k + j) % texts.len()].1.as_str())
                     .collect::<Vec<_>>()

@@ -15,7 +15,7 @@ use crate::store::{Durability, OnDisk, Stamp, check, read_stamped, write_atomic_
 
 /// Most ids a session remembers as read (the oldest marks are forgotten first: an item
 /// read that long ago shows as unread again, if a feed still carries it).
-pub const MAX_READ: usize = 100_000;
+pub const MAX_READ: usize = 50_000;
 
 /// The session resource key.
 pub const KEY: &str = "rss.read";

@@ -252,7 +252,7 @@ impl Rules {
         change(&mut ours)?;
         let path = self.path.clone();
         let (list, base, line) = tokio::task::spawn_blocking(move || {
-            check_and_write(&path, &base, ours, key, |l| serde_json::to_vec_pretty(l))
+            check_and_write(&path, &base, ours, key, serde_json::to_vec_pretty::<[Rule]>)
         })
         .await
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?

@@ -1,3 +1,5 @@
+//! Unit tests of `paw_readers::feed::opml`.
+
 use super::*;
 
 fn urls_and_folders(feeds: &[OpmlFeed]) -> Vec<(&str, Vec<&str>)> {

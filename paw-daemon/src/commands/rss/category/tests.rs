@@ -1,3 +1,5 @@
+//! Unit tests of `paw_daemon::commands::rss::category`.
+
 use super::*;
 
 #[test]

@@ -1,3 +1,5 @@
+//! Unit tests of `paw_daemon::commands::rss::export`.
+
 use super::*;
 
 fn sub(name: &str, category: Option<&str>) -> Subscription {

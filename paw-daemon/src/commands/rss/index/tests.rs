@@ -1,3 +1,5 @@
+//! Unit tests of `paw_daemon::commands::rss::index`.
+
 use super::*;
 
 fn doc(id: u64, title: &str, text: &str, date_ms: i64) -> Doc {

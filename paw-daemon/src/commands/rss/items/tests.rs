@@ -1,3 +1,5 @@
+//! Unit tests of `paw_daemon::commands::rss::items`.
+
 use super::*;
 
 fn v(s: &str) -> Vec<String> {

@@ -1,3 +1,5 @@
+//! Unit tests of `paw_daemon::commands::rss::marks`.
+
 use super::*;
 
 fn path() -> (tempfile::TempDir, PathBuf) {

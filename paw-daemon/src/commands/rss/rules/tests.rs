@@ -1,3 +1,5 @@
+//! Unit tests of `paw_daemon::commands::rss::rules`.
+
 use super::*;
 
 fn item(title: &str, author: Option<&str>, content: Option<&str>) -> Item {

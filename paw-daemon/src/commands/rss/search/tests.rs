@@ -1,3 +1,5 @@
+//! Unit tests of `paw_daemon::commands::rss::search`.
+
 use super::*;
 
 fn v(s: &str) -> Vec<String> {
