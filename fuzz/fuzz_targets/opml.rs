@@ -13,8 +13,9 @@ fuzz_target!(|data: &[u8]| {
     match Opml.run(data.to_vec()) {
         Ok((feeds, _)) => {
             assert!(feeds.len() <= MAX_OPML_FEEDS);
-            for (_, url) in feeds {
-                assert!(!url.trim().is_empty());
+            for f in feeds {
+                assert!(!f.url.trim().is_empty());
+                assert!(f.folders.len() <= paw_jobs::feed::MAX_OPML_FOLDERS);
             }
         }
         Err(f) => assert!(!f.to_string().is_empty()),

@@ -324,11 +324,29 @@ impl Job for Markdown {
     }
 }
 
-/// An OPML file (payload) to its feed outlines, (title, url), depth first.
+/// An OPML file (payload) to its feed outlines, depth first.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Opml;
 
 impl Job for Opml {
     const NAME: &'static str = "opml";
-    type Reply = Vec<(String, String)>;
+    type Reply = Vec<OpmlFeed>;
+}
+
+/// The most folder levels kept above a feed (the outermost ones).
+pub const MAX_OPML_FOLDERS: usize = 4;
+/// The most characters kept of a folder's name.
+pub const MAX_OPML_FOLDER_CHARS: usize = 64;
+
+/// One feed outline of an OPML file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpmlFeed {
+    /// Its title (or text).
+    pub title: String,
+    /// Its `xmlUrl`.
+    pub url: String,
+    /// The folders it sits in, outermost first: at most [`MAX_OPML_FOLDERS`], each cut to
+    /// [`MAX_OPML_FOLDER_CHARS`] characters (so a deep file's reply stays in proportion
+    /// to its feeds).
+    pub folders: Vec<String>,
 }

@@ -206,6 +206,8 @@ pub struct RssConfig {
     pub refresh: bool,
     /// Minutes; no feed is fetched in the background more often than this.
     pub refresh_min_interval: u64,
+    /// MiB the `rss search` index may hold; past it the oldest quarter of its items go.
+    pub search_index_max_mb: u64,
     /// `[tools.rss.fulltext]`
     pub fulltext: FulltextConfig,
 }
@@ -218,6 +220,7 @@ impl Default for RssConfig {
             fetch_concurrency: 8,
             refresh: true,
             refresh_min_interval: 10,
+            search_index_max_mb: 256,
             fulltext: FulltextConfig::default(),
         }
     }

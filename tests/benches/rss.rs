@@ -8,6 +8,11 @@
 //! 4. `rss news` and `rss news --new` warm over 5,000 subscriptions (only this part:
 //!    `PAW_BENCH_SCALE_ONLY=1`).
 //!
+//! 5. `rss search`'s index over 5,000 feeds × 20 items, a tenth of them with an article's
+//!    full text, the items' words drawn from the feed corpus: build time, index bytes
+//!    against the text it holds, and search p50/p95 over queries of the corpus's own words
+//!    (only this part: `PAW_BENCH_SEARCH_ONLY=1`).
+//!
 //! Run: `cargo bench -p paw-tests --bench rss`. feedparser is taken from `target/py`
 //! (made by scripts/test) or the system python3; without it that line says so.
 
@@ -64,6 +69,10 @@ fn median(mut v: Vec<Duration>) -> Duration {
 fn main() {
     if std::env::var_os("PAW_BENCH_SCALE_ONLY").is_some() {
         news_at_scale(&FeedServer::start());
+        return;
+    }
+    if std::env::var_os("PAW_BENCH_SEARCH_ONLY").is_some() {
+        search_at_scale();
         return;
     }
     if std::env::var_os("PAW_BENCH_REFRESH_ONLY").is_some() {
@@ -470,5 +479,114 @@ fn notices_cost(d: &Daemon) {
         pa.as_secs_f64() * 1e6,
         pb.as_secs_f64() * 1e6,
         pa.as_secs_f64() / pb.as_secs_f64()
+    );
+}
+
+/// The corpus's items as (title, plain text), for the search bench's documents.
+fn corpus_texts() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for f in corpus() {
+        let Ok(p) = parse_feed(&f, Some("application/xml"), None) else {
+            continue;
+        };
+        for i in p.items {
+            let html = i.content_html.or(i.summary_source).unwrap_or_default();
+            let text = paw_readers::text::html_to_text(&html);
+            let title = i.title.unwrap_or_default();
+            if !text.trim().is_empty() || !title.is_empty() {
+                out.push((title, text));
+            }
+        }
+    }
+    out
+}
+
+fn search_at_scale() {
+    use paw_daemon::commands::rss::index::{Doc, Engine, Filter};
+    const FEEDS: usize = 5_000;
+    const ITEMS: usize = 20;
+    let texts = corpus_texts();
+    assert!(texts.len() > 1_000, "{} corpus items", texts.len());
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (engine, _) = Engine::open(dir.path(), 0).expect("index opens");
+    let mut held = 0usize;
+    let t = Instant::now();
+    let mut n = 0usize;
+    for feed in 0..FEEDS {
+        let mut docs = Vec::with_capacity(ITEMS);
+        for i in 0..ITEMS {
+            let k = feed * ITEMS + i;
+            let (title, text) = &texts[k % texts.len()];
+            // A tenth have an article's full text: the text of the next 12 corpus items.
+            let text = if k.is_multiple_of(10) {
+                (0..12)
+                    .map(|j| texts[(k + j) % texts.len()].1.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            } else {
+                text.chars().take(600).collect()
+            };
+            held += title.len() + text.len();
+            docs.push(Doc {
+                id: k as u64 + 1,
+                feed_url: format!("http://f{feed}.example/feed"),
+                title: title.clone(),
+                text,
+                link: Some(format!("http://f{feed}.example/{i}")),
+                summary: Some(title.chars().take(200).collect()),
+                published: None,
+                date_ms: k as i64,
+            });
+            n += 1;
+        }
+        engine.add(docs);
+    }
+    engine.commit();
+    let build = t.elapsed();
+    assert_eq!(engine.docs() as usize, n);
+    let bytes = engine.bytes();
+    // Queries: one to three words of corpus titles.
+    let mut queries = Vec::new();
+    for (title, _) in texts.iter().step_by(texts.len() / 200 + 1).take(200) {
+        let words: Vec<&str> = title.split_whitespace().filter(|w| w.len() > 3).collect();
+        if words.is_empty() {
+            continue;
+        }
+        let k = 1 + queries.len() % 3;
+        queries.push(words.iter().take(k).copied().collect::<Vec<_>>().join(" "));
+    }
+    let filter = Filter::default();
+    for q in &queries {
+        let _ = engine.search(q, &filter, 10);
+    }
+    let mut runs = Vec::new();
+    let mut matched = 0;
+    for q in &queries {
+        let t = Instant::now();
+        let (_, total) = engine.search(q, &filter, 10).expect("search");
+        runs.push(t.elapsed());
+        matched += usize::from(total > 0);
+    }
+    runs.sort_unstable();
+    let p = |f: f64| runs[((runs.len() as f64 - 1.0) * f) as usize].as_secs_f64() * 1e3;
+    println!(
+        "rss search index over {FEEDS} feeds x {ITEMS} items ({n} items, a tenth with full text)"
+    );
+    println!(
+        "  build (one writer thread): {:>8.1} s",
+        build.as_secs_f64()
+    );
+    println!(
+        "  text held {:>7.1} MB, index {:>7.1} MB: {:.2}x",
+        held as f64 / 1e6,
+        bytes as f64 / 1e6,
+        bytes as f64 / held as f64
+    );
+    println!(
+        "  search, {} queries of 1-3 corpus words ({} matched), top 10: p50 {:.2} ms, p95 {:.2} ms",
+        queries.len(),
+        matched,
+        p(0.5),
+        p(0.95)
     );
 }

@@ -29,6 +29,7 @@ enum Msg {
     Record(String, Value),
     Feeds(Value),
     News(Value),
+    Saved(Value),
     Article(String, Value),
     Status(String),
     Workers(Value),
@@ -62,6 +63,8 @@ pub struct App {
     pub feeds: Vec<Value>,
     /// The digest (`rss news` items).
     pub news: Vec<Value>,
+    /// Saved items (`rss saved` items).
+    pub saved: Vec<Value>,
     /// The selected digest item.
     pub sel_news: usize,
     /// What is being read, if anything.
@@ -148,6 +151,7 @@ async fn main_loop(
         sel_call: 0,
         feeds: Vec::new(),
         news: Vec::new(),
+        saved: Vec::new(),
         sel_news: 0,
         reader: None,
         search: None,
@@ -332,6 +336,7 @@ fn exec(
 fn load_feeds(rpc: &Rpc, tx: &mpsc::UnboundedSender<Msg>) {
     exec(rpc, tx, "rss list".into(), Msg::Feeds);
     exec(rpc, tx, "rss news --limit 30".into(), Msg::News);
+    exec(rpc, tx, "rss saved --limit 30".into(), Msg::Saved);
 }
 
 /// Reads `link` (`fulltext`: asks for the full text), waiting up to `wait_ms` for it.
@@ -383,6 +388,9 @@ fn on_msg(app: &mut App, m: Msg) {
         }
         Msg::Feeds(o) => {
             app.feeds = o["result"]["items"].as_array().cloned().unwrap_or_default();
+        }
+        Msg::Saved(o) => {
+            app.saved = o["result"]["items"].as_array().cloned().unwrap_or_default();
         }
         Msg::News(o) => {
             app.news = o["result"]["items"].as_array().cloned().unwrap_or_default();

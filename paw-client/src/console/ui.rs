@@ -187,8 +187,12 @@ fn calls(f: &mut Frame<'_>, area: Rect, app: &App) {
 }
 
 fn feeds(f: &mut Frame<'_>, area: Rect, app: &App) {
-    let [subs, news] =
-        Layout::vertical([Constraint::Percentage(35), Constraint::Percentage(65)]).areas(area);
+    let [subs, news, saved] = Layout::vertical([
+        Constraint::Percentage(35),
+        Constraint::Percentage(45),
+        Constraint::Percentage(20),
+    ])
+    .areas(area);
     let rows = app.feeds.iter().map(|s| {
         let health = s["health"].as_str().unwrap_or("?").to_string();
         let style = if health == "ok" {
@@ -198,6 +202,12 @@ fn feeds(f: &mut Frame<'_>, area: Rect, app: &App) {
         };
         Row::new(vec![
             Cell::from(s["name"].as_str().unwrap_or("").to_string()),
+            Cell::from(s["category"].as_str().unwrap_or("-").to_string()),
+            Cell::from(format!(
+                "{}/{}",
+                s["unread"].as_u64().unwrap_or(0),
+                s["items"].as_u64().unwrap_or(0)
+            )),
             Cell::from(Span::styled(health, style)),
             Cell::from(s["last_fetch"].as_str().unwrap_or("never").to_string()),
             Cell::from(s["url"].as_str().unwrap_or("").to_string()),
@@ -206,14 +216,16 @@ fn feeds(f: &mut Frame<'_>, area: Rect, app: &App) {
     let table = Table::new(
         rows,
         [
-            Constraint::Length(16),
             Constraint::Length(12),
-            Constraint::Length(25),
+            Constraint::Length(9),
+            Constraint::Length(6),
+            Constraint::Length(8),
+            Constraint::Length(20),
             Constraint::Min(10),
         ],
     )
     .header(
-        Row::new(["feed", "health", "last fetch", "url"])
+        Row::new(["feed", "category", "unread", "health", "last fetch", "url"])
             .style(Style::default().add_modifier(Modifier::UNDERLINED)),
     )
     .block(block("subscriptions (r reloads)", false));
@@ -238,6 +250,23 @@ fn feeds(f: &mut Frame<'_>, area: Rect, app: &App) {
     .block(block("digest (enter reads)", true));
     let mut st = TableState::default().with_selected(Some(app.sel_news));
     f.render_stateful_widget(table, news, &mut st);
+    let rows = app.saved.iter().map(|n| {
+        Row::new(vec![
+            Cell::from(n["source"].as_str().unwrap_or("").to_string()),
+            Cell::from(n["title"].as_str().unwrap_or("(untitled)").to_string()),
+            Cell::from(n["saved_at"].as_str().unwrap_or("").to_string()),
+        ])
+    });
+    let table = Table::new(
+        rows,
+        [
+            Constraint::Length(14),
+            Constraint::Min(20),
+            Constraint::Length(22),
+        ],
+    )
+    .block(block("saved (rss star)", false));
+    f.render_widget(table, saved);
 }
 
 fn reader(f: &mut Frame<'_>, area: Rect, r: &super::Reader) {

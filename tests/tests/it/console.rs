@@ -148,14 +148,24 @@ fn feeds_read_an_item_that_turns_into_full_text_at_80_by_24() {
         s.url("/dyn/f")
     ));
     assert_eq!(o["exit_code"], 0, "{o}");
+    // A saved item shows in its own block; the feed's line counts its unread items.
+    let news = d.exec("rss news");
+    let id = news["result"]["items"][0]["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    assert_eq!(d.exec(&format!("rss star {id}"))["exit_code"], 0);
     let t = console(&d, 80, 24);
     t.wait_for("the console", |s| s.contains("sessions"));
     t.keys(&["Tab", "Tab"]);
     let screen = t.wait_for("the digest", |s| s.contains("The Long Story"));
-    assert!(
-        line_with(&screen, "http://127.0.0.1").contains(" ok "),
-        "{screen}"
-    );
+    let feed_line = line_with(&screen, "http://127.0.0.1");
+    assert!(feed_line.contains(" ok "), "{screen}");
+    assert!(feed_line.contains(" 1/1 "), "{screen}");
+    // In the digest and in the saved block.
+    t.wait_for("the saved item", |s| {
+        s.contains("saved (rss star)") && s.matches("The Long Story").count() == 2
+    });
     t.keys(&["Enter"]);
     let screen = t.wait_for("the feed's text", |s| s.contains("Only the teaser"));
     assert!(screen.contains("full text: pending"), "{screen}");

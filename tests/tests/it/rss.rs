@@ -430,6 +430,7 @@ fn news_digest_uses_the_cache_within_the_ttl() {
             .as_object()
             .map(|o| o.keys().cloned().collect::<Vec<_>>()),
         Some(vec![
+            "id".into(),
             "link".into(),
             "published_at".into(),
             "source".into(),

@@ -1,4 +1,4 @@
-//! `rss add [--name N] --url U [--no-verify]`
+//! `rss add [--name N] --url U [--category C] [--no-verify]`
 
 use paw_proto::ErrorCode;
 use serde_json::json;
@@ -20,6 +20,9 @@ pub struct Args {
     /// the feed, or a page that advertises one
     #[arg(long, value_name = "U")]
     url: String,
+    /// its category (a folder; Tech/Rust for a folder in a folder)
+    #[arg(long, value_name = "C")]
+    category: Option<String>,
     /// store without fetching
     #[arg(long)]
     no_verify: bool,
@@ -97,6 +100,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             "--name must be 1-64 printable characters",
         ));
     }
+    let category = match a.category.as_deref() {
+        Some(c) => Some(super::category::normalise(c).ok_or_else(|| {
+            CmdError::invalid_args("--category must name a folder (letters, not only / or spaces)")
+        })?),
+        None => None,
+    };
     let (feed_url, title, items) = if a.no_verify {
         (url.clone(), None, None)
     } else {
@@ -142,6 +151,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
                     name: n.to_string(),
                     url: feed_url.clone(),
                     title: title.clone(),
+                    category: None,
                     created_at_ms: now,
                     updated_at_ms: now,
                 });
@@ -163,6 +173,11 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             (name, true)
         }
     };
+    if let Some(c) = &category
+        && let Some(sub) = state.subs.iter_mut().find(|s| s.name == name)
+    {
+        sub.category = Some(c.clone());
+    }
     // The verification fetch was recorded under the name it had then; align it.
     if let Some(fs) = state.fetch_state_get_mut(&feed_url) {
         fs.name = name.clone();
@@ -185,6 +200,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         name,
         url: feed_url,
         title,
+        category,
         created,
         verified: items.is_some(),
         items,
@@ -200,6 +216,8 @@ struct Added {
     name: String,
     url: String,
     title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    category: Option<String>,
     created: bool,
     verified: bool,
     /// How many items the verification fetch found.
@@ -214,6 +232,9 @@ impl Reply for Added {
             "Updated"
         };
         let shown = self.title.as_deref().unwrap_or(&self.url);
-        format!("{verb} {shown} as {}\n", self.name)
+        match &self.category {
+            Some(c) => format!("{verb} {shown} as {} in {c}\n", self.name),
+            None => format!("{verb} {shown} as {}\n", self.name),
+        }
     }
 }

@@ -1,4 +1,5 @@
-//! `rss export`: the subscriptions as OPML 2.0 ([`write`]; writing trusted data, so in the daemon).
+//! `rss export`: the subscriptions as OPML 2.0, each category a folder ([`write`]; writing
+//! trusted data, so in the daemon).
 
 use paw_proto::ErrorCode;
 
@@ -56,7 +57,9 @@ impl Reply for Exported {
     }
 }
 
-/// The subscriptions as an OPML 2.0 document.
+/// The subscriptions as an OPML 2.0 document: a subscription with a category sits in its
+/// folder (`Tech/Rust`: the folder `Rust` inside `Tech`), folders in the order their first
+/// subscription comes.
 pub fn write(subs: &[Subscription]) -> Result<String, String> {
     let mut doc = opml::OPML {
         version: "2.0".into(),
@@ -67,13 +70,35 @@ pub fn write(subs: &[Subscription]) -> Result<String, String> {
         ..opml::OPML::default()
     };
     for s in subs {
-        doc.body.outlines.push(opml::Outline {
+        let feed = opml::Outline {
             text: s.title.clone().unwrap_or_else(|| s.name.clone()),
             title: s.title.clone(),
             r#type: Some("rss".into()),
             xml_url: Some(s.url.clone()),
             ..opml::Outline::default()
-        });
+        };
+        let mut level = &mut doc.body.outlines;
+        for folder in s.category.iter().flat_map(|c| c.split('/')) {
+            let at = match level
+                .iter()
+                .position(|o| o.xml_url.is_none() && o.text == folder)
+            {
+                Some(i) => i,
+                None => {
+                    level.push(opml::Outline {
+                        text: folder.to_string(),
+                        title: Some(folder.to_string()),
+                        ..opml::Outline::default()
+                    });
+                    level.len() - 1
+                }
+            };
+            level = &mut level[at].outlines;
+        }
+        level.push(feed);
     }
     doc.to_string().map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests;

@@ -320,6 +320,19 @@ async fn finish(
             format!("cannot parse this feed URL; check it ({url}): {e}"),
         )
     })?;
+    // Keep/block rules, before anything sees the items (a bounded scan: rules.rs).
+    let mut parsed = parsed;
+    let rules = super::rss_rules(services).compiled().await;
+    if !rules.is_empty() {
+        let (items, who) = (std::mem::take(&mut parsed.items), name.to_string());
+        let (kept, dropped) = tokio::task::spawn_blocking(move || rules.apply(&who, items))
+            .await
+            .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
+        if dropped > 0 {
+            tracing::debug!(url, dropped, "rss rules dropped items");
+        }
+        parsed.items = kept;
+    }
     let feed = CachedFeed {
         url: url.to_string(),
         title: parsed.title.clone(),
@@ -329,7 +342,10 @@ async fn finish(
     };
     match rss_store(services).put_cache(feed).await {
         // The notices count the new items (keys made with the cache, off this thread).
-        Ok(keys) => super::feed_keys::feed_keys(services).note(url, keys),
+        Ok(keys) => {
+            super::feed_keys::feed_keys(services).note(url, keys);
+            super::search_index(services).note(url);
+        }
         Err(e) => tracing::error!(url, error = %e, "cannot cache the feed"),
     }
     let feed_ttl = parsed.ttl_minutes.map(|m| u64::from(m) * 60_000);

@@ -1,4 +1,5 @@
-//! `rss import`: every feed of an OPML file, parsed in a worker.
+//! `rss import`: every feed of an OPML file, parsed in a worker; its folders become the
+//! subscriptions' categories.
 
 use paw_proto::ErrorCode;
 
@@ -46,7 +47,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let mut names = state.name_index();
     let mut urls: std::collections::HashSet<String> =
         state.subs.iter().map(|s| s.url.clone()).collect();
-    for (title, url) in found {
+    for paw_jobs::feed::OpmlFeed {
+        title,
+        url,
+        folders,
+    } in found
+    {
         let Ok(url) = check_url(&url) else {
             skipped.push(Skipped {
                 url,
@@ -64,7 +70,21 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         let base = slug(if title.is_empty() { &url } else { &title });
         let name = names.claim(&base);
         state.push_sub(&name, &url, (!title.is_empty()).then(|| title.clone()), now);
-        added.push(Added { name, url });
+        let category = super::category::normalise(
+            &folders
+                .iter()
+                .map(|f| f.replace('/', "-"))
+                .collect::<Vec<_>>()
+                .join("/"),
+        );
+        if let Some(sub) = state.subs.last_mut() {
+            sub.category = category.clone();
+        }
+        added.push(Added {
+            name,
+            url,
+            category,
+        });
     }
     if !added.is_empty() {
         store
@@ -90,6 +110,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
 struct Added {
     name: String,
     url: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    category: Option<String>,
 }
 
 /// A feed `rss import` left out, and why.

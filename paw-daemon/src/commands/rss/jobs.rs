@@ -191,7 +191,7 @@ pub async fn discover(
     pool.run(job, body).await.ok().and_then(|(url, _)| url)
 }
 
-/// An OPML file's feed outlines, (title, url).
-pub async fn opml(pool: &Pool, bytes: &[u8]) -> Result<Vec<(String, String)>, CmdError> {
+/// An OPML file's feed outlines, with their folders.
+pub async fn opml(pool: &Pool, bytes: &[u8]) -> Result<Vec<paw_jobs::feed::OpmlFeed>, CmdError> {
     Ok(pool.run(Opml, bytes).await?.0)
 }

@@ -12,6 +12,9 @@ pub struct Args {
     /// at most this many (default 50, 0-500)
     #[arg(long, value_name = "N")]
     max: Option<i64>,
+    /// only subscriptions in this category (and the folders inside it)
+    #[arg(long, value_name = "C")]
+    category: Option<String>,
     /// also write every subscription as JSON to this path under .agents/
     #[arg(long, value_name = "P")]
     out: Option<String>,
@@ -23,7 +26,13 @@ struct Listed {
     name: String,
     url: String,
     title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    category: Option<String>,
     updated_at_ms: u64,
+    /// Items in its cache.
+    items: usize,
+    /// Of those, how many this session has not marked read (`rss mark`).
+    unread: usize,
     /// `ok`, `failing` or `backing_off`.
     health: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -84,15 +93,44 @@ impl Reply for Listing {
             .iter()
             .map(|s| {
                 format!(
-                    "{}\t{}\t{}\t{}\n",
+                    "{}\t{}\t{}\t{}\t{}\t{} unread\n",
                     s.name,
                     s.title.as_deref().unwrap_or("-"),
                     s.url,
-                    s.health_text()
+                    s.health_text(),
+                    s.category.as_deref().unwrap_or("-"),
+                    s.unread
                 )
             })
             .collect()
     }
+}
+
+/// Each subscription's cached items and, of those, the ones this session has not marked
+/// read. The ids are made once per cached feed and looked up on the blocking pool.
+async fn unread_counts(
+    ctx: &Ctx,
+    subs: &[super::store::Subscription],
+) -> Result<Vec<(usize, usize)>, crate::command::CmdError> {
+    let marks = super::marks::of_session(ctx).await?;
+    let mut feeds = Vec::with_capacity(subs.len());
+    for s in subs {
+        feeds.push(rss_store(&ctx.services).cached(&s.url).await);
+    }
+    tokio::task::spawn_blocking(move || {
+        feeds
+            .iter()
+            .map(|f| {
+                let Some(f) = f else { return (0, 0) };
+                let keys = f.keys();
+                let ids = keys.iter().map(|k| super::seen::item_id(k));
+                let unread = marks.unread_of(ids).into_iter().filter(|u| *u).count();
+                (f.items.len(), unread)
+            })
+            .collect()
+    })
+    .await
+    .map_err(|e| crate::command::CmdError::new(paw_proto::ErrorCode::CommandFailed, e.to_string()))
 }
 
 /// Runs `rss list`.
@@ -102,7 +140,10 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let (subs, states) = {
         let mut store = rss_store(&ctx.services).lock().await;
         let state = store.state();
-        let subs = state.subs.clone();
+        let mut subs = state.subs.clone();
+        if let Some(c) = a.category.as_deref() {
+            subs.retain(|s| super::category::matches(s.category.as_deref(), c));
+        }
         let states: Vec<_> = subs
             .iter()
             .take(max)
@@ -113,14 +154,19 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let now = crate::clock::now_ms();
     let time = |ms: Option<u64>| ms.map(crate::clock::rfc3339_ms);
     let schedule = super::refresh::refresher(&ctx.services).settings();
+    let counts = unread_counts(ctx, &subs[..states.len()]).await?;
     let items: Vec<Listed> = subs
         .iter()
         .zip(&states)
-        .map(|(s, fs)| Listed {
+        .zip(counts)
+        .map(|((s, fs), (items, unread))| Listed {
             name: s.name.clone(),
             url: s.url.clone(),
             title: s.title.clone(),
+            category: s.category.clone(),
             updated_at_ms: s.updated_at_ms,
+            items,
+            unread,
             health: fs.health(now),
             last_fetch: time(fs.last_fetch_ms),
             failing_since: time(fs.failing_since_ms),

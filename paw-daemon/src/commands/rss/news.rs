@@ -1,4 +1,5 @@
-//! `rss news [--source S] [--keyword K] [--limit N] [--refresh]`: seed 001's digest.
+//! `rss news [--source S] [--category C] [--keyword K] [--limit N] [--refresh] [--new]
+//! [--unread]`: seed 001's digest.
 
 use paw_proto::ErrorCode;
 
@@ -77,6 +78,7 @@ fn order(
     mut got: Vec<(usize, Got)>,
     universe: Option<&std::sync::Mutex<super::seen::Universe>>,
     keyword: Option<&str>,
+    unread: Option<&super::marks::ReadMarks>,
     new_only: Option<(&super::seen::Given, usize)>,
 ) -> Ordered {
     // In subscription order, as the scheduler publishes it.
@@ -117,6 +119,13 @@ fn order(
                 .is_some_and(|t| t.to_lowercase().contains(k))
         });
     }
+    if let Some(marks) = unread {
+        let ids = digest
+            .iter()
+            .map(|e| super::seen::item_id(keys_at(&feeds, e)));
+        let mut keep = marks.unread_of(ids).into_iter();
+        digest.retain(|_| keep.next().unwrap_or(true));
+    }
     if let Some((given, limit)) = new_only {
         given.keep_new(&mut digest, limit, |e| keys_at(&feeds, e));
     }
@@ -146,6 +155,9 @@ pub struct Args {
     /// only this subscription (name or title)
     #[arg(long, value_name = "S")]
     source: Option<String>,
+    /// only subscriptions in this category (and the folders inside it)
+    #[arg(long, value_name = "C")]
+    category: Option<String>,
     /// only items whose title contains this (any case)
     #[arg(long, value_name = "K")]
     keyword: Option<String>,
@@ -158,6 +170,9 @@ pub struct Args {
     /// only items this session has not been given by an earlier --new (then marked given)
     #[arg(long)]
     new: bool,
+    /// only items this session has not marked read (rss mark)
+    #[arg(long)]
+    unread: bool,
 }
 
 /// This session's given set, loaded on first use (docs/commands.md `rss` `news --new`).
@@ -198,10 +213,19 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let (subs, states) = {
         let mut store = rss_store(&ctx.services).lock().await;
         let state = store.state();
-        let subs: Vec<Subscription> = match a.source.as_deref() {
+        let mut subs: Vec<Subscription> = match a.source.as_deref() {
             Some(src) => vec![state.require(src)?.clone()],
             None => state.subs.clone(),
         };
+        if let Some(c) = a.category.as_deref() {
+            subs.retain(|s| super::category::matches(s.category.as_deref(), c));
+            if subs.is_empty() {
+                return Err(crate::command::CmdError::new(
+                    ErrorCode::NotFound,
+                    format!("no subscription in category {c}"),
+                ));
+            }
+        }
         let states: Vec<_> = subs
             .iter()
             .map(|s| state.fetch_state(&s.url).cloned())
@@ -313,9 +337,18 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     got.extend(fresh.into_iter().map(|(i, c)| (i, Got::Cached(c))));
     // Keys, order and merging cost CPU in proportion to every item of every feed (100,000
     // over 5,000 feeds): on the blocking pool, not an async thread.
-    let (universe, one_source) = (rss_store(&ctx.services).universe(), a.source.is_some());
+    // A digest of some feeds only is not the one every session's notices count against.
+    let (universe, one_source) = (
+        rss_store(&ctx.services).universe(),
+        a.source.is_some() || a.category.is_some(),
+    );
     let kw = keyword.clone();
     let given = if a.new { Some(given(ctx).await?) } else { None };
+    let marks = if a.unread {
+        Some(super::marks::of_session(ctx).await?)
+    } else {
+        None
+    };
     let for_order = given.clone();
     let Ordered {
         feeds,
@@ -324,7 +357,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     } = tokio::task::spawn_blocking(move || {
         let new_only = for_order.as_deref().map(|g| (g, limit));
         let all = (!one_source).then_some(&*universe);
-        order(got, all, kw.as_deref(), new_only)
+        order(got, all, kw.as_deref(), marks.as_deref(), new_only)
     })
     .await
     .map_err(|e| crate::command::CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
@@ -361,6 +394,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .iter()
         .zip(brief)
         .map(|(e, item)| NewsItem {
+            id: super::seen::id_text(super::seen::item_id(keys_at(feeds, e))),
             source: subs[feeds[e.feed as usize].sub].name.clone(),
             title: item.title,
             published_at: item.published_at,
@@ -376,6 +410,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         from_cache,
         duplicates_merged,
         new_only: a.new,
+        unread: a.unread,
         ..News::default()
     };
     Ok(Output::reply(&reply, Vec::new()).untrusted("the subscribed feeds (each item's source)"))
@@ -384,6 +419,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
 /// One digest item (seed 001's fields).
 #[derive(serde::Serialize)]
 struct NewsItem {
+    /// The item's id (`rss mark`, `rss star`).
+    id: String,
     source: String,
     title: Option<String>,
     published_at: Option<String>,
@@ -414,6 +451,8 @@ struct News {
     /// `--new`: only items not given to this session before.
     #[serde(rename = "new")]
     new_only: bool,
+    /// `--unread`: only items this session has not marked read.
+    unread: bool,
     /// No subscription at all (stdout says how to add one).
     #[serde(skip)]
     no_subscriptions: bool,
@@ -431,6 +470,7 @@ impl Default for News {
             from_cache: 0,
             duplicates_merged: 0,
             new_only: false,
+            unread: false,
             no_subscriptions: false,
         }
     }
@@ -444,30 +484,53 @@ impl Reply for News {
         if self.items.is_empty() {
             return if self.new_only {
                 "Nothing new since the last rss news --new.\n".into()
+            } else if self.unread {
+                "No unread news.\n".into()
             } else {
                 "No matching news.\n".into()
             };
         }
         let mut s = String::new();
         for (n, d) in self.items.iter().enumerate() {
-            s.push_str(&format!(
-                "{}. [{}] {}{}\n",
-                n + 1,
-                d.source,
-                d.title.as_deref().unwrap_or("(untitled)"),
-                d.published_at
-                    .as_deref()
-                    .map(|p| format!(" ({p})"))
-                    .unwrap_or_default()
-            ));
-            if let Some(sm) = &d.summary {
-                s.push_str(&format!("   {sm}\n"));
+            ItemText {
+                source: &d.source,
+                title: d.title.as_deref(),
+                published_at: d.published_at.as_deref(),
+                summary: d.summary.as_deref(),
+                link: d.link.as_deref(),
+                id: &d.id,
             }
-            if let Some(l) = &d.link {
-                s.push_str(&format!("   {l}\n"));
-            }
+            .write(n + 1, &mut s);
         }
         s
+    }
+}
+
+/// An item as `rss news`, `rss search` and `rss saved` print it.
+pub(super) struct ItemText<'a> {
+    pub source: &'a str,
+    pub title: Option<&'a str>,
+    pub published_at: Option<&'a str>,
+    pub summary: Option<&'a str>,
+    pub link: Option<&'a str>,
+    pub id: &'a str,
+}
+
+impl ItemText<'_> {
+    /// `N. [source] title (date)`, then the summary, the link and the id, indented.
+    pub fn write(&self, n: usize, s: &mut String) {
+        s.push_str(&format!(
+            "{n}. [{}] {}{}\n",
+            self.source,
+            self.title.filter(|t| !t.is_empty()).unwrap_or("(untitled)"),
+            self.published_at
+                .map(|p| format!(" ({p})"))
+                .unwrap_or_default()
+        ));
+        for line in [self.summary, self.link].into_iter().flatten() {
+            s.push_str(&format!("   {line}\n"));
+        }
+        s.push_str(&format!("   id {}\n", self.id));
     }
 }
 

@@ -41,6 +41,11 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         fulltext_jobs(&ctx.services).forget(&links).await;
     }
     rss_store(&ctx.services).drop_cache(&sub.url).await;
+    // Its items leave the search index too (when the index is open).
+    if let Ok(engine) = super::search_index(&ctx.services).engine().await {
+        let url = sub.url.clone();
+        let _ = tokio::task::spawn_blocking(move || engine.delete_feed(&url)).await;
+    }
     let reply = Removed {
         ok: true,
         command: "rss remove",

@@ -108,6 +108,26 @@ pub fn keys(item: &Item) -> Vec<Key> {
     k.iter().map(|t| key(t)).collect()
 }
 
+/// An item's id as `rss news` shows it and `rss mark`, `rss star` take it: the top 64 bits
+/// of its first key (its canonical link when it has one), so the same article has the same
+/// id in every feed that carries it and across restarts.
+pub fn item_id(keys: &[Key]) -> u64 {
+    keys.first().map_or(0, |k| (k >> 64) as u64)
+}
+
+/// [`item_id`] as written: 16 lower-case hex digits.
+pub fn id_text(id: u64) -> String {
+    format!("{id:016x}")
+}
+
+/// An id as given on a command line (16 hex digits, any case), or `None`.
+pub fn parse_id(text: &str) -> Option<u64> {
+    let t = text.trim();
+    (t.len() == 16 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| u64::from_str_radix(t, 16).ok())
+        .flatten()
+}
+
 /// What a digest needs of a feed's items, computed once per cached feed (a warm digest of
 /// 4,000 items must not parse 4,000 URLs or dates on every call): each item's [`keys`]
 /// (the slice it derefs to) and its date for ordering, and no text.

@@ -34,6 +34,9 @@ pub struct Subscription {
     /// The feed's title, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// Its category (an OPML folder; `A/B` for a folder in a folder), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
     /// When it was first added.
     pub created_at_ms: u64,
     /// When it last changed.
@@ -230,6 +233,7 @@ impl State {
             name: name.to_string(),
             url: url.to_string(),
             title,
+            category: None,
             created_at_ms: now_ms,
             updated_at_ms: now_ms,
         });
@@ -416,7 +420,7 @@ pub struct StoreError(pub String);
 
 /// A state file's entries as read, with the stamp of what was read (`None`: no file, or
 /// none that parsed).
-fn load_json<T: serde::de::DeserializeOwned + Default>(
+pub(super) fn load_json<T: serde::de::DeserializeOwned + Default>(
     path: &Path,
     warnings: &mut Vec<String>,
 ) -> (T, Option<Stamp>) {
@@ -480,7 +484,11 @@ fn fetch_key(f: &FetchState) -> String {
 }
 
 impl Base {
-    fn of<T: Serialize>(stamp: Option<Stamp>, items: &[T], key: impl Fn(&T) -> String) -> Self {
+    pub(super) fn of<T: Serialize>(
+        stamp: Option<Stamp>,
+        items: &[T],
+        key: impl Fn(&T) -> String,
+    ) -> Self {
         Self {
             stamp,
             entries: items
@@ -598,12 +606,12 @@ fn parse_list<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<Vec<T>, St
 
 /// What [`check_and_write`] wrote, its base, and the line for the log (`true`: also a
 /// warning for the next command).
-type Written<T> = (Vec<T>, Base, Option<(String, bool)>);
+pub(super) type Written<T> = (Vec<T>, Base, Option<(String, bool)>);
 
 /// Writes a keyed list `ours` to `path` after checking that the file is still `base`'s: an
 /// edited file is reloaded and `ours`'s changes applied on top, a damaged one moved aside.
 /// Returns what was written, its base, and the line for the log. Blocking.
-fn check_and_write<T: Serialize + serde::de::DeserializeOwned + Clone>(
+pub(super) fn check_and_write<T: Serialize + serde::de::DeserializeOwned + Clone>(
     path: &Path,
     base: &Base,
     ours: Vec<T>,

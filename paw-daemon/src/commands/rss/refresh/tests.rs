@@ -16,6 +16,7 @@ fn sub(url: &str, created: u64) -> Subscription {
         name: url.into(),
         url: url.into(),
         title: None,
+        category: None,
         created_at_ms: created,
         updated_at_ms: created,
     }

@@ -58,6 +58,7 @@ fn sub(name: &str, url: &str) -> Subscription {
         name: name.into(),
         url: url.into(),
         title: None,
+        category: None,
         created_at_ms: 1,
         updated_at_ms: 1,
     }

@@ -1,0 +1,799 @@
+//! The search index of `rss search` (docs/commands.md `rss search`): every cached item, and
+//! items that have since left their feed's cache, in a tantivy index under
+//! `.agents/workspace/rss/index/`, ranked by BM25; Chinese split into words by jieba, other
+//! scripts at their word boundaries. The choice of engine, and its measured cost, are in
+//! docs/benchmarks.md (`rss search`).
+//!
+//! One writer, on its own thread ([`Engine`]'s writer loop), owns tantivy's `IndexWriter`:
+//! calls never wait on it. Searches read the last commit through an `IndexReader`. What a
+//! search answered was committed (fsynced by tantivy, `meta.json` replaced atomically), so
+//! a SIGKILL at any instant loses nothing already answered; what was added but not yet
+//! committed is found missing at the next start, when every cached feed is checked and
+//! its missing items indexed again. An index that does not open is moved aside and built
+//! again from the caches.
+//!
+//! The index holds each item's words (with their counts, no positions), and stores its
+//! id, feed, title, link, date and summary for the answer; no page text is stored. It is
+//! kept under `tools.rss.search_index_max_mb`: past it, the oldest quarter of the items (by
+//! date) is deleted and the segments merged.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, RangeQuery, TermSetQuery};
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing,
+    TextOptions, Value,
+};
+use tantivy::tokenizer::{
+    LowerCaser, RemoveLongFilter, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer,
+};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+/// The analyser's name in the index.
+const ANALYZER: &str = "paw_words";
+/// The writer's memory before it flushes a segment.
+const WRITER_BYTES: usize = 24 << 20;
+/// Added documents are committed this long after the first of them, or sooner past
+/// [`COMMIT_DOCS`].
+const COMMIT_AFTER: Duration = Duration::from_millis(500);
+const COMMIT_DOCS: usize = 20_000;
+/// The most characters of an item's text indexed.
+pub const MAX_TEXT_CHARS: usize = 100_000;
+/// The longest query, in characters.
+pub const MAX_QUERY_CHARS: usize = 500;
+
+/// The index's fields.
+#[derive(Clone, Copy)]
+struct Fields {
+    id: Field,
+    feed: Field,
+    title: Field,
+    body: Field,
+    link: Field,
+    summary: Field,
+    published: Field,
+    date: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let words = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(ANALYZER)
+            .set_index_option(IndexRecordOption::WithFreqs),
+    );
+    let f = Fields {
+        id: b.add_u64_field("id", INDEXED | STORED),
+        feed: b.add_text_field("feed", STRING | STORED),
+        title: b.add_text_field("title", words.clone() | STORED),
+        body: b.add_text_field("body", words),
+        link: b.add_text_field("link", STORED),
+        summary: b.add_text_field("summary", STORED),
+        published: b.add_text_field("published", STORED),
+        date: b.add_i64_field("date", INDEXED | FAST | STORED),
+    };
+    (b.build(), f)
+}
+
+/// Words: jieba's tokens (Chinese words; other scripts split where jieba splits them)
+/// without the spaces and punctuation it also returns, at most 40 bytes, lower case.
+fn analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(tantivy_jieba::JiebaTokenizer::new())
+        .filter(WordsOnly)
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .build()
+}
+
+/// Drops tokens with no letter or digit (the spaces and punctuation jieba hands back).
+#[derive(Clone)]
+struct WordsOnly;
+
+impl TokenFilter for WordsOnly {
+    type Tokenizer<T: Tokenizer> = WordsOnlyTokenizer<T>;
+
+    fn transform<T: Tokenizer>(self, tokenizer: T) -> WordsOnlyTokenizer<T> {
+        WordsOnlyTokenizer(tokenizer)
+    }
+}
+
+#[derive(Clone)]
+struct WordsOnlyTokenizer<T>(T);
+
+impl<T: Tokenizer> Tokenizer for WordsOnlyTokenizer<T> {
+    type TokenStream<'a> = WordsOnlyStream<T::TokenStream<'a>>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
+        WordsOnlyStream(self.0.token_stream(text))
+    }
+}
+
+struct WordsOnlyStream<S>(S);
+
+impl<S: TokenStream> TokenStream for WordsOnlyStream<S> {
+    fn advance(&mut self) -> bool {
+        while self.0.advance() {
+            if self.0.token().text.chars().any(char::is_alphanumeric) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn token(&self) -> &Token {
+        self.0.token()
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.0.token_mut()
+    }
+}
+
+/// One item to index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Doc {
+    pub id: u64,
+    pub feed_url: String,
+    pub title: String,
+    pub text: String,
+    pub link: Option<String>,
+    pub summary: Option<String>,
+    pub published: Option<String>,
+    /// Its date (ms), or when it was indexed when it has none.
+    pub date_ms: i64,
+}
+
+/// What the writer thread is asked.
+enum Msg {
+    Add(Vec<Doc>),
+    DeleteFeed(String),
+    /// Commit now and answer when done (tests, shutdown).
+    Commit(std::sync::mpsc::SyncSender<()>),
+}
+
+/// One search's filters.
+#[derive(Debug, Default, Clone)]
+pub struct Filter {
+    /// Only items of these feed URLs (`None`: every feed).
+    pub feeds: Option<Vec<String>>,
+    /// Only items dated at or after this (ms).
+    pub since_ms: Option<i64>,
+}
+
+/// One search hit.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Hit {
+    pub id: String,
+    #[serde(skip)]
+    pub feed_url: String,
+    pub score: f32,
+    pub title: Option<String>,
+    pub published_at: Option<String>,
+    pub link: Option<String>,
+    pub summary: Option<String>,
+}
+
+/// An open index: the reader every search uses and the channel to the writer thread
+/// (which ends when the engine is dropped).
+pub struct Engine {
+    index: Index,
+    reader: IndexReader,
+    f: Fields,
+    dir: PathBuf,
+    tx: std::sync::mpsc::SyncSender<Msg>,
+    /// Ids sent to the writer and not committed yet (so they are not sent twice).
+    pending: Arc<Mutex<HashSet<u64>>>,
+    /// The writer thread, joined when the engine goes (its writer's lock released).
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // Closing the channel ends the thread after what it was sent.
+        let (closed, _) = std::sync::mpsc::sync_channel(0);
+        drop(std::mem::replace(&mut self.tx, closed));
+        if let Some(t) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The writer thread's side: tantivy's writer and what it needs of the index.
+struct Writer {
+    writer: IndexWriter,
+    index: Index,
+    reader: IndexReader,
+    f: Fields,
+    dir: PathBuf,
+    pending: Arc<Mutex<HashSet<u64>>>,
+    cap_bytes: u64,
+}
+
+impl Engine {
+    /// Opens the index in `dir` (created when missing; moved aside and created again when
+    /// it does not open) and starts its writer thread. Blocking.
+    pub fn open(dir: &Path, cap_bytes: u64) -> Result<(Arc<Self>, Option<String>), String> {
+        let (schema, f) = schema();
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let mut warning = None;
+        let index = match open_index(dir, schema.clone()) {
+            Ok(i) => i,
+            Err(e) => {
+                let aside = crate::store::move_aside_corrupt(dir).map_err(|m| {
+                    format!("the search index did not open ({e}) and could not be moved aside: {m}")
+                })?;
+                let line = format!(
+                    "the search index did not open ({e}); moved it to {} and building it again from the cached feeds",
+                    aside.display()
+                );
+                tracing::error!("{line}");
+                warning = Some(line);
+                std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+                open_index(dir, schema).map_err(|e| e.to_string())?
+            }
+        };
+        let writer: IndexWriter = index
+            .writer_with_num_threads(1, WRITER_BYTES)
+            .map_err(|e| format!("cannot open the search index's writer: {e}"))?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(|e: tantivy::TantivyError| e.to_string())?;
+        let (tx, rx) = std::sync::mpsc::sync_channel(16);
+        let pending: Arc<Mutex<HashSet<u64>>> = Arc::default();
+        let w = Writer {
+            writer,
+            index: index.clone(),
+            reader: reader.clone(),
+            f,
+            dir: dir.to_path_buf(),
+            pending: pending.clone(),
+            cap_bytes,
+        };
+        let thread = std::thread::Builder::new()
+            .name("paw-rss-index".into())
+            .spawn(move || w.run(rx))
+            .map_err(|e| e.to_string())?;
+        let engine = Arc::new(Self {
+            index,
+            reader,
+            f,
+            dir: dir.to_path_buf(),
+            tx,
+            pending,
+            thread: Mutex::new(Some(thread)),
+        });
+        Ok((engine, warning))
+    }
+
+    /// Whether item `id` is indexed or on its way.
+    pub fn has(&self, id: u64) -> bool {
+        if self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(&id)
+        {
+            return true;
+        }
+        let term = Term::from_field_u64(self.f.id, id);
+        self.reader.searcher().doc_freq(&term).is_ok_and(|n| n > 0)
+    }
+
+    /// Of `ids`, those neither indexed nor on their way (one searcher for all).
+    pub fn missing(&self, ids: &[u64]) -> Vec<bool> {
+        let searcher = self.reader.searcher();
+        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        ids.iter()
+            .map(|&id| {
+                !pending.contains(&id)
+                    && searcher
+                        .doc_freq(&Term::from_field_u64(self.f.id, id))
+                        .is_ok_and(|n| n == 0)
+            })
+            .collect()
+    }
+
+    /// Hands documents to the writer (blocking while its queue is full).
+    pub fn add(&self, docs: Vec<Doc>) {
+        if docs.is_empty() {
+            return;
+        }
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(docs.iter().map(|d| d.id));
+        let _ = self.tx.send(Msg::Add(docs));
+    }
+
+    /// Deletes a feed's items.
+    pub fn delete_feed(&self, url: &str) {
+        let _ = self.tx.send(Msg::DeleteFeed(url.to_string()));
+    }
+
+    /// Commits what was added and waits for it (blocking).
+    pub fn commit(&self) {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        if self.tx.send(Msg::Commit(tx)).is_ok() {
+            let _ = rx.recv();
+        }
+    }
+
+    /// Items in the last commit.
+    pub fn docs(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    /// Bytes of the index's files on disk.
+    pub fn bytes(&self) -> u64 {
+        dir_bytes(&self.dir)
+    }
+
+    /// The best `limit` items for `query` (BM25 over titles, weighted double, and text),
+    /// and how many matched. Blocking.
+    pub fn search(
+        &self,
+        query: &str,
+        filter: &Filter,
+        limit: usize,
+    ) -> Result<(Vec<Hit>, usize), String> {
+        let f = self.f;
+        let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.body]);
+        parser.set_field_boost(f.title, 2.0);
+        // The agent's words as words: the query syntax (fields, ranges, boosts) is not
+        // offered, so nothing in a query can reach a stored field.
+        let words: String = query
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+            .collect();
+        let (q, _) = parser.parse_query_lenient(&words);
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, q)];
+        if let Some(feeds) = &filter.feeds {
+            let terms = feeds.iter().map(|u| Term::from_field_text(f.feed, u));
+            clauses.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
+        }
+        if let Some(since) = filter.since_ms {
+            clauses.push((
+                Occur::Must,
+                Box::new(RangeQuery::new(
+                    std::ops::Bound::Included(Term::from_field_i64(f.date, since)),
+                    std::ops::Bound::Unbounded,
+                )),
+            ));
+        }
+        let q = BooleanQuery::new(clauses);
+        let searcher = self.reader.searcher();
+        let (top, count) = searcher
+            .search(
+                &q,
+                &(TopDocs::with_limit(limit.max(1)), tantivy::collector::Count),
+            )
+            .map_err(|e| e.to_string())?;
+        let text = |doc: &TantivyDocument, field: Field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        };
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let doc: TantivyDocument = searcher.doc(addr).map_err(|e| e.to_string())?;
+            let id = doc.get_first(f.id).and_then(|v| v.as_u64()).unwrap_or(0);
+            hits.push(Hit {
+                id: super::seen::id_text(id),
+                feed_url: text(&doc, f.feed).unwrap_or_default(),
+                score,
+                title: text(&doc, f.title),
+                published_at: text(&doc, f.published),
+                link: text(&doc, f.link),
+                summary: text(&doc, f.summary),
+            });
+        }
+        Ok((hits, count))
+    }
+}
+
+impl Writer {
+    /// The writer thread: adds, deletes and commits, then keeps the index under its cap.
+    fn run(mut self, rx: std::sync::mpsc::Receiver<Msg>) {
+        let mut since_commit = 0usize;
+        let mut first_at: Option<std::time::Instant> = None;
+        let mut added: Vec<u64> = Vec::new();
+        loop {
+            let wait = first_at.map(|t| COMMIT_AFTER.saturating_sub(t.elapsed()));
+            let msg = match wait {
+                Some(w) => match rx.recv_timeout(w) {
+                    Ok(m) => Some(m),
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => None,
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+                },
+                None => match rx.recv() {
+                    Ok(m) => Some(m),
+                    Err(_) => return,
+                },
+            };
+            let mut answer = None;
+            match msg {
+                Some(Msg::Add(docs)) => {
+                    for d in docs {
+                        self.writer
+                            .delete_term(Term::from_field_u64(self.f.id, d.id));
+                        added.push(d.id);
+                        let doc = self.document(d);
+                        if let Err(e) = self.writer.add_document(doc) {
+                            tracing::error!(error = %e, "cannot index an item");
+                        }
+                        since_commit += 1;
+                    }
+                    first_at.get_or_insert_with(std::time::Instant::now);
+                }
+                Some(Msg::DeleteFeed(url)) => {
+                    self.writer
+                        .delete_term(Term::from_field_text(self.f.feed, &url));
+                    first_at.get_or_insert_with(std::time::Instant::now);
+                }
+                Some(Msg::Commit(tx)) => answer = Some(tx),
+                None => {}
+            }
+            let due = first_at.is_some_and(|t| t.elapsed() >= COMMIT_AFTER);
+            if answer.is_some() || due || since_commit >= COMMIT_DOCS {
+                if first_at.is_some() {
+                    self.commit_now();
+                }
+                let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+                for id in added.drain(..) {
+                    p.remove(&id);
+                }
+                drop(p);
+                (since_commit, first_at) = (0, None);
+            }
+            if let Some(tx) = answer {
+                let _ = tx.send(());
+            }
+        }
+    }
+
+    fn commit_now(&mut self) {
+        if let Err(e) = self.writer.commit() {
+            tracing::error!(error = %e, "cannot commit the search index");
+            return;
+        }
+        let _ = self.reader.reload();
+        if self.cap_bytes > 0 && dir_bytes(&self.dir) > self.cap_bytes {
+            self.shrink();
+        }
+    }
+
+    /// Deletes the oldest quarter of the items by date, merges the segments and removes
+    /// the files they leave.
+    fn shrink(&mut self) {
+        let searcher = self.reader.searcher();
+        let mut dates: Vec<i64> = Vec::with_capacity(searcher.num_docs() as usize);
+        for seg in searcher.segment_readers() {
+            let Ok(col) = seg.fast_fields().i64("date") else {
+                continue;
+            };
+            let alive = seg.alive_bitset();
+            for doc in 0..seg.max_doc() {
+                if alive.is_none_or(|a| a.is_alive(doc)) {
+                    dates.extend(col.first(doc));
+                }
+            }
+        }
+        if dates.is_empty() {
+            return;
+        }
+        let cut_at = dates.len() / 4;
+        let (_, &mut cutoff, _) = dates.select_nth_unstable(cut_at);
+        let before = dir_bytes(&self.dir);
+        let old = RangeQuery::new(
+            std::ops::Bound::Unbounded,
+            std::ops::Bound::Included(Term::from_field_i64(self.f.date, cutoff)),
+        );
+        if let Err(e) = self.writer.delete_query(Box::new(old)) {
+            tracing::error!(error = %e, "cannot delete old items from the search index");
+            return;
+        }
+        if let Err(e) = self.writer.commit() {
+            tracing::error!(error = %e, "cannot commit the search index");
+            return;
+        }
+        if let Ok(ids) = self.index.searchable_segment_ids()
+            && !ids.is_empty()
+            && let Err(e) = self.writer.merge(&ids).wait()
+        {
+            tracing::error!(error = %e, "cannot merge the search index");
+        }
+        let _ = self.writer.garbage_collect_files().wait();
+        let _ = self.reader.reload();
+        tracing::info!(
+            before,
+            after = dir_bytes(&self.dir),
+            "the search index was over its cap: the oldest quarter of its items deleted"
+        );
+    }
+
+    fn document(&self, d: Doc) -> TantivyDocument {
+        let f = self.f;
+        let mut doc = TantivyDocument::default();
+        doc.add_u64(f.id, d.id);
+        doc.add_text(f.feed, &d.feed_url);
+        doc.add_text(f.title, &d.title);
+        let text: String = d.text.chars().take(MAX_TEXT_CHARS).collect();
+        doc.add_text(f.body, &text);
+        if let Some(l) = &d.link {
+            doc.add_text(f.link, l);
+        }
+        if let Some(s) = &d.summary {
+            doc.add_text(f.summary, s);
+        }
+        if let Some(p) = &d.published {
+            doc.add_text(f.published, p);
+        }
+        doc.add_i64(f.date, d.date_ms);
+        doc
+    }
+}
+
+/// Opens or creates the index in `dir`, its analyser registered.
+fn open_index(dir: &Path, schema: Schema) -> Result<Index, String> {
+    let mmap = tantivy::directory::MmapDirectory::open(dir).map_err(|e| e.to_string())?;
+    let index = Index::open_or_create(mmap, schema).map_err(|e| e.to_string())?;
+    index.tokenizers().register(ANALYZER, analyzer());
+    // A schema from another version of paw is not this one: open it as damaged.
+    if index.schema() != self::schema().0 {
+        return Err("its schema is not this version's".into());
+    }
+    Ok(index)
+}
+
+fn dir_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+/// `rss`'s search index, opened in the background at start (a command state).
+pub struct SearchIndex {
+    dir: PathBuf,
+    cap_bytes: u64,
+    engine: tokio::sync::OnceCell<Result<Arc<Engine>, String>>,
+    /// Feed URLs waiting to be indexed (each once), and the wake-up of the task that
+    /// indexes them.
+    queue: Mutex<(Vec<String>, HashSet<String>)>,
+    wake: tokio::sync::Notify,
+    /// What opening found wrong, for the next search to report.
+    warning: Mutex<Option<String>>,
+}
+
+impl SearchIndex {
+    /// The index in `dir`, kept under `cap_bytes`.
+    pub fn new(dir: PathBuf, cap_bytes: u64) -> Self {
+        Self {
+            dir,
+            cap_bytes,
+            engine: tokio::sync::OnceCell::new(),
+            queue: Mutex::new((Vec::new(), HashSet::new())),
+            wake: tokio::sync::Notify::new(),
+            warning: Mutex::new(None),
+        }
+    }
+
+    /// The open index (opened on the blocking pool at first use).
+    pub async fn engine(&self) -> Result<Arc<Engine>, String> {
+        let (dir, cap) = (self.dir.clone(), self.cap_bytes);
+        let r = self
+            .engine
+            .get_or_init(|| async move {
+                tokio::task::spawn_blocking(move || Engine::open(&dir, cap))
+                    .await
+                    .map_err(|e| e.to_string())
+                    .and_then(|r| r)
+                    .map(|(engine, warning)| {
+                        if let Some(w) = warning {
+                            *self.warning.lock().unwrap_or_else(|e| e.into_inner()) = Some(w);
+                        }
+                        engine
+                    })
+            })
+            .await;
+        r.clone()
+    }
+
+    /// What opening found wrong, once.
+    pub fn take_warning(&self) -> Option<String> {
+        self.warning
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
+    /// Asks for `url`'s cached items to be indexed (those not indexed yet).
+    pub fn note(&self, url: &str) {
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        if q.1.insert(url.to_string()) {
+            q.0.push(url.to_string());
+        }
+        drop(q);
+        self.wake.notify_one();
+    }
+
+    /// Feeds waiting to be indexed.
+    pub fn queued(&self) -> usize {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner()).0.len()
+    }
+
+    fn next_batch(&self) -> Vec<String> {
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        let n = q.0.len().min(64);
+        let batch: Vec<String> = q.0.drain(..n).collect();
+        for u in &batch {
+            q.1.remove(u);
+        }
+        batch
+    }
+}
+
+/// The indexing task: opens the index, queues every subscription (what a crash left
+/// unindexed is found missing), then indexes the queued feeds' missing items — rendered
+/// to text by a worker in the background lane (their HTML is untrusted) — until the
+/// daemon stops.
+async fn index_loop(services: Arc<crate::command::Services>) {
+    let idx = super::search_index(&services);
+    let engine = match idx.engine().await {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::error!(error = %e, "the search index is not available");
+            return;
+        }
+    };
+    let subs = super::rss_store(&services)
+        .lock()
+        .await
+        .state()
+        .subs
+        .clone();
+    for s in &subs {
+        idx.note(&s.url);
+    }
+    loop {
+        let batch = idx.next_batch();
+        if batch.is_empty() {
+            tokio::select! {
+                _ = idx.wake.notified() => continue,
+                _ = services.shutdown.cancelled() => break,
+            }
+        }
+        // Only subscriptions are indexed (an `rss fetch --url` caches any feed).
+        let subscribed: HashSet<String> = super::rss_store(&services)
+            .lock()
+            .await
+            .state()
+            .subs
+            .iter()
+            .map(|s| s.url.clone())
+            .collect();
+        let urls: Vec<String> = batch
+            .into_iter()
+            .filter(|u| subscribed.contains(u))
+            .collect();
+        // Rendering waits in the workers' background lane: no call waits behind it.
+        let caller = crate::worker::Caller::background("rss index");
+        let indexed = crate::worker::as_caller(caller, index_feeds(&services, &engine, &urls));
+        if let Err(e) = indexed.await {
+            tracing::warn!(error = %e, "cannot index feeds' items");
+        }
+    }
+    let e = engine.clone();
+    let _ = tokio::task::spawn_blocking(move || e.commit()).await;
+}
+
+/// The most items rendered to text in one worker job.
+const RENDER_ITEMS: usize = 256;
+
+/// Indexes the cached items of `urls` that are not indexed yet: their ids looked up in
+/// one pass, their text rendered by workers [`RENDER_ITEMS`] at a time, across feeds.
+async fn index_feeds(
+    services: &Arc<crate::command::Services>,
+    engine: &Arc<Engine>,
+    urls: &[String],
+) -> Result<(), String> {
+    let mut feeds = Vec::with_capacity(urls.len());
+    for url in urls {
+        if let Some(f) = super::rss_store(services).cached(url).await {
+            feeds.push((url.clone(), f));
+        }
+    }
+    let e = engine.clone();
+    // (feed, item, id) of every item not indexed yet, each id once.
+    let (feeds, todo) = tokio::task::spawn_blocking(move || {
+        let mut seen = HashSet::new();
+        let mut todo = Vec::new();
+        for (f, (_, feed)) in feeds.iter().enumerate() {
+            let keys = feed.keys();
+            let ids: Vec<u64> = keys.iter().map(|k| super::seen::item_id(k)).collect();
+            let missing = e.missing(&ids);
+            for (at, (id, m)) in ids.into_iter().zip(missing).enumerate() {
+                if m && seen.insert(id) {
+                    todo.push((f, at, id));
+                }
+            }
+        }
+        (feeds, todo)
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    let now = crate::clock::now_ms() as i64;
+    for chunk in todo.chunks(RENDER_ITEMS) {
+        if services.shutdown.is_cancelled() {
+            break;
+        }
+        let items: Vec<paw_jobs::feed::Item> = chunk
+            .iter()
+            .map(|&(f, at, _)| feeds[f].1.items[at].clone())
+            .collect();
+        let dates: Vec<Option<i64>> = items.iter().map(paw_jobs::feed::Item::sort_key).collect();
+        let (rendered, texts) =
+            super::jobs::render(&services.workers, items, paw_jobs::feed::Form::FullText)
+                .await
+                .map_err(|e| e.message)?;
+        let docs: Vec<Doc> = chunk
+            .iter()
+            .zip(rendered)
+            .zip(texts.into_iter().chain(std::iter::repeat(None)))
+            .zip(dates)
+            .map(|(((&(f, _, id), item), text), date)| Doc {
+                id,
+                feed_url: feeds[f].0.clone(),
+                title: item.title.clone().unwrap_or_default(),
+                text: text.or_else(|| item.summary.clone()).unwrap_or_default(),
+                link: item.link.clone(),
+                summary: item.summary.clone(),
+                published: item.published_at.clone(),
+                date_ms: date.unwrap_or(now),
+            })
+            .collect();
+        let e = engine.clone();
+        tokio::task::spawn_blocking(move || e.add(docs))
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+impl crate::command::CommandState for SearchIndex {
+    fn start(&self, services: &Arc<crate::command::Services>) {
+        let s = services.clone();
+        services.tasks.spawn(index_loop(s));
+    }
+
+    fn flush(&self) -> futures::future::BoxFuture<'_, ()> {
+        Box::pin(async move {
+            if let Some(Ok(e)) = self.engine.get() {
+                let e = e.clone();
+                let _ = tokio::task::spawn_blocking(move || e.commit()).await;
+            }
+        })
+    }
+}
+
+/// Every feed URL whose items a filter by `feeds` keeps, by URL, for [`Filter::feeds`].
+pub fn urls_of(subs: &[super::store::Subscription]) -> HashMap<String, (String, Option<String>)> {
+    subs.iter()
+        .map(|s| (s.url.clone(), (s.name.clone(), s.category.clone())))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;
