@@ -51,7 +51,10 @@ fn corpus(dir: &Path) -> Vec<Doc> {
         .skip(1)
         .filter_map(|line| {
             let f: Vec<&str> = line.split('\t').collect();
-            Some((f.first()?.to_string(), format!("{} {}", f.get(1)?, f.get(3)?)))
+            Some((
+                f.first()?.to_string(),
+                format!("{} {}", f.get(1)?, f.get(3)?),
+            ))
         })
         .collect();
     let mut docs: Vec<Doc> = paw_tests::files_under(dir)
@@ -156,16 +159,16 @@ fn main() {
             }
         })
         .collect();
-    let theirs: HashMap<PathBuf, Run> =
-        if std::env::var_os("PAW_BENCH_ORACLES_PAW_ONLY").is_some() {
+    let theirs: HashMap<PathBuf, Run> = if std::env::var_os("PAW_BENCH_ORACLES_PAW_ONLY").is_some()
+    {
+        HashMap::new()
+    } else {
+        let paths: Vec<PathBuf> = docs.iter().map(|d| d.path.clone()).collect();
+        markitdown::convert(&paths, 1).unwrap_or_else(|e| {
+            println!("markitdown: not run ({e})");
             HashMap::new()
-        } else {
-            let paths: Vec<PathBuf> = docs.iter().map(|d| d.path.clone()).collect();
-            markitdown::convert(&paths, 1).unwrap_or_else(|e| {
-                println!("markitdown: not run ({e})");
-                HashMap::new()
-            })
-        };
+        })
+    };
     let missing = Run {
         error: Some("not run".into()),
         ..Run::default()
@@ -175,7 +178,9 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(40);
     for format in FORMATS {
-        let idx: Vec<usize> = (0..docs.len()).filter(|&i| docs[i].format == format).collect();
+        let idx: Vec<usize> = (0..docs.len())
+            .filter(|&i| docs[i].format == format)
+            .collect();
         if idx.is_empty() {
             continue;
         }
@@ -191,7 +196,10 @@ fn main() {
             "| reader | {} | refused where an oracle reads | refused of all | median / p90 ms |",
             heads.join(" | ")
         );
-        println!("| --- |{} ---: | ---: | --- |", " ---: |".repeat(oracles.len()));
+        println!(
+            "| --- |{} ---: | ---: | --- |",
+            " ---: |".repeat(oracles.len())
+        );
         row(
             "paw (worker, text)",
             &of,
@@ -210,8 +218,7 @@ fn main() {
             .iter()
             .map(|&i| (&docs[i], &ours[i]))
             .filter(|(d, _)| {
-                let read: Vec<&String> =
-                    d.oracles.values().filter(|t| nonspace(t) > 50).collect();
+                let read: Vec<&String> = d.oracles.values().filter(|t| nonspace(t) > 50).collect();
                 !read.is_empty()
                     && read
                         .iter()

@@ -16,7 +16,8 @@ fn data(langs: &[&str]) -> Vec<(String, Vec<u8>)> {
     langs
         .iter()
         .map(|l| {
-            let d = paw_jobs::doc::tessdata(l).unwrap_or_else(|| panic!("{l}.traineddata: run scripts/deps"));
+            let d = paw_jobs::doc::tessdata(l)
+                .unwrap_or_else(|| panic!("{l}.traineddata: run scripts/deps"));
             (l.to_string(), d)
         })
         .collect()
