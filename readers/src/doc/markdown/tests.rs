@@ -1,0 +1,52 @@
+//! Markdown documents into blocks and back out as the model's Markdown.
+
+use crate::doc::{Format, Mode, read_text};
+
+fn md(src: &str) -> String {
+    read_text(
+        src.as_bytes(),
+        Some(Format::Markdown),
+        Mode::Md,
+        0,
+        None,
+        None,
+    )
+    .expect("read")
+    .1
+}
+
+#[test]
+fn commonmark_structure_is_kept() {
+    let src = "# Guide\n\nSome *emphasis* and a [link](https://example.com/x).\n\n\
+               ## Steps\n\n1. first\n2. second\n   - nested\n\n\
+               ```rust\nfn main() {}\n```\n\n\
+               | a | b |\n|---|---|\n| 1 | 2 |\n\n![a diagram](fig.png)\n";
+    let out = md(src);
+    assert!(out.starts_with("# Guide\n"), "{out}");
+    assert!(
+        out.contains("Some emphasis and a [link](https://example.com/x)."),
+        "{out}"
+    );
+    assert!(out.contains("## Steps"), "{out}");
+    assert!(out.contains("1. first"), "{out}");
+    assert!(out.contains("  - nested"), "{out}");
+    assert!(out.contains("```\nfn main() {}\n```"), "{out}");
+    assert!(out.contains("| a | b |"), "{out}");
+    assert!(out.contains("| 1 | 2 |"), "{out}");
+    assert!(out.contains("a diagram"), "{out}");
+}
+
+#[test]
+fn deep_nesting_and_link_storms_stay_bounded() {
+    // 50,000 nested quotes and 20,000 unclosed link openers: linear work, no stack.
+    let quotes = format!("{}deep\n", "> ".repeat(50_000));
+    let t = std::time::Instant::now();
+    assert!(md(&quotes).contains("deep"));
+    let links = "[ (](".repeat(20_000);
+    let _ = md(&links);
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        t.elapsed()
+    );
+}
