@@ -330,10 +330,6 @@ fn markitdown(docs: &[CorpusDoc], runs: usize) -> Result<HashMap<PathBuf, Run>, 
 
 /// One `doc` job through a worker as `doc extract` runs it (default OCR settings): the
 /// text, or the error. The fidelity part's one place that knows the pool's call.
-fn worker_doc(w: &Workers, bytes: &[u8], mode: Mode) -> Result<String, String> {
-    w.doc(bytes, mode).map(|(_, text)| text)
-}
-
 /// A corpus document through a worker, its format from its name when its bytes carry no
 /// signature (CSV, Markdown, HTML), as `doc extract --in` does.
 fn worker_doc_named(w: &Workers, path: &Path, bytes: &[u8], mode: Mode) -> Result<String, String> {

@@ -145,24 +145,9 @@ fn attr_of(xml: &str, part: &str, element: &str, key: &str) -> Result<Option<Str
 }
 
 /// `href` (relative to the package's folder `dir`, maybe with a `#fragment`) as a zip
-/// path: `.` and `..` segments resolved, never above the root.
+/// path: `.` and `..` segments resolved as a package's relationship targets are.
 fn join(dir: &str, href: &str) -> String {
-    let href = href.split('#').next().unwrap_or("");
-    let mut parts: Vec<&str> = if href.starts_with('/') {
-        Vec::new()
-    } else {
-        dir.split('/').filter(|s| !s.is_empty()).collect()
-    };
-    for seg in href.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            s => parts.push(s),
-        }
-    }
-    parts.join("/")
+    super::ooxml::resolve(dir, href.split('#').next().unwrap_or(""))
 }
 
 #[cfg(test)]

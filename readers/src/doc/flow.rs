@@ -204,6 +204,19 @@ impl Flow {
         self.blocks.push(Block::figure(collapse(alt)));
     }
 
+    /// Blocks made elsewhere (raw HTML inside Markdown) take their place in the flow.
+    pub fn blocks(&mut self, blocks: Vec<Block>) {
+        if self.table.is_some() {
+            for b in &blocks {
+                self.text(b.text());
+                self.space();
+            }
+            return;
+        }
+        self.flush();
+        self.blocks.extend(blocks);
+    }
+
     /// The blocks made, once every element has closed (what is still open is closed).
     pub fn finish(mut self) -> Vec<Block> {
         if self.table.is_some() {

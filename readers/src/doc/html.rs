@@ -17,21 +17,45 @@ use super::{DocError, Format};
 /// relative, as the document wrote them.
 const BASE: &str = "https://document.invalid/";
 
-/// Reads an HTML document: its article, headed by its title.
+/// Reads an HTML document: its article, headed by its title; the whole page when the
+/// extractor recognises no article (a short document, a page of links) — a file given to
+/// `doc extract` is the document wanted, not a page to strip. A page nested past the
+/// extractor's limit is refused by its shape, before any tree.
 pub fn read(bytes: &[u8]) -> Result<Document, DocError> {
     let html = crate::charset::decode(bytes, Some("text/html"));
     let base = Url::parse(BASE).map_err(|e| DocError::Parse(e.to_string()))?;
-    let article = crate::page::extract::extract(&html, &base).map_err(DocError::Parse)?;
     let mut doc = Document::new(Format::Html);
-    if !article.title.is_empty() {
-        doc.metadata.title = Some(article.title.clone());
-    }
-    doc.warnings.extend(article.warning);
     let mut page = Page::new(1, None);
-    page.blocks = blocks(&article.html, &mut doc.warnings);
+    match crate::page::extract::extract(&html, &base) {
+        Ok(article) if article.warning.is_none() => {
+            if !article.title.is_empty() {
+                doc.metadata.title = Some(article.title.clone());
+            }
+            page.blocks = blocks(&article.html, &mut doc.warnings);
+        }
+        Err(e) if !crate::page::shape::buildable(&html) => return Err(DocError::Parse(e)),
+        _ => {
+            page.blocks = blocks(&html, &mut doc.warnings);
+            if let Some(t) = title_of(&html) {
+                doc.metadata.title = Some(t);
+            }
+        }
+    }
+    if page.blocks.is_empty() {
+        return Err(DocError::Parse("no text found in the HTML document".into()));
+    }
     doc.pages.push(page);
     doc.tidy();
     Ok(doc)
+}
+
+/// The `<title>` of a page.
+fn title_of(html: &str) -> Option<String> {
+    let tree = Html::parse_document(html);
+    let sel = scraper::Selector::parse("title").ok()?;
+    let t = tree.select(&sel).next()?.text().collect::<String>();
+    let t = super::flow::collapse(&t);
+    (!t.is_empty()).then_some(t)
 }
 
 /// The blocks of an HTML (or XHTML) document or fragment, in document order. One nested

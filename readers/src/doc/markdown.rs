@@ -1,7 +1,8 @@
 //! Markdown documents (CommonMark with tables, docs/commands.md "doc extract"):
 //! pulldown-cmark's event stream into blocks ([`flow`](super::flow)) — headings, lists,
 //! code, tables, links, images as figures. The parser is a pull parser over a flat
-//! stream, so nesting costs no stack here; raw HTML in the text is left out.
+//! stream, so nesting costs no stack here; a raw HTML block is read as HTML
+//! ([`html::blocks`](super::html::blocks)), inline tags are left out and their text kept.
 
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag as Md, TagEnd};
 
@@ -19,7 +20,18 @@ pub fn read(bytes: &[u8]) -> Result<Document, DocError> {
     let mut in_head = false;
     // Inside an image its text is its description, gathered here.
     let mut alt: Option<String> = None;
+    // A raw HTML block, gathered until it ends, then read as HTML.
+    let mut raw = String::new();
+    let mut warnings = Vec::new();
     for ev in Parser::new_ext(text, opts) {
+        if let Event::Html(h) = &ev {
+            raw.push_str(h);
+            continue;
+        }
+        if !raw.is_empty() {
+            flow.blocks(super::html::blocks(&raw, &mut warnings));
+            raw.clear();
+        }
         if let Some(a) = alt.as_mut() {
             match ev {
                 Event::End(TagEnd::Image) => {
@@ -73,7 +85,11 @@ pub fn read(bytes: &[u8]) -> Result<Document, DocError> {
             _ => {}
         }
     }
+    if !raw.is_empty() {
+        flow.blocks(super::html::blocks(&raw, &mut warnings));
+    }
     let mut doc = Document::new(Format::Markdown);
+    doc.warnings = warnings;
     let mut page = Page::new(1, None);
     page.blocks = flow.finish();
     doc.pages.push(page);

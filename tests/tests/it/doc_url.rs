@@ -173,3 +173,47 @@ fn rss_read_on_an_oversize_document_link_fails_with_the_cap_named() {
     let e = r["content_full_error"].as_str().unwrap_or("");
     assert!(e.contains("tools.doc.max_download_bytes"), "{e}");
 }
+
+#[test]
+fn text_formats_are_known_by_their_file_name_or_content_type() {
+    let s = FeedServer::start();
+    s.set_doc(
+        "sales",
+        "text/csv; charset=utf-8",
+        b"region,units\nNorth,12\nSouth,7\n".to_vec(),
+    );
+    let d = daemon(&s, "");
+    let o = d.exec(&format!(
+        "doc extract --url {} --out artifacts/sales.md --mode md",
+        s.url("/doc/sales")
+    ));
+    assert_eq!(o["result"]["format"], "csv", "{o}");
+    let md = std::fs::read_to_string(d.agents().join("artifacts/sales.md")).expect("md");
+    assert_eq!(
+        md,
+        "| region | units |\n| --- | --- |\n| North | 12 |\n| South | 7 |\n"
+    );
+
+    let notes = d.agents().join("inbox/notes.md");
+    std::fs::create_dir_all(notes.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&notes, "# Plan\n\n- buy *milk*\n- call [Ann](tel:1)\n").expect("write");
+    let o = d.exec("doc extract --in inbox/notes.md --out artifacts/notes.json --mode json");
+    assert_eq!(o["result"]["format"], "md", "{o}");
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(d.agents().join("artifacts/notes.json")).expect("json"),
+    )
+    .expect("parse");
+    let blocks = &json["pages"][0]["blocks"];
+    assert_eq!(blocks[0]["kind"], "heading", "{json}");
+    assert_eq!(blocks[0]["text"], "Plan");
+    assert_eq!(blocks[1]["items"][0]["text"], "buy milk", "{json}");
+
+    // A tables file of the CSV: the same rows back.
+    let o = d.exec("doc tables --in inbox/../inbox/notes.md --out-dir artifacts/t");
+    assert_eq!(o["error_code"], "PathEscapesAgentsRoot", "{o}");
+    std::fs::write(d.agents().join("inbox/s.tsv"), "a\tb\n1\t2\n").expect("write");
+    let o = d.exec("doc tables --in inbox/s.tsv --out-dir artifacts/t --format csv");
+    assert_eq!(o["exit_code"], 0, "{o}");
+    let csv = std::fs::read_to_string(d.agents().join("artifacts/t/1-page-1.csv")).expect("csv");
+    assert_eq!(csv, "a,b\r\n1,2\r\n");
+}

@@ -71,3 +71,12 @@ fn deep_nesting_is_refused_or_read_without_recursion() {
     assert_eq!(blocks[0].text(), "x");
     assert!(warnings[0].contains("plain text"), "{warnings:?}");
 }
+
+#[test]
+fn a_page_with_no_article_is_read_whole() {
+    let out = md(
+        "<html><head><title>Links</title></head><body><p>See <a href=\"a.html\">the first</a> and <a href=\"b.html\">the second</a>.</p></body></html>",
+    );
+    assert!(out.contains("[the first](a.html)"), "{out}");
+    assert!(out.contains("[the second](b.html)"), "{out}");
+}

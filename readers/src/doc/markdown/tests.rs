@@ -50,3 +50,12 @@ fn deep_nesting_and_link_storms_stay_bounded() {
         t.elapsed()
     );
 }
+
+#[test]
+fn a_raw_html_block_is_read_as_html() {
+    let out = md(
+        "# Ducks\n\n<table>\n<tr><th>Name</th></tr>\n<tr><td>Donald</td></tr>\n</table>\n\nAfter <b>bold</b> text.\n",
+    );
+    assert!(out.contains("| Name |\n| --- |\n| Donald |"), "{out}");
+    assert!(out.contains("After bold text."), "{out}");
+}
