@@ -60,13 +60,7 @@ fn deep_nesting_is_refused_or_read_without_recursion() {
     assert!(e.to_string().contains("nests elements"), "{e}");
     // The block walker (EPUB chapters) takes its text alone, with a warning.
     let mut warnings = Vec::new();
-    let t = std::time::Instant::now();
     let blocks = super::blocks(&deep, &mut warnings);
-    assert!(
-        t.elapsed() < std::time::Duration::from_secs(5),
-        "{:?}",
-        t.elapsed()
-    );
     assert_eq!(blocks.len(), 1);
     assert_eq!(blocks[0].text(), "x");
     assert!(warnings[0].contains("plain text"), "{warnings:?}");
