@@ -27,6 +27,17 @@ pub enum Format {
     Jpeg,
     /// A TIFF image (read by OCR; the first page).
     Tiff,
+    /// An HTML page (its article, through the page extractor).
+    Html,
+    /// Comma-separated values (one table).
+    Csv,
+    /// Tab-separated values (one table).
+    Tsv,
+    /// Markdown (CommonMark with tables).
+    #[serde(rename = "md")]
+    Markdown,
+    /// An EPUB book (a page per chapter).
+    Epub,
 }
 
 impl Format {
@@ -40,7 +51,63 @@ impl Format {
             Format::Png => "png",
             Format::Jpeg => "jpeg",
             Format::Tiff => "tiff",
+            Format::Html => "html",
+            Format::Csv => "csv",
+            Format::Tsv => "tsv",
+            Format::Markdown => "md",
+            Format::Epub => "epub",
         }
+    }
+
+    /// The format a file name's extension names, for the formats that carry no signature
+    /// in their bytes (text formats); `None` for the rest, which the bytes decide.
+    pub fn from_extension(name: &str) -> Option<Self> {
+        let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "html" | "htm" | "xhtml" => Format::Html,
+            "csv" => Format::Csv,
+            "tsv" | "tab" => Format::Tsv,
+            "md" | "markdown" => Format::Markdown,
+            _ => return None,
+        })
+    }
+
+    /// The format a response's media type names (lower case, no parameters), if paw
+    /// reads it.
+    pub fn from_media_type(media: &str) -> Option<Self> {
+        Some(match media {
+            "application/pdf" | "application/x-pdf" => Format::Pdf,
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document" => {
+                Format::Docx
+            }
+            "application/vnd.openxmlformats-officedocument.presentationml.presentation" => {
+                Format::Pptx
+            }
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" => Format::Xlsx,
+            "image/png" => Format::Png,
+            "image/jpeg" | "image/jpg" => Format::Jpeg,
+            "image/tiff" => Format::Tiff,
+            "text/html" | "application/xhtml+xml" => Format::Html,
+            "text/csv" => Format::Csv,
+            "text/tab-separated-values" => Format::Tsv,
+            "text/markdown" | "text/x-markdown" => Format::Markdown,
+            "application/epub+zip" => Format::Epub,
+            _ => return None,
+        })
+    }
+
+    /// Whether it is a text format, known by its name or content type rather than by a
+    /// signature in its bytes.
+    pub fn is_text(self) -> bool {
+        matches!(
+            self,
+            Format::Html | Format::Csv | Format::Tsv | Format::Markdown
+        )
+    }
+
+    /// Whether a link to it is read as a document rather than as a web page's article.
+    pub fn is_document(self) -> bool {
+        self != Format::Html
     }
 }
 
@@ -153,21 +220,25 @@ pub fn is_pdf(bytes: &[u8]) -> bool {
         .any(|w| w == b"%PDF-")
 }
 
+/// The format the first bytes announce by a signature alone (PDF and the pictures; a zip
+/// package needs a look inside, which only the worker takes).
+pub fn sniff(bytes: &[u8]) -> Option<Format> {
+    if is_pdf(bytes) {
+        Some(Format::Pdf)
+    } else if bytes.starts_with(b"\x89PNG") {
+        Some(Format::Png)
+    } else if bytes.starts_with(b"\xFF\xD8\xFF") {
+        Some(Format::Jpeg)
+    } else if bytes.starts_with(b"II*\0") || bytes.starts_with(b"MM\0*") {
+        Some(Format::Tiff)
+    } else {
+        None
+    }
+}
+
 /// When a document (its first bytes, or the format asked) needs the language data.
 pub fn plan(bytes: &[u8], format: Option<Format>, mode: OcrMode) -> Plan {
-    let format = format.or_else(|| {
-        if is_pdf(bytes) {
-            Some(Format::Pdf)
-        } else if bytes.starts_with(b"\x89PNG") {
-            Some(Format::Png)
-        } else if bytes.starts_with(b"\xFF\xD8\xFF") {
-            Some(Format::Jpeg)
-        } else if bytes.starts_with(b"II*\0") || bytes.starts_with(b"MM\0*") {
-            Some(Format::Tiff)
-        } else {
-            None
-        }
-    });
+    let format = format.or_else(|| sniff(bytes));
     match (mode, format) {
         (OcrMode::Never, _) => Plan::None,
         (_, Some(Format::Png | Format::Jpeg | Format::Tiff))

@@ -298,6 +298,12 @@ pub struct DocConfig {
     pub ocr: String,
     /// The Tesseract languages `--lang` may name (each needs its installed data).
     pub ocr_languages: Vec<String>,
+    /// The largest document `doc extract --url` (and `rss read` on a document link)
+    /// downloads, after decompression (docs/config.md).
+    pub max_download_bytes: u64,
+    /// Folders outside `.agents/` that `doc extract --in` may read (never write), each
+    /// absolute or `~/`-relative (docs/config.md).
+    pub read_dirs: Vec<String>,
 }
 
 impl Default for DocConfig {
@@ -306,6 +312,8 @@ impl Default for DocConfig {
             enabled: true,
             ocr: "auto".into(),
             ocr_languages: vec!["eng".into()],
+            max_download_bytes: 32 << 20,
+            read_dirs: Vec::new(),
         }
     }
 }
@@ -374,6 +382,21 @@ impl Config {
             return Err(format!(
                 "tools.doc.ocr must be auto, always or never, got {:?}",
                 doc.ocr
+            ));
+        }
+        if doc.max_download_bytes == 0 || doc.max_download_bytes > paw_jobs::doc::MAX_INPUT_BYTES {
+            return Err(format!(
+                "tools.doc.max_download_bytes must be between 1 and {} (100 MiB), got {}",
+                paw_jobs::doc::MAX_INPUT_BYTES,
+                doc.max_download_bytes
+            ));
+        }
+        if let Some(bad) = doc.read_dirs.iter().find(|d| {
+            let absolute = d.starts_with('/') || d.as_str() == "~" || d.starts_with("~/");
+            !absolute || d.split('/').any(|part| part == "..")
+        }) {
+            return Err(format!(
+                "tools.doc.read_dirs: {bad:?} must be an absolute or ~/ path with no `..`"
             ));
         }
         // Language names become file names (<lang>.traineddata) the daemon reads.

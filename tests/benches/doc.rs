@@ -218,18 +218,22 @@ fn throughput() {
 
 /// One `doc` job through a worker as `doc extract` runs it (default OCR settings): the
 /// text, or the error. The fidelity part's one place that knows the pool's call.
-fn worker_doc(w: &Workers, bytes: &[u8], mode: Mode) -> Result<String, String> {
-    w.doc(bytes, mode).map(|(_, text)| text)
+/// A corpus document through a worker, its format from its name when its bytes carry no
+/// signature (CSV, Markdown, HTML), as `doc extract --in` does.
+fn worker_doc_named(w: &Workers, path: &Path, bytes: &[u8], mode: Mode) -> Result<String, String> {
+    let named = Format::from_extension(&path.to_string_lossy())
+        .filter(|_| paw_jobs::doc::sniff(bytes).is_none() && !bytes.starts_with(b"PK"));
+    w.doc_as(bytes, named, mode).map(|(_, text)| text)
 }
 
 /// paw's side: the document through a worker in Markdown mode, median of `runs`, and its
 /// JSON model once (for the tables as the model has them).
-fn paw(w: &Workers, bytes: &[u8], runs: usize) -> (Run, Option<Vec<docscore::Table>>) {
+fn paw(w: &Workers, path: &Path, bytes: &[u8], runs: usize) -> (Run, Option<Vec<docscore::Table>>) {
     let mut times = Vec::new();
     let mut run = Run::default();
     for _ in 0..runs {
         let t = Instant::now();
-        let r = worker_doc(w, bytes, Mode::Md);
+        let r = worker_doc_named(w, path, bytes, Mode::Md);
         times.push(t.elapsed().as_secs_f64() * 1e3);
         match r {
             Ok(text) => run.md = text,
@@ -237,7 +241,7 @@ fn paw(w: &Workers, bytes: &[u8], runs: usize) -> (Run, Option<Vec<docscore::Tab
         }
     }
     run.ms = docscore::median(&times);
-    let tables = worker_doc(w, bytes, Mode::Json)
+    let tables = worker_doc_named(w, path, bytes, Mode::Json)
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok())
         .map(|v| docscore::json_tables(&v));
@@ -264,7 +268,7 @@ fn fidelity() {
     let mut ours = Vec::new();
     for d in &docs {
         let bytes = std::fs::read(&d.path).expect("corpus document");
-        ours.push(paw(&w, &bytes, runs));
+        ours.push(paw(&w, &d.path, &bytes, runs));
     }
     let paths: Vec<PathBuf> = docs.iter().map(|d| d.path.clone()).collect();
     let theirs = paw_tests::markitdown::convert(&paths, runs).unwrap_or_else(|e| {
@@ -338,7 +342,7 @@ fn fidelity() {
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let mut f1_means = (Vec::new(), Vec::new());
-    for kind in ["pdf", "docx", "pptx", "xlsx", "scan"] {
+    for kind in docscore::KINDS {
         let of: Vec<&Row<'_>> = rows.iter().filter(|r| r.doc.kind == kind).collect();
         if of.is_empty() {
             continue;

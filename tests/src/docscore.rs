@@ -785,7 +785,8 @@ pub fn corpus(dir: &std::path::Path) -> Vec<CorpusDoc> {
         .into_iter()
         .filter_map(|(path, _)| {
             let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-            if ext == "md" {
+            // `x.md` is a reference, unless it is a Markdown document with its own `x.md.md`.
+            if ext == "md" && !std::path::Path::new(&format!("{}.md", path.display())).is_file() {
                 return None;
             }
             let reference = std::fs::read_to_string(format!("{}.md", path.display())).ok()?;
@@ -809,12 +810,14 @@ pub fn corpus(dir: &std::path::Path) -> Vec<CorpusDoc> {
     docs
 }
 
+/// The formats, in the order they are reported in.
+pub const KINDS: [&str; 9] = [
+    "pdf", "docx", "pptx", "xlsx", "scan", "html", "epub", "csv", "md",
+];
+
 /// The order formats are reported in.
 pub fn kind_order(kind: &str) -> usize {
-    ["pdf", "docx", "pptx", "xlsx", "scan"]
-        .iter()
-        .position(|k| *k == kind)
-        .unwrap_or(9)
+    KINDS.iter().position(|k| *k == kind).unwrap_or(9)
 }
 
 #[cfg(test)]

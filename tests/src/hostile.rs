@@ -295,3 +295,56 @@ pub fn opml_same_title(n: usize) -> String {
         .collect();
     format!("<?xml version=\"1.0\"?><opml version=\"2.0\"><head/><body>{outlines}</body></opml>")
 }
+
+/// An EPUB whose spine reads `chapters` (each an XHTML body) in order.
+pub fn epub(chapters: &[Vec<u8>]) -> Vec<u8> {
+    let items: String = (0..chapters.len())
+        .map(|i| format!("<item id=\"c{i}\" href=\"c{i}.xhtml\"/>"))
+        .collect();
+    let spine: String = (0..chapters.len())
+        .map(|i| format!("<itemref idref=\"c{i}\"/>"))
+        .collect();
+    let mut entries = vec![
+        ("mimetype".to_string(), b"application/epub+zip".to_vec()),
+        (
+            "META-INF/container.xml".to_string(),
+            b"<container><rootfiles><rootfile full-path=\"OPS/book.opf\"/></rootfiles></container>"
+                .to_vec(),
+        ),
+        (
+            "OPS/book.opf".to_string(),
+            format!("<package><manifest>{items}</manifest><spine>{spine}</spine></package>")
+                .into_bytes(),
+        ),
+    ];
+    for (i, c) in chapters.iter().enumerate() {
+        entries.push((format!("OPS/c{i}.xhtml"), c.clone()));
+    }
+    zip(&entries)
+}
+
+/// An EPUB whose one chapter inflates to `mib` MiB of spaces (a zip bomb).
+pub fn epub_bomb(mib: usize) -> Vec<u8> {
+    epub(&[vec![b' '; mib << 20]])
+}
+
+/// Markdown quotes nested `depth` deep around one word.
+pub fn markdown_nested_quotes(depth: usize) -> String {
+    format!("{}deep\n", "> ".repeat(depth))
+}
+
+/// `n` unclosed link openers (`[ (](`), the input that made CommonMark parsers quadratic.
+pub fn markdown_link_storm(n: usize) -> String {
+    "[ (](".repeat(n)
+}
+
+/// A CSV of `rows` × `cols` one-digit cells.
+pub fn csv_grid(rows: usize, cols: usize) -> String {
+    let row = vec!["1"; cols].join(",");
+    let mut s = String::with_capacity((row.len() + 1) * rows);
+    for _ in 0..rows {
+        s.push_str(&row);
+        s.push('\n');
+    }
+    s
+}

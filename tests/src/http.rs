@@ -33,6 +33,9 @@ struct Shared {
     /// HTML pages set by tests, served at `/page/<name>` (and after 300 ms at
     /// `/slowpage/<name>`).
     pages: HashMap<String, String>,
+    /// Documents set by tests with their content type, served at `/doc/<name>` (with a
+    /// `Content-Length`) and `/docstream/<name>` (chunked, no length).
+    docs: HashMap<String, (String, Vec<u8>)>,
     /// `/slowpage/` requests being answered now, and the most there ever were at once.
     slow_in_flight: usize,
     slow_max_in_flight: usize,
@@ -192,6 +195,47 @@ async fn article(Path(n): Path<u64>) -> Response<Body> {
         .expect("response")
 }
 
+async fn doc(
+    State(s): State<Arc<Mutex<Shared>>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response<Body> {
+    log(&s, &format!("/doc/{name}"), &headers);
+    serve_doc(&s, &name, false)
+}
+
+async fn doc_stream(
+    State(s): State<Arc<Mutex<Shared>>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response<Body> {
+    log(&s, &format!("/docstream/{name}"), &headers);
+    serve_doc(&s, &name, true)
+}
+
+fn serve_doc(s: &Arc<Mutex<Shared>>, name: &str, stream: bool) -> Response<Body> {
+    let doc = s.lock().expect("state").docs.get(name).cloned();
+    match doc {
+        Some((ctype, bytes)) => {
+            let body = if stream {
+                // In 16 KiB chunks with no Content-Length: the client must count.
+                let reader = std::io::Cursor::new(bytes);
+                let codec = tokio_util::codec::BytesCodec::new();
+                Body::from_stream(tokio_util::codec::FramedRead::with_capacity(
+                    reader,
+                    codec,
+                    16 << 10,
+                ))
+            } else {
+                Body::from(bytes)
+            };
+            Response::builder().header("content-type", ctype).body(body)
+        }
+        None => Response::builder().status(404).body(Body::empty()),
+    }
+    .expect("response")
+}
+
 async fn slow_page(
     State(s): State<Arc<Mutex<Shared>>>,
     Path(name): Path<String>,
@@ -261,6 +305,7 @@ async fn special(
             .header("content-type", "application/json")
             .body(Body::from("{\"not\": \"html\"}")),
         "redirect-page" => r.status(302).header("location", "/page/article").body(Body::empty()),
+        "redirect-doc" => r.status(302).header("location", "/doc/report").body(Body::empty()),
         "bad-xml" => r
             .header("content-type", "application/xml")
             .body(Body::from("<rss version=\"2.0\"><channel><title>broken</title><item><title>x</titl")),
@@ -339,6 +384,8 @@ impl FeedServer {
                     .route("/page/{name}", get(page))
                     .route("/article/{n}", get(article))
                     .route("/slowpage/{name}", get(slow_page))
+                    .route("/doc/{name}", get(doc))
+                    .route("/docstream/{name}", get(doc_stream))
                     .with_state(state);
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                     .await
@@ -416,6 +463,16 @@ impl FeedServer {
     /// The most `/slowpage/` requests the server was answering at once.
     pub fn slow_max_in_flight(&self) -> usize {
         self.shared.lock().expect("state").slow_max_in_flight
+    }
+
+    /// Sets the document served at `/doc/<name>` and `/docstream/<name>`, with its
+    /// content type.
+    pub fn set_doc(&self, name: &str, content_type: &str, bytes: Vec<u8>) {
+        self.shared
+            .lock()
+            .expect("state")
+            .docs
+            .insert(name.to_string(), (content_type.to_string(), bytes));
     }
 
     /// Sets the HTML served at `/page/<name>` and `/slowpage/<name>`.

@@ -49,8 +49,18 @@ impl Workers {
     /// One `doc` job as `doc extract` runs it (default OCR settings): the document's
     /// description and text.
     pub fn doc(&self, bytes: &[u8], mode: Mode) -> Result<(DocText, String), String> {
+        self.doc_as(bytes, None, mode)
+    }
+
+    /// [`Workers::doc`] with the format given (a text format known by its file name).
+    pub fn doc_as(
+        &self,
+        bytes: &[u8],
+        format: Option<paw_jobs::doc::Format>,
+        mode: Mode,
+    ) -> Result<(DocText, String), String> {
         let job = paw_jobs::doc::Extract {
-            format: None,
+            format,
             mode,
             max_chars: 0,
             pages: None,

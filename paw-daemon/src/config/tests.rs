@@ -95,3 +95,26 @@ fn a_worker_pool_that_cannot_run_is_rejected() {
         "[worker]\nprocesses = 1\nmax_processes = 3\nmemory_mb = 256\nmemory_budget_mb = 768\n";
     assert!(Config::parse(ok, Path::new("c.toml")).is_ok());
 }
+
+#[test]
+fn doc_download_cap_and_read_dirs_are_checked() {
+    let ok = Config::parse(
+        "[tools.doc]\nmax_download_bytes = 1048576\nread_dirs = [\"~/Documents\", \"/srv/papers\"]\n",
+        Path::new("c.toml"),
+    )
+    .expect("parse");
+    assert_eq!(ok.tools.doc.max_download_bytes, 1 << 20);
+    assert_eq!(ok.tools.doc.read_dirs, ["~/Documents", "/srv/papers"]);
+    for (bad, key) in [
+        ("max_download_bytes = 0", "max_download_bytes"),
+        ("max_download_bytes = 209715200", "max_download_bytes"),
+        ("read_dirs = [\"Documents\"]", "read_dirs"),
+        ("read_dirs = [\"/srv/../etc\"]", "read_dirs"),
+        ("read_dirs = [\"~user/x\"]", "read_dirs"),
+    ] {
+        let e = Config::parse(&format!("[tools.doc]\n{bad}\n"), Path::new("c.toml"))
+            .expect_err(bad)
+            .to_string();
+        assert!(e.contains(key), "{bad}: {e}");
+    }
+}

@@ -179,6 +179,11 @@ impl HttpClient {
         })
     }
 
+    /// `net.max_body_bytes`: the body cap of [`HttpClient::get`].
+    pub fn max_body(&self) -> u64 {
+        self.max_body
+    }
+
     /// The guard in force.
     pub fn guard(&self) -> &Guard {
         &self.guard
@@ -190,6 +195,19 @@ impl HttpClient {
         &self,
         url: &str,
         headers: &[(HeaderName, String)],
+    ) -> Result<Response, NetError> {
+        self.get_capped(url, headers, |_| self.max_body).await
+    }
+
+    /// [`HttpClient::get`] with the body cap chosen from the final response's headers
+    /// (`doc extract --url` reads documents up to `tools.doc.max_download_bytes`, not
+    /// `net.max_body_bytes`). A `Content-Length` over the cap is refused before the body
+    /// is read; the body is counted after decompression either way.
+    pub async fn get_capped(
+        &self,
+        url: &str,
+        headers: &[(HeaderName, String)],
+        cap: impl Fn(&HeaderMap) -> u64,
     ) -> Result<Response, NetError> {
         let mut url = Url::parse(url.trim()).map_err(|e| NetError::InvalidUrl(e.to_string()))?;
         let deadline = tokio::time::Instant::now() + self.timeout;
@@ -220,7 +238,8 @@ impl HttpClient {
                         .map_err(|e| NetError::InvalidUrl(format!("redirect to {loc}: {e}")))?;
                     continue;
                 }
-                return self.read(resp, url).await;
+                let max = cap(resp.headers());
+                return self.read(resp, url, max).await;
             }
         };
         match tokio::time::timeout_at(deadline, work).await {
@@ -233,17 +252,22 @@ impl HttpClient {
         &self,
         mut resp: reqwest::Response,
         final_url: Url,
+        max: u64,
     ) -> Result<Response, NetError> {
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
+        // A compressed length over the cap means a decompressed one over it too.
+        if resp.content_length().is_some_and(|n| n > max) {
+            return Err(NetError::TooLarge(max));
+        }
         let mut body = Vec::new();
         while let Some(chunk) = resp
             .chunk()
             .await
             .map_err(|e| map_reqwest(&e, self.timeout))?
         {
-            if (body.len() + chunk.len()) as u64 > self.max_body {
-                return Err(NetError::TooLarge(self.max_body));
+            if (body.len() + chunk.len()) as u64 > max {
+                return Err(NetError::TooLarge(max));
             }
             body.extend_from_slice(&chunk);
         }

@@ -5,7 +5,12 @@
 //! read through a size cap, caps on slides and cells, a cap on the input file) and answer
 //! a reason instead of panicking.
 
+mod delimited;
 mod docx;
+mod epub;
+pub mod flow;
+pub mod html;
+mod markdown;
 pub mod model;
 pub mod numfmt;
 pub mod ocr;

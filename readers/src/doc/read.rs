@@ -3,7 +3,9 @@
 
 use super::model::{Document, render, truncate};
 use super::ocr::{self, Ocr};
-use super::{DocError, DocText, Format, Mode, docx, ooxml, pdf, pptx, xlsx};
+use super::{
+    DocError, DocText, Format, Mode, delimited, docx, epub, html, markdown, ooxml, pdf, pptx, xlsx,
+};
 
 /// Reads a document into the model (in a worker: the bytes are untrusted), keeping only
 /// `pages` when given. With `ocr` (docs/commands.md "doc extract, doc tables") image files are read by OCR, and a PDF's pages
@@ -38,6 +40,10 @@ pub fn read_doc_with(
         Format::Png | Format::Jpeg | Format::Tiff => {
             ocr::image_document(bytes, format, ocr.unwrap_or(&Ocr::OFF))?
         }
+        Format::Html => html::read(bytes)?,
+        Format::Csv | Format::Tsv => delimited::read(bytes, format)?,
+        Format::Markdown => markdown::read(bytes)?,
+        Format::Epub => epub::read(bytes)?,
     };
     if let Some((from, to)) = pages {
         if format == Format::Docx && doc.pages.len() < 2 {
@@ -128,15 +134,34 @@ pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
         return Ok(Format::Pdf);
     }
     if !bytes.starts_with(b"PK") {
+        if looks_like_html(bytes) {
+            return Ok(Format::Html);
+        }
         return Err(DocError::NotSupported(
-            "not a PDF, DOCX, PPTX, XLSX, PNG, JPEG or TIFF file (unknown content)".into(),
+            "not a PDF, DOCX, PPTX, XLSX, EPUB, HTML, PNG, JPEG or TIFF file (unknown content; CSV, TSV and Markdown are known by their file extension, content type or --format)".into(),
         ));
     }
     let mut zip = ooxml::Zip::new(bytes)?;
     if let Some(main) = ooxml::main_part(&mut zip, &mut Vec::new())? {
         return Ok(main.format);
     }
+    if epub::is_epub(&mut zip) {
+        return Ok(Format::Epub);
+    }
     Err(DocError::NotSupported(
-        "a zip file that is not a DOCX, PPTX or XLSX document".into(),
+        "a zip file that is not a DOCX, PPTX, XLSX or EPUB document".into(),
     ))
+}
+
+/// Whether text begins as an HTML document does (`<!doctype html` or `<html`, after a BOM,
+/// white space and comments' absence).
+fn looks_like_html(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(512)];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    let head = head[start..].to_ascii_lowercase();
+    head.starts_with(b"<!doctype html") || head.starts_with(b"<html")
 }

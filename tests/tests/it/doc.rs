@@ -6,7 +6,7 @@ use std::io::Write;
 use paw_tests::Daemon;
 use serde_json::Value;
 
-fn docx(paragraphs: &[&str]) -> Vec<u8> {
+pub(crate) fn docx(paragraphs: &[&str]) -> Vec<u8> {
     let body: String = paragraphs
         .iter()
         .enumerate()

@@ -124,6 +124,18 @@ fn check(o: &Value, expect: &Expect, what: &str) {
     }
 }
 
+/// Each case's document under `in/`, extracted to Markdown under `out/` and checked.
+fn extract_each<const N: usize>(rig: &Rig, cases: [(&str, &str, Vec<u8>, Expect); N]) {
+    for (what, name, bytes, expect) in cases {
+        rig.put(&format!("in/{name}"), &bytes);
+        let o = rig.run(
+            what,
+            &format!("doc extract --in in/{name} --out out/{name}.md --mode md"),
+        );
+        check(&o, &expect, what);
+    }
+}
+
 const CPU: Expect = Expect::Fails(&["worker used its CPU time"]);
 
 #[test]
@@ -211,17 +223,79 @@ fn hostile_office_files_cost_a_worker_not_the_daemon() {
             Expect::Fails(&["more than the limit of 2000"]),
         ),
     ];
-    for (what, name, bytes, expect) in cases {
-        rig.put(&format!("in/{name}"), &bytes);
-        let o = rig.run(
-            what,
-            &format!("doc extract --in in/{name} --out out/{name}.md --mode md"),
-        );
-        check(&o, &expect, what);
-    }
+    extract_each(&rig, cases);
     // What a user sees of the corner workbook: its two cells.
     let md = std::fs::read_to_string(rig.d.agents().join("out/corner.xlsx.md")).expect("md");
     assert_eq!(md, "## Sheet: S\n\n1\n\n2\n");
+}
+
+#[test]
+fn hostile_books_pages_notes_and_tables_cost_a_worker_not_the_daemon() {
+    let rig = Rig::new("");
+    let deep_chapter = hostile::page_nested_divs(100_000).into_bytes();
+    let many: Vec<Vec<u8>> = (0..3_000)
+        .map(|i| format!("<p>{i}</p>").into_bytes())
+        .collect();
+    let cases: [(&str, &str, Vec<u8>, Expect); 7] = [
+        // 100 MiB of spaces in 100 KB: the per-part inflation cap refuses it.
+        (
+            "EPUB chapter bomb",
+            "bomb.epub",
+            hostile::epub_bomb(100),
+            Expect::Fails(&["zip bomb"]),
+        ),
+        // A chapter nested past the tree builder's limit is read as its text.
+        (
+            "EPUB chapter nested 100,000 deep",
+            "deep.epub",
+            hostile::epub(&[deep_chapter]),
+            Expect::Ok,
+        ),
+        // Chapters past the cap are left out with a warning.
+        (
+            "EPUB of 3,000 chapters",
+            "many.epub",
+            hostile::epub(&many),
+            Expect::Ok,
+        ),
+        // Refused by its shape before any tree is built.
+        (
+            "HTML nested 200,000 deep",
+            "deep.html",
+            hostile::page_nested_divs(200_000).into_bytes(),
+            Expect::Fails(&["nests elements"]),
+        ),
+        (
+            "Markdown quotes nested 100,000 deep",
+            "quotes.md",
+            hostile::markdown_nested_quotes(100_000).into_bytes(),
+            Expect::Ok,
+        ),
+        (
+            "Markdown link storm",
+            "links.md",
+            hostile::markdown_link_storm(50_000).into_bytes(),
+            Expect::Ok,
+        ),
+        // 3,000,000 positions: cut at the table cap with a warning.
+        (
+            "CSV of 1,000 × 3,000 cells",
+            "grid.csv",
+            hostile::csv_grid(1_000, 3_000).into_bytes(),
+            Expect::Ok,
+        ),
+    ];
+    extract_each(&rig, cases);
+    let warned = |name: &str, needle: &str| {
+        let o = rig
+            .d
+            .exec(&format!("doc extract --in in/{name} --out out/{name}.txt"));
+        let w = o["result"]["warnings"].to_string();
+        assert!(w.contains(needle), "{name}: {o}");
+    };
+    warned("many.epub", "more than 2000 chapters");
+    warned("grid.csv", "the rest is left out");
+    warned("deep.epub", "read as plain text");
 }
 
 #[test]

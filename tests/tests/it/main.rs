@@ -10,6 +10,8 @@ mod disk_full;
 mod doc;
 mod doc_fidelity;
 mod doc_ocr;
+mod doc_read_dirs;
+mod doc_url;
 mod edge;
 mod extract_quality;
 mod hello;

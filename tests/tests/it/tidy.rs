@@ -224,6 +224,8 @@ fn cargo_keeps_the_readers_out_of_the_daemon() {
         "image",
         "quick-xml",
         "zip",
+        "pulldown-cmark",
+        "csv",
         "cc",
     ];
     for features in ["", "test-commands"] {

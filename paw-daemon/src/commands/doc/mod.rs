@@ -1,14 +1,16 @@
 //! `doc extract` (docs/commands.md "doc extract, doc tables"): documents → a small block model → plain text or Markdown.
 //!
 //! ```text
-//! doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]
+//! doc extract (--in P | --url URL) --out P [--format auto|pdf|docx|pptx|xlsx|epub|html|csv|tsv|md|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]
 //! ```
 //!
 //! The daemon's side: flags, the input file, OCR's language data, the worker job, the
 //! output file. The document itself is read only in a worker (`paw_readers::doc`).
 
+pub mod fetch;
 pub mod jobs;
 mod ocr;
+mod sources;
 mod tables;
 
 use futures::FutureExt;
@@ -25,8 +27,8 @@ use crate::command::{
 
 static SPEC: CommandSpec = CommandSpec {
     name: "doc",
-    summary: "turn PDF, DOCX, PPTX, XLSX and image (OCR) files under .agents/ into text, Markdown, a JSON document model or table files",
-    usage: "doc extract --in P --out P [--format auto|pdf|docx|pptx|xlsx|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]\n\
+    summary: "turn PDF, DOCX, PPTX, XLSX, EPUB, HTML, CSV/TSV, Markdown and image (OCR) files — under .agents/, in tools.doc.read_dirs or at a URL — into text, Markdown, a JSON document model or table files",
+    usage: "doc extract (--in P | --url URL) --out P [--format auto|pdf|docx|pptx|xlsx|epub|html|csv|tsv|md|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]\n\
             doc tables --in P --out-dir D [--format csv|tsv|json] [--pages A-B]",
     subcommands: &[
         SubcommandSpec::of::<ExtractArgs>("extract"),
@@ -71,15 +73,22 @@ impl Command for Doc {
 /// extract a document's text (md keeps headings, lists, tables, slides, sheets, pages)
 #[derive(clap::Parser)]
 #[command(name = "doc extract")]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["input", "url"])))]
 pub struct ExtractArgs {
-    /// the document, under .agents/
+    /// the document, under .agents/ (or a folder listed in tools.doc.read_dirs)
     #[arg(long = "in", value_name = "P")]
-    input: String,
+    input: Option<String>,
+    /// the document at this http(s) URL, downloaded through the network guard (at most tools.doc.max_download_bytes)
+    #[arg(long, value_name = "URL")]
+    url: Option<String>,
     /// the text or Markdown file to write, under .agents/
     #[arg(long, value_name = "P")]
     out: String,
     /// the document's format (default auto: from its bytes)
-    #[arg(long, value_name = "auto|pdf|docx|pptx|xlsx|png|jpeg|tiff")]
+    #[arg(
+        long,
+        value_name = "auto|pdf|docx|pptx|xlsx|epub|html|csv|tsv|md|png|jpeg|tiff"
+    )]
     format: Option<String>,
     /// cut the text at this many characters (default 0: no cut)
     #[arg(long, value_name = "N")]
@@ -100,6 +109,9 @@ pub struct ExtractArgs {
     #[arg(long)]
     password_stdin: bool,
 }
+
+/// The `--format` values besides `auto`.
+const FORMATS: &str = "auto, pdf, docx, pptx, xlsx, epub, html, csv, tsv, md, png, jpeg or tiff";
 
 /// `--pages A-B` (or `A`) as an inclusive range from 1.
 pub(crate) fn page_range(s: &str) -> Result<(usize, usize), CmdError> {
@@ -128,7 +140,7 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
             ));
         }
     };
-    let (input, out) = (a.input.as_str(), a.out.as_str());
+    let out = a.out.as_str();
     let format = match a.format.as_deref().unwrap_or("auto") {
         "auto" => None,
         "pdf" => Some(Format::Pdf),
@@ -138,9 +150,14 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
         "png" => Some(Format::Png),
         "jpeg" | "jpg" => Some(Format::Jpeg),
         "tiff" | "tif" => Some(Format::Tiff),
+        "html" | "htm" => Some(Format::Html),
+        "csv" => Some(Format::Csv),
+        "tsv" => Some(Format::Tsv),
+        "md" | "markdown" => Some(Format::Markdown),
+        "epub" => Some(Format::Epub),
         other => {
             return Err(CmdError::invalid_args(format!(
-                "--format must be auto, pdf, docx, pptx, xlsx, png, jpeg or tiff, got {other:?}"
+                "--format must be one of {FORMATS}, got {other:?}"
             )));
         }
     };
@@ -160,7 +177,21 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
     let ocr_lang = ocr::language(&ctx.config.tools.doc, a.lang.as_deref())?;
     // Checked before reading anything: a bad --out must not cost a parse.
     crate::command::paths::resolve(ctx.home.agents(), out, true)?;
-    let bytes = read_input(ctx, input).await?;
+    let (bytes, format, input) = match (a.input.as_deref(), a.url.as_deref()) {
+        (Some(input), None) => {
+            let bytes = read_input(ctx, input).await?;
+            // Text formats carry no signature: their file name says what they are.
+            let format = format.or_else(|| fetch::by_name(input, &bytes));
+            (bytes, format, input.to_string())
+        }
+        (None, Some(url)) => {
+            let cap = ctx.config.tools.doc.max_download_bytes;
+            let d = fetch::download(&ctx.services, url, cap).await?;
+            let format = format.or_else(|| fetch::reader_for(&d.content_type, &d.body));
+            (d.body, format, d.final_url)
+        }
+        _ => return Err(CmdError::invalid_args("give --in or --url, not both")),
+    };
     // Progress in three steps: read, extracted, written.
     ctx.progress(1, 3, Some("read; extracting in a worker"));
     // The bytes are untrusted: they are parsed in a worker process (docs/reliability.md "Containment (workers)").
@@ -209,13 +240,31 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
         warnings: x.warnings,
         out: artifact.path.clone(),
     };
-    let source = format!("the document {}", a.input);
+    let source = format!("the document {input}");
     Ok(Output::reply(&reply, vec![artifact]).untrusted(source))
 }
 
-/// Reads `--in` (a file under .agents/, at most [`MAX_INPUT_BYTES`], not empty).
+/// Where `--in` is: under .agents/, or (absolute or `~/`) inside a `tools.doc.read_dirs`
+/// folder, resolved on the blocking pool.
+async fn input_path(ctx: &Ctx, input: &str) -> Result<std::path::PathBuf, CmdError> {
+    if !sources::is_outside(input) {
+        return crate::command::paths::resolve(ctx.home.agents(), input, false);
+    }
+    let dirs = ctx.config.tools.doc.read_dirs.clone();
+    let agents = ctx.home.agents().to_path_buf();
+    let input = input.to_string();
+    tokio::task::spawn_blocking(move || {
+        let user_home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        sources::resolve(&dirs, user_home.as_deref(), &agents, &input)
+    })
+    .await
+    .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?
+}
+
+/// Reads `--in` (a file under .agents/ or a read_dirs folder, at most
+/// [`MAX_INPUT_BYTES`], not empty).
 pub(crate) async fn read_input(ctx: &Ctx, input: &str) -> Result<Vec<u8>, CmdError> {
-    let in_path = crate::command::paths::resolve(ctx.home.agents(), input, false)?;
+    let in_path = input_path(ctx, input).await?;
     let meta = tokio::fs::metadata(&in_path).await.map_err(|e| {
         CmdError::new(
             ErrorCode::NotFound,
@@ -273,6 +322,7 @@ impl crate::command::Reply for Extracted {
         let unit = match self.format {
             "pptx" => "slides",
             "xlsx" => "sheets",
+            "epub" => "chapters",
             _ => "pages",
         };
         let mut s = format!(

@@ -13,7 +13,7 @@ use crate::command::{CmdError, CmdResult, Ctx, Output};
 #[derive(clap::Parser)]
 #[command(name = "doc tables")]
 pub struct TablesArgs {
-    /// the document, under .agents/
+    /// the document, under .agents/ (or a folder listed in tools.doc.read_dirs)
     #[arg(long = "in", value_name = "P")]
     input: String,
     /// the folder to write the tables into, under .agents/
@@ -89,7 +89,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let bytes = read_input(ctx, &a.input).await?;
     ctx.progress(1, 3, Some("read; finding tables in a worker"));
     let job = paw_jobs::doc::Tables {
-        format: None,
+        format: super::fetch::by_name(&a.input, &bytes),
         to,
         pages,
     };

@@ -20,6 +20,7 @@ use tokio::sync::watch;
 use super::fulltext_jobs;
 use crate::clock::{now_ms, rfc3339_ms};
 use crate::command::Services;
+use crate::commands::doc::fetch::{is_document, media_type, read_linked};
 
 /// Content types that are extracted.
 const HTML_TYPES: [&str; 2] = ["text/html", "application/xhtml+xml"];
@@ -42,6 +43,10 @@ pub struct Extraction {
     /// Set when no article was recognised and the page's largest text block was taken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+    /// A linked document's Markdown, from its reader (a page's is rendered from its
+    /// sanitised HTML when asked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
 }
 
 /// An article's full text as `rss read` reports it: the `content_full_*` fields.
@@ -62,6 +67,9 @@ pub struct FullText {
     /// Why it failed, when failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_full_error: Option<String>,
+    /// The link was a document (`pdf`, `docx`, ...) read by `doc`'s readers, not a page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_full_format: Option<String>,
 }
 
 /// A job's outcome as its waiters receive it: `None` until it ends (and for good if it is
@@ -80,6 +88,9 @@ pub struct Jobs {
     running: tokio::sync::Semaphore,
     /// `tools.rss.fulltext.store_max_mb` in bytes (0 = no cap).
     max_bytes: u64,
+    /// `[tools.doc]`: a link to a document is downloaded up to its `max_download_bytes`
+    /// and read with its OCR settings.
+    doc: crate::config::DocConfig,
 }
 
 /// What a read finds for an article's full text.
@@ -90,7 +101,12 @@ pub(super) enum Found {
 
 impl Jobs {
     /// Records live in `dir` (`.agents/workspace/rss/fulltext`).
-    pub fn new(dir: PathBuf, max_jobs: usize, max_bytes: u64) -> Self {
+    pub fn new(
+        dir: PathBuf,
+        max_jobs: usize,
+        max_bytes: u64,
+        doc: crate::config::DocConfig,
+    ) -> Self {
         Self {
             dir,
             inflight: Mutex::new(HashMap::new()),
@@ -98,6 +114,7 @@ impl Jobs {
             warnings: Mutex::new(Vec::new()),
             running: tokio::sync::Semaphore::new(max_jobs.max(1)),
             max_bytes,
+            doc,
         }
     }
 
@@ -295,6 +312,7 @@ fn failed(url: &str, why: String) -> Extraction {
         },
         at_ms: now_ms(),
         warning: None,
+        markdown: None,
     }
 }
 
@@ -302,26 +320,45 @@ fn failed(url: &str, why: String) -> Extraction {
 async fn run_job(services: &Services, url: &str) -> Extraction {
     // Waits its turn among the extractions in flight (never closed, so never an error).
     let _permit = fulltext_jobs(services).running.acquire().await;
-    let resp = match services.http.get(url, &[]).await {
+    let jobs = fulltext_jobs(services);
+    // A page is read up to net.max_body_bytes; anything else may be a document, read up to
+    // tools.doc.max_download_bytes (docs/commands.md `rss read`).
+    let page_cap = services.http.max_body();
+    let doc_cap = jobs.doc.max_download_bytes;
+    let cap = |h: &reqwest::header::HeaderMap| {
+        if HTML_TYPES.contains(&media_type(h).as_str()) {
+            page_cap
+        } else {
+            doc_cap
+        }
+    };
+    let resp = match services.http.get_capped(url, &[], cap).await {
         Ok(r) => r,
+        Err(crate::net::NetError::TooLarge(n)) if n == doc_cap && n != page_cap => {
+            return failed(url, doc_net_error(url, n));
+        }
         Err(e) => return failed(url, e.to_string()),
     };
     if !(200..300).contains(&resp.status) {
         return failed(url, format!("HTTP {} from {}", resp.status, resp.final_url));
     }
-    let ctype = resp
-        .header("content-type")
-        .unwrap_or("")
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let ctype = media_type(&resp.headers);
     if !HTML_TYPES.contains(&ctype.as_str()) {
+        if is_document(&ctype, &resp.body) {
+            if !jobs.doc.enabled {
+                return failed(
+                    url,
+                    format!(
+                        "a document ({ctype}); documents are not read: tools.doc.enabled is false"
+                    ),
+                );
+            }
+            return read_document(services, url, resp).await;
+        }
         return failed(
             url,
             format!(
-                "not an HTML page (content type {:?}); only text/html and application/xhtml+xml are extracted",
+                "not an HTML page or a document paw reads (content type {:?}); pages (text/html, application/xhtml+xml) and PDF, DOCX, PPTX, XLSX and images are extracted",
                 if ctype.is_empty() { "none" } else { &ctype }
             ),
         );
@@ -340,11 +377,43 @@ async fn run_job(services: &Services, url: &str) -> Extraction {
                 content_full_source_url: Some(resp.final_url.to_string()),
                 content_full_fetched_at: Some(rfc3339_ms(now_ms())),
                 content_full_error: None,
+                content_full_format: None,
             },
             at_ms: now_ms(),
             warning: x.warning,
+            markdown: None,
         },
         Err(e) => failed(url, e.to_string()),
+    }
+}
+
+fn doc_net_error(url: &str, n: u64) -> String {
+    crate::commands::doc::fetch::net_error(&crate::net::NetError::TooLarge(n), url).message
+}
+
+/// A link to a document (PDF, DOCX, ...): read by `doc`'s readers in a worker, its text
+/// and Markdown kept in the record like an article's.
+async fn read_document(services: &Services, url: &str, resp: crate::net::Response) -> Extraction {
+    let cfg = &fulltext_jobs(services).doc;
+    let final_url = resp.final_url.to_string();
+    let ctype = media_type(&resp.headers);
+    match read_linked(services, cfg, resp.body, &ctype).await {
+        Ok(d) => Extraction {
+            url: url.to_string(),
+            status: "ready".into(),
+            title: None,
+            full: FullText {
+                content_full_text: Some(d.text),
+                content_full_source_url: Some(final_url),
+                content_full_fetched_at: Some(rfc3339_ms(now_ms())),
+                content_full_format: Some(d.info.format.as_str().to_string()),
+                ..FullText::default()
+            },
+            at_ms: now_ms(),
+            warning: (!d.info.warnings.is_empty()).then(|| d.info.warnings.join("; ")),
+            markdown: Some(d.markdown),
+        },
+        Err(e) => failed(url, e.message),
     }
 }
 

@@ -114,6 +114,7 @@ impl Command for Rss {
                     .fulltext
                     .store_max_mb
                     .saturating_mul(1 << 20),
+                env.config.tools.doc.clone(),
             )),
             Arc::new(refresh::Refresher::new(
                 &env.config.tools.rss,

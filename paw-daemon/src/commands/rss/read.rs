@@ -210,7 +210,10 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     };
     reply.fulltext_status = status;
     let mut warnings = Vec::new();
+    // A linked document's Markdown comes from its reader, kept in the record.
+    let mut doc_markdown = None;
     if let Some(r) = record {
+        doc_markdown = r.markdown.clone();
         // The feed item's title when there is one, else the article's own (its heading).
         if reply.title.is_none() {
             reply.title = r.title.clone();
@@ -233,6 +236,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             .into_iter();
         if full_html.is_some() {
             reply.content_full_markdown = md.next();
+        } else if doc_markdown.is_some() {
+            reply.content_full_markdown = doc_markdown;
         }
         if reply.content_html.is_some() {
             reply.content_markdown = md.next();
