@@ -224,14 +224,46 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     let body_html = sanitize(&body_html, Some(url));
     let (body_html, body_text) = with_fact_boxes(body_html, body_text, &boxes, url);
 
-    let title = article_title(&title, html);
+    Ok(finished(&title, body_html, body_text, html, warning))
+}
+
+/// The result: the article's own title (see [`article_title`]) heading its text once.
+fn finished(
+    found: &str,
+    body_html: String,
+    body_text: String,
+    page: &str,
+    warning: Option<String>,
+) -> Extracted {
+    let title = article_title(found, page);
     let (html, text) = headed(&title, body_html, body_text);
-    Ok(Extracted {
+    Extracted {
         title,
         html,
         text,
         warning,
-    })
+    }
+}
+
+/// The page's largest block (holding `share` of the best block's text), cleaned (a
+/// thread's posts kept when `posts`) and rendered; `None` when it has no text.
+fn block_read(
+    doc: &Document,
+    share: (usize, usize),
+    posts: bool,
+    html: &str,
+    url: &Url,
+    warning: Option<String>,
+) -> Option<Extracted> {
+    let (title, block) = largest_block(doc, 0, share)?;
+    drop_named(&block, CHROME);
+    clean(&block, false, posts);
+    let text = tree::text(&block);
+    if nonspace(&text) == 0 {
+        return None;
+    }
+    let body = sanitize(&block.inner_html(), Some(url));
+    Some(finished(&title, body, text, html, warning))
 }
 
 /// What the result says when the page was too large to read as an article.
@@ -248,22 +280,7 @@ fn too_large(doc: &Document, ld: &LinkedData, html: &str, url: &Url) -> Option<E
         });
     }
     let warning = Some(TOO_LARGE_WARNING.to_string());
-    let (title, block) = largest_block(doc, 0, ARTICLE_SHARE)?;
-    drop_named(&block, CHROME);
-    clean(&block, false, false);
-    let text = tree::text(&block);
-    if nonspace(&text) == 0 {
-        return None;
-    }
-    let body = sanitize(&block.inner_html(), Some(url));
-    let title = article_title(&title, html);
-    let (html, text) = headed(&title, body, text);
-    Some(Extracted {
-        title,
-        html,
-        text,
-        warning,
-    })
+    block_read(doc, ARTICLE_SHARE, false, html, url, warning)
 }
 
 /// What the result says when the text is the body the page's JSON-LD declares.
@@ -277,14 +294,14 @@ fn linked_body(ld: &LinkedData, html: &str) -> Option<Extracted> {
     if body.is_empty() {
         return None;
     }
-    let title = article_title("", html);
-    let (html, text) = headed(&title, format!("<p>{}</p>", html_escape(&body)), body);
-    Some(Extracted {
-        title,
+    let body_html = format!("<p>{}</p>", html_escape(&body));
+    Some(finished(
+        "",
+        body_html,
+        body,
         html,
-        text,
-        warning: Some(LINKED_DATA_WARNING.to_string()),
-    })
+        Some(LINKED_DATA_WARNING.to_string()),
+    ))
 }
 
 /// Pages up to this size keep a copy of their tree for [`largest_block`].
@@ -703,23 +720,7 @@ const PAGE_SHARE: (usize, usize) = (95, 100);
 /// forum's posts kept whatever their class names (`comment`, `author`, `date`). `None`
 /// when the page has no such block.
 fn by_kind(doc: &Document, kind: Kind, html: &str, url: &Url) -> Option<Extracted> {
-    let (title, block) = largest_block(doc, 0, PAGE_SHARE)?;
-    drop_named(&block, CHROME);
-    clean(&block, false, kind == Kind::Forum);
-    let text = tree::text(&block);
-    let body = block.inner_html().to_string();
-    if nonspace(&text) == 0 {
-        return None;
-    }
-    let body = sanitize(&body, Some(url));
-    let title = article_title(&title, html);
-    let (html, text) = headed(&title, body, text);
-    Some(Extracted {
-        title,
-        html,
-        text,
-        warning: None,
-    })
+    block_read(doc, PAGE_SHARE, kind == Kind::Forum, html, url, None)
 }
 
 fn html_escape(s: &str) -> String {

@@ -305,39 +305,62 @@ mod tests {
     #[test]
     fn the_kind_is_what_the_page_declares_then_what_its_url_and_structure_say() {
         let u = "https://example.com/a/b";
-        let posting = ld(r#"{"@graph": [{"@type": "DiscussionForumPosting"}]}"#);
-        assert_eq!(kind_of(&posting, "", u), Kind::Forum);
-        assert_eq!(
-            kind_of(&ld(r#"{"@type": ["Product"]}"#), "", u),
-            Kind::Product
-        );
-        assert_eq!(
-            kind_of(&ld(r#"{"@type": "TechArticle"}"#), "", u),
-            Kind::Documentation
-        );
-        assert_eq!(
-            kind_of(&ld(r#"{"@type": "NewsArticle"}"#), "", u),
-            Kind::Article
-        );
         let posts = "<div class=\"post\">a</div>".repeat(3);
-        assert_eq!(
-            kind_of("", &posts, "https://example.com/forum/t/1"),
-            Kind::Forum
-        );
-        assert_eq!(
-            kind_of("", "<pre>x</pre>", "https://example.com/docs/api"),
-            Kind::Documentation
-        );
         let sections = "<section>s</section>".repeat(4);
-        assert_eq!(
-            kind_of("", &sections, "https://example.com/pricing"),
-            Kind::Service
-        );
-        assert_eq!(
-            kind_of("", &sections, "https://example.com/2024/05/story"),
-            Kind::Article
-        );
-        assert_eq!(kind_of("", "<p>text</p>", u), Kind::Article);
+        let cases = [
+            (
+                ld(r#"{"@graph": [{"@type": "DiscussionForumPosting"}]}"#),
+                String::new(),
+                u,
+                Kind::Forum,
+            ),
+            (
+                ld(r#"{"@type": ["Product"]}"#),
+                String::new(),
+                u,
+                Kind::Product,
+            ),
+            (
+                ld(r#"{"@type": "TechArticle"}"#),
+                String::new(),
+                u,
+                Kind::Documentation,
+            ),
+            (
+                ld(r#"{"@type": "NewsArticle"}"#),
+                String::new(),
+                u,
+                Kind::Article,
+            ),
+            (
+                String::new(),
+                posts,
+                "https://example.com/forum/t/1",
+                Kind::Forum,
+            ),
+            (
+                String::new(),
+                "<pre>x</pre>".into(),
+                "https://example.com/docs/api",
+                Kind::Documentation,
+            ),
+            (
+                String::new(),
+                sections.clone(),
+                "https://example.com/pricing",
+                Kind::Service,
+            ),
+            (
+                String::new(),
+                sections,
+                "https://example.com/2024/05/story",
+                Kind::Article,
+            ),
+            (String::new(), "<p>text</p>".into(), u, Kind::Article),
+        ];
+        for (head, body, url, want) in cases {
+            assert_eq!(kind_of(&head, &body, url), want, "{head} {body} {url}");
+        }
     }
 
     #[test]
