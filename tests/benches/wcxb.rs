@@ -212,8 +212,8 @@ fn scores(pages: &[Page], run: &Run) -> BTreeMap<String, (usize, [f64; 3])> {
         for k in [p.kind.as_str(), "all"] {
             let e = by.entry(k.to_string()).or_default();
             e.0 += 1;
-            for i in 0..3 {
-                e.1[i] += s[i];
+            for (sum, v) in e.1.iter_mut().zip(s) {
+                *sum += v;
             }
         }
     }
