@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """trafilatura over a list of pages, for the web-corpus benchmark (tests/benches/web.rs).
 
-Reads a JSON list of {id, path, url} on stdin, extracts each page's main text with
+Reads a JSON list of {id, path, url, gz} on stdin (`gz`: the file is gzipped, as WCXB's
+pages are; read as UTF-8 with undecodable bytes replaced), extracts each page's main text with
 trafilatura's defaults (`trafilatura.extract(html, url=url)`: plain text), and prints
 
     {"version": "...", "seconds": S, "runs": N, "texts": {id: text}, "titles": {id: title}}
@@ -16,6 +17,7 @@ It re-executes itself inside a venv under target/py-web, made on first use with 
 (and lxml_html_clean, which recent lxml split out and trafilatura's justext fallback needs).
 """
 
+import gzip
 import json
 import os
 import statistics
@@ -42,6 +44,14 @@ def ensure_venv():
     os.execv(str(py), [str(py), __file__, *sys.argv[1:]])
 
 
+def read_page(p):
+    """A page's HTML: plain UTF-8, or gzipped when the list says `gz`."""
+    if p.get("gz"):
+        with gzip.open(p["path"], "rb") as f:
+            return f.read().decode("utf-8", errors="replace")
+    return Path(p["path"]).read_text(encoding="utf-8")
+
+
 def main():
     ensure_venv()
     import trafilatura
@@ -50,7 +60,7 @@ def main():
     runs = 1
     if "--runs" in sys.argv:
         runs = max(1, int(sys.argv[sys.argv.index("--runs") + 1]))
-    pages = [(p["id"], p["url"], Path(p["path"]).read_text(encoding="utf-8")) for p in json.load(sys.stdin)]
+    pages = [(p["id"], p["url"], read_page(p)) for p in json.load(sys.stdin)]
 
     texts = {}
     passes = []

@@ -19,6 +19,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use paw_readers::page::extract::extract;
+use paw_tests::run_json;
 use paw_tests::snippets::{Counts, Report, WebPage, score_snippets, web_corpus_dir, web_pages};
 use paw_tests::workers::Workers;
 use serde_json::{Value, json};
@@ -114,34 +115,6 @@ fn page_list(pages: &[WebPage]) -> Value {
             })
             .collect(),
     )
-}
-
-/// Runs `cmd` with `input` on stdin; its stdout as JSON, or why not.
-fn run_json(mut cmd: Command, input: &Value) -> Result<Value, String> {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))?;
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin
-            .write_all(input.to_string().as_bytes())
-            .map_err(|e| format!("writing the page list: {e}"))?;
-    }
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let tail: Vec<&str> = err.lines().rev().take(3).collect();
-        return Err(format!(
-            "exited with {}: {}",
-            out.status,
-            tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
-        ));
-    }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("bad JSON output: {e}"))
 }
 
 /// trafilatura with its defaults; (version, run).

@@ -27,6 +27,35 @@ pub mod workers;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
+/// Runs `cmd` (a reference tool a benchmark compares with) with `input` on stdin; its
+/// stdout as JSON, or why not.
+pub fn run_json(mut cmd: Command, input: &Value) -> Result<Value, String> {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))?;
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(input.to_string().as_bytes())
+            .map_err(|e| format!("writing the page list: {e}"))?;
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = err.lines().rev().take(3).collect();
+        return Err(format!(
+            "exited with {}: {}",
+            out.status,
+            tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
+        ));
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("bad JSON output: {e}"))
+}
+
 /// Every file under `dir` (recursively) with its bytes; unreadable entries are skipped.
 pub fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();

@@ -28,6 +28,7 @@ use std::sync::LazyLock;
 use dom_query::{Document, Matcher, NodeId, NodeRef};
 use url::Url;
 
+use super::kind::{Kind, LinkedData};
 use super::tree::{self, Counts, Edge, named, nonspace};
 use crate::text::sanitize;
 
@@ -91,6 +92,33 @@ pub const FALLBACK_WARNING: &str =
 
 /// Extracts the article of `html`, a page fetched from `url` (after redirects).
 pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
+    extract_as(html, url, None)
+}
+
+/// [`extract`], reading the page as `kind` when given instead of deciding its kind from
+/// the page (for measuring each way of reading on pages whose kind is known).
+pub fn extract_as(html: &str, url: &Url, kind: Option<Kind>) -> Result<Extracted, String> {
+    read(html, url, kind, false)
+}
+
+/// A `<noscript>` shorter than this (characters, no whitespace) is not a page's text.
+const NOSCRIPT_MIN_CHARS: usize = 200;
+
+/// The page's `<noscript>` holding the most text, as HTML: what a page that draws itself
+/// with a script shows a reader without one (a Discourse thread's posts). Parsed with
+/// scripting on, as browsers do, a `<noscript>` is one text node of markup.
+fn noscript(html: &str) -> Option<String> {
+    let (doc, _) = super::shape::parse_measured(html, MAX_ELEMENTS);
+    doc.select("noscript")
+        .nodes()
+        .iter()
+        .map(|n| n.text().to_string())
+        .max_by_key(|t| t.len())
+        .filter(|t| nonspace(&super::shape::text_only(t)) >= NOSCRIPT_MIN_CHARS)
+}
+
+/// [`extract_as`]; `nested` when `html` is a page's `<noscript>` (read once, not again).
+fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extracted, String> {
     // Measured as it is built: a tree of a page nested too deep costs quadratic time, so
     // the builder stops at the limit and the page is refused by its shape.
     let (doc, shape) = super::shape::parse_measured(html, MAX_ELEMENTS);
@@ -101,11 +129,23 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
             super::shape::MAX_DEPTH
         ));
     }
+    let ld = super::kind::linked_data(&doc);
     if shape.elements > MAX_ELEMENTS {
-        return Err(format!(
-            "the page has {} elements (the limit is {MAX_ELEMENTS}): not an article",
-            shape.elements
-        ));
+        // Too many elements to read as an article: the tree holds the page's first
+        // MAX_ELEMENTS (the builder stopped there); its JSON-LD body or its largest block
+        // is what a reader still gets, with a warning.
+        return too_large(&doc, &ld, html, url).ok_or_else(|| {
+            format!(
+                "the page has {} elements (the limit is {MAX_ELEMENTS}): not an article",
+                shape.elements
+            )
+        });
+    }
+    let kind = kind.unwrap_or_else(|| super::kind::kind(&doc, &ld, url));
+    if matches!(kind, Kind::Forum | Kind::Documentation | Kind::Service)
+        && let Some(x) = by_kind(&doc.clone(), kind, html, url)
+    {
+        return Ok(x);
     }
     // The page as it was parsed, for its largest block once Readability has changed the
     // tree: a copy of a small page's tree costs a fraction of parsing it again; a large
@@ -127,7 +167,7 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
     // was found: not serialised and parsed again.
     let found = r.parse().ok().and_then(|article| {
         let root = *r.doc.select_single_matcher(&ARTICLE_ROOT).nodes().first()?;
-        clean(&root, true);
+        clean(&root, true, false);
         let text = tree::text(&root);
         // Sanitised only once chosen over the page's largest block.
         (!text.trim().is_empty()).then(|| {
@@ -153,10 +193,10 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
     // much. A page with a main text is never `failed`: with no article, its largest block.
     let block = if short {
         let page = page.unwrap_or_else(|| super::shape::parse_measured(html, MAX_ELEMENTS).0);
-        largest_block(&page, beat).map(|(title, block)| {
+        largest_block(&page, beat, ARTICLE_SHARE).map(|(title, block)| {
             // Its chrome stays out of the text.
             drop_named(&block, CHROME);
-            clean(&block, false);
+            clean(&block, false, false);
             let text = tree::text(&block);
             (title, block.inner_html().to_string(), text)
         })
@@ -169,18 +209,99 @@ pub fn extract(html: &str, url: &Url) -> Result<Extracted, String> {
         (None, Some(b)) if nonspace(&b.2) > 0 => {
             (b.0, b.1, b.2, Some(FALLBACK_WARNING.to_string()))
         }
-        (None, _) => return Err("no text found on the page".into()),
+        (None, _) => {
+            // Nothing outside scripts: the page's script-less version, else the body its
+            // JSON-LD declares (with a warning), else nothing to read.
+            if !nested && let Some(inner) = noscript(html) {
+                return read(&inner, url, Some(kind), true);
+            }
+            if let Some(x) = linked_body(&ld, html) {
+                return Ok(x);
+            }
+            return Err("no text found on the page".into());
+        }
     };
     let body_html = sanitize(&body_html, Some(url));
     let (body_html, body_text) = with_fact_boxes(body_html, body_text, &boxes, url);
-    let title = article_title(&title, html);
+
+    Ok(finished(&title, body_html, body_text, html, warning))
+}
+
+/// The result: the article's own title (see [`article_title`]) heading its text once.
+fn finished(
+    found: &str,
+    body_html: String,
+    body_text: String,
+    page: &str,
+    warning: Option<String>,
+) -> Extracted {
+    let title = article_title(found, page);
     let (html, text) = headed(&title, body_html, body_text);
-    Ok(Extracted {
+    Extracted {
         title,
         html,
         text,
         warning,
-    })
+    }
+}
+
+/// The page's largest block (holding `share` of the best block's text), cleaned (a
+/// thread's posts kept when `posts`) and rendered; `None` when it has no text.
+fn block_read(
+    doc: &Document,
+    share: (usize, usize),
+    posts: bool,
+    html: &str,
+    url: &Url,
+    warning: Option<String>,
+) -> Option<Extracted> {
+    let (title, block) = largest_block(doc, 0, share)?;
+    drop_named(&block, CHROME);
+    clean(&block, false, posts);
+    let text = tree::text(&block);
+    if nonspace(&text) == 0 {
+        return None;
+    }
+    let body = sanitize(&block.inner_html(), Some(url));
+    Some(finished(&title, body, text, html, warning))
+}
+
+/// What the result says when the page was too large to read as an article.
+pub const TOO_LARGE_WARNING: &str =
+    "the page has too many elements to read as an article; this is its largest block of text";
+
+/// A page with more elements than [`MAX_ELEMENTS`]: the JSON-LD `articleBody` when the
+/// page declares one, else the largest block of the part of the page that was built.
+fn too_large(doc: &Document, ld: &LinkedData, html: &str, url: &Url) -> Option<Extracted> {
+    if let Some(x) = linked_body(ld, html) {
+        return Some(Extracted {
+            warning: Some(TOO_LARGE_WARNING.to_string()),
+            ..x
+        });
+    }
+    let warning = Some(TOO_LARGE_WARNING.to_string());
+    block_read(doc, ARTICLE_SHARE, false, html, url, warning)
+}
+
+/// What the result says when the text is the body the page's JSON-LD declares.
+pub const LINKED_DATA_WARNING: &str =
+    "no article was recognised on the page; this is the article body its JSON-LD declares";
+
+/// The `articleBody` (or a posting's `text`) the page's JSON-LD declares, as an article
+/// with [`LINKED_DATA_WARNING`].
+fn linked_body(ld: &LinkedData, html: &str) -> Option<Extracted> {
+    let body = crate::text::collapse(ld.body.as_deref()?);
+    if body.is_empty() {
+        return None;
+    }
+    let body_html = format!("<p>{}</p>", html_escape(&body));
+    Some(finished(
+        "",
+        body_html,
+        body,
+        html,
+        Some(LINKED_DATA_WARNING.to_string()),
+    ))
 }
 
 /// Pages up to this size keep a copy of their tree for [`largest_block`].
@@ -478,7 +599,7 @@ fn with_fact_boxes(html: String, text: String, boxes: &[String], url: &Url) -> (
     for b in boxes {
         let fragment = Document::fragment(b.as_str());
         let root = fragment.html_root();
-        clean(&root, false);
+        clean(&root, false, false);
         let box_text = tree::text(&root);
         let box_html = sanitize(&root.inner_html(), Some(url));
         let lines: Vec<&str> = box_text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -585,6 +706,29 @@ fn headed(title: &str, html: String, text: String) -> (String, String) {
     )
 }
 
+/// The share of the best block's score the article's fallback block must hold (the
+/// smallest container holding it is taken).
+const ARTICLE_SHARE: (usize, usize) = (4, 5);
+
+/// The share for a page that is not one running text: its text spreads over posts and
+/// sections, so the container taken holds nearly all of it.
+const PAGE_SHARE: (usize, usize) = (95, 100);
+
+/// A thread, a documentation page or a service page, read as its kind says instead of as
+/// one article: the container holding (nearly) all of its text outside navigation
+/// (Readability takes one post, one section), cleaned as an article's block is; a
+/// forum's posts kept whatever their class names (`comment`, `author`, `date`). `None`
+/// when the page has no such block.
+fn by_kind(doc: &Document, kind: Kind, html: &str, url: &Url) -> Option<Extracted> {
+    block_read(doc, PAGE_SHARE, kind == Kind::Forum, html, url, None)
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// Elements a page's main text may sit in, for [`largest_block`].
 const CONTAINERS: &[&str] = &["article", "main", "section", "div", "td", "body"];
 /// Subtrees never taken as the main text.
@@ -598,7 +742,11 @@ const CHROME: &[&str] = &[
 /// (hostile pages reach this path: no per-element subtree walks). For pages the article
 /// extractor finds nothing on. `None` as well when its text, with room for what rendering
 /// adds (a list marker or a line break per element: a quarter), is under `beat` characters.
-fn largest_block(page: &Document, beat: usize) -> Option<(String, NodeRef<'_>)> {
+fn largest_block(
+    page: &Document,
+    beat: usize,
+    share: (usize, usize),
+) -> Option<(String, NodeRef<'_>)> {
     // Per open element: (text outside chrome, link text outside chrome).
     let mut open: Vec<(usize, usize)> = vec![(0, 0)];
     let (mut in_chrome, mut in_link) = (0usize, 0usize);
@@ -655,7 +803,7 @@ fn largest_block(page: &Document, beat: usize) -> Option<(String, NodeRef<'_>)> 
     let best = scored.iter().map(|(_, s, _)| *s).max().filter(|&b| b > 0)?;
     let (block, _, total) = scored
         .iter()
-        .filter(|(_, s, _)| *s * 5 >= best * 4)
+        .filter(|(_, s, _)| *s * share.1 >= best * share.0)
         .min_by_key(|(_, _, total)| *total)?;
     if total.saturating_add(total / 4) < beat {
         return None;
@@ -711,11 +859,14 @@ const BOILERPLATE_NAMES: &[&str] = &[
     "bio",
 ];
 
+/// Boilerplate names that are a thread's posts on a forum's page.
+const POST_NAMES: &[&str] = &["comment", "comments", "author", "meta", "date"];
+
 /// Words in a class or id that name a quotation: a block so named stays, whatever else
 /// its name says (`comment-quote`: a reader's comment the author quotes).
 const QUOTATION_NAMES: &[&str] = &["quote", "quotation", "blockquote", "citation"];
 
-fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool {
+fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, posts: bool) -> bool {
     let (class, id) = (e.class(), e.id_attr());
     let words = || {
         class
@@ -724,8 +875,10 @@ fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool {
             .chain(id.as_deref())
             .flat_map(|c| c.split(['-', '_']))
     };
-    words().any(|w| BOILERPLATE_NAMES.iter().any(|b| w.eq_ignore_ascii_case(b)))
-        && !words().any(|w| QUOTATION_NAMES.iter().any(|q| w.eq_ignore_ascii_case(q)))
+    words().any(|w| {
+        BOILERPLATE_NAMES.iter().any(|b| w.eq_ignore_ascii_case(b))
+            && !(posts && POST_NAMES.iter().any(|p| w.eq_ignore_ascii_case(p)))
+    }) && !words().any(|w| QUOTATION_NAMES.iter().any(|q| w.eq_ignore_ascii_case(q)))
         && !quoted_in_the_flow(e, counts)
 }
 
@@ -786,7 +939,7 @@ const BOILERPLATE_OPENINGS: &[&str] = &[
 /// as boilerplate by their class or id, short blocks that open like boilerplate, and
 /// link-dense short blocks. `root` itself is judged too when `with_root` (the article's
 /// own container); a container that goes takes the article's text with it.
-fn clean(root: &NodeRef<'_>, with_root: bool) {
+fn clean(root: &NodeRef<'_>, with_root: bool, posts: bool) {
     let counts = tree::counts(root, BLOCKS);
     let of = |e: &NodeRef<'_>| counts.get(&e.id).copied().unwrap_or_default();
     let total = of(root).text;
@@ -805,7 +958,7 @@ fn clean(root: &NodeRef<'_>, with_root: bool) {
         // Blocks whose class or id says what they are (a share bar, a byline, a caption),
         // unless one holds a quarter of the article: then the name is not about that block
         // alone.
-        if c.text * 4 < total && !c.licence && boilerplate_name(&e, &counts) {
+        if c.text * 4 < total && !c.licence && boilerplate_name(&e, &counts, posts) {
             doomed.push(e);
             continue;
         }
@@ -927,7 +1080,7 @@ mod tests {
         assert_eq!(x.text.matches("Opening hours").count(), 1, "{}", x.text);
         let page = |html: &str| super::super::shape::parse_measured(html, MAX_ELEMENTS).0;
         let doc = page(html);
-        let (title, block) = largest_block(&doc, 0).expect("a block");
+        let (title, block) = largest_block(&doc, 0, ARTICLE_SHARE).expect("a block");
         let block = block.inner_html().to_string();
         assert_eq!(title, "Opening hours");
         assert!(
@@ -936,11 +1089,11 @@ mod tests {
         );
         // A block that cannot hold what it must beat (twice an article, with room for
         // rendering) is not handed back to be cleaned and rendered.
-        let held = tree::text(&largest_block(&doc, 0).expect("a block").1);
-        assert!(largest_block(&doc, 2 * nonspace(&held) + 2).is_none());
+        let held = tree::text(&largest_block(&doc, 0, ARTICLE_SHARE).expect("a block").1);
+        assert!(largest_block(&doc, 2 * nonspace(&held) + 2, ARTICLE_SHARE).is_none());
         // A page with no text outside its navigation has none.
         let empty = page("<html><body><nav><a href=\"/\">x</a></nav></body></html>");
-        assert!(largest_block(&empty, 0).is_none());
+        assert!(largest_block(&empty, 0, ARTICLE_SHARE).is_none());
     }
 
     #[test]
@@ -1179,5 +1332,91 @@ mod tests {
         assert!(x.text.contains("Anger Square 2"), "{}", x.text);
         assert!(x.text.contains("Maritime Museum"), "{}", x.text);
         assert!(!x.text.contains("related headline"), "{}", x.text);
+    }
+
+    fn post(who: &str, n: usize) -> String {
+        format!(
+            "<div class=\"post comment\"><span class=\"author\">{who}</span>\
+             <p>Post {n} of the thread: {who} writes a reply long enough to be a post, with \
+             details about the problem and what was tried so far without luck.</p></div>"
+        )
+    }
+
+    #[test]
+    fn every_post_of_a_thread_is_its_text() {
+        // Readability keeps the first post and drops the others as "comments".
+        let url = Url::parse("https://community.example.org/t/printer-offline/4411").expect("url");
+        let posts: String = ["ana", "ben", "cy", "dee"]
+            .iter()
+            .enumerate()
+            .map(|(i, w)| post(w, i))
+            .collect();
+        let html = format!(
+            "<html><head><title>Printer offline - Example Community</title></head><body>\
+             <nav><a href=\"/\">Latest</a> <a href=\"/c\">Categories</a></nav>\
+             <main><h1>Printer offline</h1>{posts}</main><footer>Powered by a forum</footer>\
+             </body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        for n in 0..4 {
+            assert!(
+                x.text.contains(&format!("Post {n} of the thread")),
+                "{}",
+                x.text
+            );
+        }
+        assert!(!x.text.contains("Categories"), "{}", x.text);
+        assert_eq!(x.warning, None);
+    }
+
+    #[test]
+    fn a_page_drawn_by_a_script_is_read_from_its_noscript() {
+        // A Discourse thread: the body is a splash; the posts are in <noscript>.
+        let url = Url::parse("https://forum.example.org/t/update-broke-it/931").expect("url");
+        let posts: String = (0..3).map(|i| post("user", i)).collect();
+        let html = format!(
+            "<html><head><title>Update broke it</title></head><body>\
+             <section id=\"splash\"><noscript><style>x{{}}</style></noscript></section>\
+             <div id=\"app\"></div><noscript data-path=\"/t/update-broke-it/931\">\
+             <header><a href=\"/\">Community</a></header><div id=\"main-outlet\">\
+             <h1>Update broke it</h1>{posts}</div></noscript></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("Post 2 of the thread"), "{}", x.text);
+        assert_eq!(x.warning, None);
+    }
+
+    #[test]
+    fn a_page_with_no_text_but_its_json_ld_body_gives_that_body_with_a_warning() {
+        let url = Url::parse("https://example.com/news/story").expect("url");
+        let html = "<html><head><title>Story</title><script type=\"application/ld+json\">\
+             {\"@type\": \"NewsArticle\", \"articleBody\": \"The council voted to keep the \
+             library open on Sundays.\"}</script></head><body><div id=\"root\"></div>\
+             </body></html>";
+        let x = extract(html, &url).expect("extracted");
+        assert!(
+            x.text.contains("keep the library open on Sundays"),
+            "{}",
+            x.text
+        );
+        assert_eq!(x.warning.as_deref(), Some(LINKED_DATA_WARNING));
+    }
+
+    #[test]
+    fn a_page_of_too_many_elements_gives_its_largest_block_with_a_warning() {
+        let url = Url::parse("https://example.com/big").expect("url");
+        let cells = "<span></span>".repeat(MAX_ELEMENTS);
+        let html = format!(
+            "<html><head><title>Big</title></head><body><div><p>{}</p></div>\
+             <div>{cells}</div></body></html>",
+            "A sentence of the page's own text. ".repeat(20)
+        );
+        let x = extract(&html, &url).expect("read, not refused");
+        assert!(
+            x.text.contains("A sentence of the page's own text."),
+            "{}",
+            &x.text[..200]
+        );
+        assert_eq!(x.warning.as_deref(), Some(TOO_LARGE_WARNING));
     }
 }

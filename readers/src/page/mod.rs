@@ -5,5 +5,6 @@
 
 pub mod boilerplate;
 pub mod extract;
+pub mod kind;
 pub mod shape;
 pub mod tree;

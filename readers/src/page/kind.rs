@@ -1,0 +1,399 @@
+//! What kind of page a page is (docs/commands.md, `rss read`): an article, a forum thread, a
+//! product, a listing of many items, a piece of documentation or a service page, decided
+//! from the page itself before any extraction changes its tree — the types its JSON-LD
+//! declares, its URL's path, and its structure (repeated posts, code blocks) — so the
+//! extractor reads each as a reader would: every post of a thread, every card of a
+//! listing, every section of a service page.
+//!
+//! Bounded whatever the page: at most [`MAX_SCRIPTS`] JSON-LD scripts of at most
+//! [`MAX_SCRIPT_BYTES`] each are parsed (serde_json's own nesting limit applies), and the
+//! structural counts are one pass over the tree.
+
+use dom_query::{Document, NodeRef};
+use serde_json::Value;
+use url::Url;
+
+use super::tree::{self, Edge};
+
+/// The kinds of page read differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// One running text: Readability's article.
+    Article,
+    /// A thread: every post is content.
+    Forum,
+    /// One product: name, price, description, specifications.
+    Product,
+    /// Many items (a category, a search result, an index): every card.
+    Listing,
+    /// Technical documentation: code blocks kept, sidebars out.
+    Documentation,
+    /// A service or landing page: hero, features, pricing and FAQ sections.
+    Service,
+}
+
+/// JSON-LD scripts read on one page.
+const MAX_SCRIPTS: usize = 16;
+/// A JSON-LD script larger than this is not parsed (a product catalogue's is rarely this
+/// large; a hostile one may be anything).
+const MAX_SCRIPT_BYTES: usize = 256 << 10;
+/// Values visited in one script's JSON when looking for its types.
+const MAX_VALUES: usize = 4096;
+
+/// What a page's JSON-LD says: its declared types, and the longest `articleBody` (the
+/// fallback text of a page with no readable tree).
+#[derive(Debug, Default)]
+pub struct LinkedData {
+    /// `@type` values, lower-cased.
+    pub types: Vec<String>,
+    /// The longest `articleBody` or `text` of an article or posting.
+    pub body: Option<String>,
+}
+
+/// Reads the page's JSON-LD scripts (bounded: see the module's docs).
+pub fn linked_data(doc: &Document) -> LinkedData {
+    let mut ld = LinkedData::default();
+    for s in doc
+        .select("script[type='application/ld+json']")
+        .nodes()
+        .iter()
+        .take(MAX_SCRIPTS)
+    {
+        let text = s.text();
+        if text.len() > MAX_SCRIPT_BYTES {
+            continue;
+        }
+        let Ok(v) = serde_json::from_str::<Value>(text.trim()) else {
+            continue;
+        };
+        let mut stack: Vec<&Value> = vec![&v];
+        let mut seen = 0;
+        while let Some(v) = stack.pop() {
+            seen += 1;
+            if seen > MAX_VALUES {
+                break;
+            }
+            match v {
+                Value::Array(a) => stack.extend(a.iter()),
+                Value::Object(o) => {
+                    match o.get("@type") {
+                        Some(Value::String(t)) => note_type(&mut ld.types, t),
+                        Some(Value::Array(a)) => {
+                            for t in a.iter().filter_map(Value::as_str) {
+                                note_type(&mut ld.types, t);
+                            }
+                        }
+                        _ => {}
+                    }
+                    for key in ["articleBody", "text"] {
+                        if let Some(Value::String(b)) = o.get(key)
+                            && ld.body.as_ref().is_none_or(|h| h.len() < b.len())
+                        {
+                            ld.body = Some(b.clone());
+                        }
+                    }
+                    stack.extend(
+                        o.iter()
+                            .filter(|(k, _)| *k != "articleBody" && *k != "text")
+                            .map(|(_, x)| x),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    ld
+}
+
+/// Types kept per page (a catalogue's JSON-LD may name thousands).
+const MAX_TYPES: usize = 64;
+
+fn note_type(types: &mut Vec<String>, t: &str) {
+    let t = t.to_ascii_lowercase();
+    if types.len() < MAX_TYPES && !types.contains(&t) {
+        types.push(t);
+    }
+}
+
+/// Counts over the page's tree that tell kinds apart.
+#[derive(Debug, Default)]
+struct Signals {
+    /// Elements whose class or id names a post or message (a thread's posts).
+    posts: usize,
+    /// `pre` blocks (code).
+    code: usize,
+    /// `section` elements.
+    sections: usize,
+    /// `article` elements.
+    articles: usize,
+}
+
+fn signals(doc: &Document) -> Signals {
+    let mut s = Signals::default();
+    for edge in tree::edges(&doc.root()) {
+        let Edge::Open(n) = edge else { continue };
+        let Some(name) = n.qual_name_ref() else {
+            continue;
+        };
+        match &*name.local {
+            "pre" => s.code += 1,
+            "section" => s.sections += 1,
+            "article" => s.articles += 1,
+            _ => {}
+        }
+        if post_named(&n) {
+            s.posts += 1;
+        }
+    }
+    s
+}
+
+/// Whether an element's class or id names it one post of a thread.
+fn post_named(n: &NodeRef<'_>) -> bool {
+    let named = |v: &str| {
+        v.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
+            .any(|w| {
+                [
+                    "post",
+                    "message",
+                    "reply",
+                    "topic-post",
+                    "postbody",
+                    "comment-body",
+                ]
+                .iter()
+                .any(|p| w.eq_ignore_ascii_case(p))
+            })
+    };
+    n.class().is_some_and(|c| named(&c)) || n.id_attr().is_some_and(|i| named(&i))
+}
+
+/// Path words that name a kind of page.
+fn by_url(url: &Url) -> Option<Kind> {
+    let path = url.path().to_ascii_lowercase();
+    let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
+    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let has = |words: &[&str]| segs.iter().any(|s| words.contains(s));
+    if host.starts_with("forum")
+        || host.starts_with("community")
+        || host.starts_with("discuss")
+        || has(&[
+            "forum",
+            "forums",
+            "thread",
+            "threads",
+            "topic",
+            "topics",
+            "questions",
+            "discussion",
+            "discussions",
+            "showthread.php",
+            "viewtopic.php",
+            "t",
+            "comments",
+        ])
+    {
+        return Some(Kind::Forum);
+    }
+    if host.starts_with("docs.")
+        || host.starts_with("developer")
+        || has(&[
+            "docs",
+            "doc",
+            "documentation",
+            "api",
+            "reference",
+            "manual",
+            "guide",
+            "guides",
+            "tutorial",
+            "wiki",
+        ])
+    {
+        return Some(Kind::Documentation);
+    }
+    if has(&["product", "products", "p", "dp", "item", "itm"]) {
+        return Some(Kind::Product);
+    }
+    if has(&[
+        "category",
+        "categories",
+        "collections",
+        "collection",
+        "shop",
+        "c",
+        "tag",
+        "tags",
+        "search",
+        "browse",
+        "catalog",
+    ]) {
+        return Some(Kind::Listing);
+    }
+    None
+}
+
+/// A page of at least this many `section`s, no `article` and a short path is a service
+/// or landing page.
+const SERVICE_SECTIONS: usize = 4;
+
+/// Whether the URL's path is at most one segment deep (a site's own pages: `/pricing`).
+fn shallow(url: &Url) -> bool {
+    url.path().split('/').filter(|s| !s.is_empty()).count() <= 1
+}
+
+/// The page's kind, from its JSON-LD types, its URL and its structure (in that order of
+/// trust: a page that declares what it is, is that).
+pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
+    let declared = |names: &[&str]| ld.types.iter().any(|t| names.contains(&t.as_str()));
+    if declared(&["discussionforumposting", "qapage", "question"]) {
+        return Kind::Forum;
+    }
+    if declared(&["product", "productgroup"]) {
+        return Kind::Product;
+    }
+    if declared(&["techarticle", "apireference"]) {
+        return Kind::Documentation;
+    }
+    let s = signals(doc);
+    let url_kind = by_url(url);
+    if declared(&[
+        "newsarticle",
+        "blogposting",
+        "article",
+        "report",
+        "reportagenewsarticle",
+    ]) {
+        // An article that is a thread's first post is still a thread.
+        return if url_kind == Some(Kind::Forum) && s.posts >= 4 {
+            Kind::Forum
+        } else {
+            Kind::Article
+        };
+    }
+    if declared(&[
+        "itemlist",
+        "collectionpage",
+        "searchresultspage",
+        "offercatalog",
+    ]) {
+        return Kind::Listing;
+    }
+    match url_kind {
+        Some(Kind::Forum) if s.posts >= 2 => Kind::Forum,
+        Some(Kind::Documentation) if s.code > 0 => Kind::Documentation,
+        Some(k @ (Kind::Product | Kind::Listing)) => k,
+        None if s.sections >= SERVICE_SECTIONS && s.articles == 0 && shallow(url) => Kind::Service,
+        _ => Kind::Article,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind_of(head: &str, body: &str, url: &str) -> Kind {
+        let html = format!("<html><head>{head}</head><body>{body}</body></html>");
+        let (doc, _) = super::super::shape::parse_measured(&html, 50_000);
+        kind(&doc, &linked_data(&doc), &Url::parse(url).expect("url"))
+    }
+
+    fn ld(json: &str) -> String {
+        format!("<script type=\"application/ld+json\">{json}</script>")
+    }
+
+    #[test]
+    fn the_kind_is_what_the_page_declares_then_what_its_url_and_structure_say() {
+        let u = "https://example.com/a/b";
+        let posts = "<div class=\"post\">a</div>".repeat(3);
+        let sections = "<section>s</section>".repeat(4);
+        let cases = [
+            (
+                ld(r#"{"@graph": [{"@type": "DiscussionForumPosting"}]}"#),
+                String::new(),
+                u,
+                Kind::Forum,
+            ),
+            (
+                ld(r#"{"@type": ["Product"]}"#),
+                String::new(),
+                u,
+                Kind::Product,
+            ),
+            (
+                ld(r#"{"@type": "TechArticle"}"#),
+                String::new(),
+                u,
+                Kind::Documentation,
+            ),
+            (
+                ld(r#"{"@type": "NewsArticle"}"#),
+                String::new(),
+                u,
+                Kind::Article,
+            ),
+            (
+                String::new(),
+                posts,
+                "https://example.com/forum/t/1",
+                Kind::Forum,
+            ),
+            (
+                String::new(),
+                "<pre>x</pre>".into(),
+                "https://example.com/docs/api",
+                Kind::Documentation,
+            ),
+            (
+                String::new(),
+                sections.clone(),
+                "https://example.com/pricing",
+                Kind::Service,
+            ),
+            (
+                String::new(),
+                sections,
+                "https://example.com/2024/05/story",
+                Kind::Article,
+            ),
+            (String::new(), "<p>text</p>".into(), u, Kind::Article),
+        ];
+        for (head, body, url, want) in cases {
+            assert_eq!(kind_of(&head, &body, url), want, "{head} {body} {url}");
+        }
+    }
+
+    #[test]
+    fn json_ld_is_read_within_its_bounds() {
+        let u = "https://example.com/a/b";
+        // Only the first MAX_SCRIPTS scripts are read.
+        let many = format!(
+            "{}{}",
+            ld("{}").repeat(MAX_SCRIPTS),
+            ld(r#"{"@type": "Product"}"#)
+        );
+        assert_eq!(kind_of(&many, "", u), Kind::Article);
+        // A script over MAX_SCRIPT_BYTES is not parsed.
+        let big = ld(&format!(
+            r#"{{"@type": "Product", "pad": "{}"}}"#,
+            "x".repeat(MAX_SCRIPT_BYTES)
+        ));
+        assert_eq!(kind_of(&big, "", u), Kind::Article);
+        // No more than MAX_VALUES values of one script are visited.
+        let zeros = vec!["0"; MAX_VALUES + 1].join(",");
+        let wide = ld(&format!(r#"[{{"@type": "Product"}}, [{zeros}]]"#));
+        assert_eq!(kind_of(&wide, "", u), Kind::Article);
+        let narrow = ld(r#"[{"@type": "Product"}, [0, 0]]"#);
+        assert_eq!(kind_of(&narrow, "", u), Kind::Product);
+        // Types kept per page are bounded.
+        let types: Vec<String> = (0..MAX_TYPES + 10).map(|i| format!("\"T{i}\"")).collect();
+        let (doc, _) = super::super::shape::parse_measured(
+            &format!(
+                "<html><head>{}</head></html>",
+                ld(&format!("{{\"@type\": [{}]}}", types.join(",")))
+            ),
+            50_000,
+        );
+        assert_eq!(linked_data(&doc).types.len(), MAX_TYPES);
+    }
+}
