@@ -188,6 +188,9 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?;
     let _ = store.save_fetch().await;
     drop(store);
+    // The verification fetch asked for the feed's items to be indexed before it was a
+    // subscription, which the indexer skips: ask again now that it is one.
+    super::search_index(&ctx.services).note(&feed_url);
     let refresher = super::refresh::refresher(&ctx.services);
     if items.is_some() {
         // The verification fetched the feed: every session's next answer counts its items.

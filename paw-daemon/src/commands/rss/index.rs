@@ -667,6 +667,7 @@ async fn index_loop(services: Arc<crate::command::Services>) {
     for s in &subs {
         idx.note(&s.url);
     }
+    let mut failures: u32 = 0;
     loop {
         let batch = idx.next_batch();
         if batch.is_empty() {
@@ -691,8 +692,23 @@ async fn index_loop(services: Arc<crate::command::Services>) {
         // Rendering waits in the workers' background lane: no call waits behind it.
         let caller = crate::worker::Caller::background("rss index");
         let indexed = crate::worker::as_caller(caller, index_feeds(&services, &engine, &urls));
-        if let Err(e) = indexed.await {
-            tracing::warn!(error = %e, "cannot index feeds' items");
+        match indexed.await {
+            Ok(()) => failures = 0,
+            Err(e) => {
+                // A worker that failed (busy, out of its budget, restarted) loses no feed:
+                // the batch is queued again after a pause that grows with each failure
+                // in a row (1 s to 32 s), so a broken item cannot keep a core busy.
+                failures = failures.saturating_add(1);
+                let pause = Duration::from_secs(1u64 << failures.min(6).saturating_sub(1));
+                tracing::warn!(error = %e, retry_in_s = pause.as_secs(), "cannot index feeds' items");
+                tokio::select! {
+                    _ = tokio::time::sleep(pause) => {}
+                    _ = services.shutdown.cancelled() => break,
+                }
+                for u in &urls {
+                    idx.note(u);
+                }
+            }
         }
     }
     let e = engine.clone();

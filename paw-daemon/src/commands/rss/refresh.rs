@@ -367,17 +367,17 @@ impl Refresher {
         self.keys.dirty.store(false, Ordering::Release);
         self.published_ms.store(now_ms(), Ordering::Release);
         let (seq, feeds): (u64, Vec<Keys>) = {
-            let subs: Vec<String> = {
-                let mut store = rss_store(services).lock().await;
-                store.state().subs.iter().map(|s| s.url.clone()).collect()
-            };
+            // Numbered under the store's lock and the keys' lock: a later number has newer
+            // subscriptions and newer keys (a turn that read the subscriptions before an
+            // `rss add` saved one cannot publish after the add's digest and hide its feed).
+            let mut store = rss_store(services).lock().await;
+            let subs: Vec<String> = store.state().subs.iter().map(|s| s.url.clone()).collect();
             let keys = lock(&self.keys.map);
-            // Numbered under the keys' lock: a later number has newer keys.
             let seq = self.publish_seq.fetch_add(1, Ordering::AcqRel) + 1;
-            (
-                seq,
-                subs.iter().filter_map(|u| keys.get(u).cloned()).collect(),
-            )
+            let feeds = subs.iter().filter_map(|u| keys.get(u).cloned()).collect();
+            drop(keys);
+            drop(store);
+            (seq, feeds)
         };
         let universe = rss_store(services).universe();
         let _ = tokio::task::spawn_blocking(move || {
