@@ -9,8 +9,12 @@ tables written by others.
              It is the competition's evaluation set: measure on it, never tune on it.
   camelot    the tables camelot's own tests expect (tests/data.py, stream and lattice
              cases whose options do not rewrite the text), for development.
+  tabula     the tables tabula-java's tests expect (src/test/resources/technology/tabula:
+             csv/*.csv and json/*.json of whole tables on one page, from a tabulapdf/tabula-java
+             checkout or bare mirror given as TABULA_REPO), for development. Its copies of
+             ICDAR 2013 competition files are left out (they are the evaluation set).
 
-Usage: scripts/table-corpus.py CAMELOT_REPO OUT_DIR
+Usage: scripts/table-corpus.py CAMELOT_REPO OUT_DIR [TABULA_REPO]
 writes OUT_DIR/files/*.pdf and OUT_DIR/cases.json:
   [{"set", "file", "pages": [first, last], "tables": [[[cell, ...], ...], ...]}]
 Nothing here is committed: the corpus stays outside the repository.
@@ -42,10 +46,38 @@ CAMELOT = [
 ]
 
 
+# tabula-java's expectation (csv/ or json/ under its test resources) -> its PDF, page.
+TABULA = [
+    ("csv/argentina_diputados_voting_record.csv", "argentina_diputados_voting_record.pdf", 1),
+    ("csv/frx_2012_disclosure.csv", "frx_2012_disclosure.pdf", 1),
+    ("csv/indictb1h_14.csv", "indictb1h_14.pdf", 1),
+    ("csv/schools.csv", "schools.pdf", 1),
+    ("csv/spanning_cells.csv", "spanning_cells.pdf", 1),
+    ("csv/spreadsheet_no_bounding_frame.csv", "spreadsheet_no_bounding_frame.pdf", 1),
+    ("json/twotables.json", "twotables.pdf", 1),
+    ("csv/AnimalSounds.csv", "AnimalSounds.pdf", 1),
+    ("csv/Publication_of_award_of_Bids_for_Transport_Sector__August_2016.csv",
+     "Publication_of_award_of_Bids_for_Transport_Sector__August_2016.pdf", 1),
+]
+TABULA_BASE = "src/test/resources/technology/tabula/"
+
+
+def tabula_tables(rel, data):
+    """The reference tables of one tabula-java expectation: a CSV is one table, a JSON
+    file a list of tables (each `data`: rows of cells with `text`)."""
+    import csv
+    import io
+    if rel.endswith(".json"):
+        return [[[c.get("text", "") for c in row] for row in t["data"]]
+                for t in json.loads(data.decode())]
+    rows = list(csv.reader(io.StringIO(data.decode())))
+    return [[[" ".join(c.split()) for c in r] for r in rows if any(c.strip() for c in r)]]
+
+
 class Repo:
     def __init__(self, path):
         self.path = path
-        self.bare = not os.path.isdir(os.path.join(path, "tests"))
+        self.bare = os.path.isfile(os.path.join(path, "HEAD"))
 
     def read(self, rel):
         if self.bare:
@@ -150,6 +182,17 @@ def main():
         rows = [[str(c) for c in r] for r in rows]
         cases.append({"set": "camelot", "file": save("tests/files/" + rel),
                       "pages": pages, "tables": [rows], "name": var})
+    if len(sys.argv) > 3:
+        tabula = Repo(sys.argv[3])
+        for rel, pdf, page in TABULA:
+            name = "tabula_" + pdf
+            dest = os.path.join(out, "files", name)
+            if not os.path.exists(dest):
+                with open(dest, "wb") as f:
+                    f.write(tabula.read(TABULA_BASE + pdf))
+            cases.append({"set": "tabula", "file": name, "pages": [page, page],
+                          "tables": tabula_tables(rel, tabula.read(TABULA_BASE + rel)),
+                          "name": rel})
     with open(os.path.join(out, "cases.json"), "w") as f:
         json.dump(cases, f, ensure_ascii=False, indent=0)
     sets = {}

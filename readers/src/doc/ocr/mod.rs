@@ -24,6 +24,7 @@ use image::{GrayImage, ImageFormat};
 pub use paw_jobs::doc::{OcrJob, OcrMode};
 
 use super::model::{Block, Document, Page};
+use super::pdf::tables_scan::{self, ScanWord};
 use super::{DocError, Format};
 pub use decode::{MAX_PIXELS, check_size};
 use tess::{Engine, Gray, Word};
@@ -210,16 +211,15 @@ impl<'a> Ocr<'a> {
         } else {
             words.iter().map(|w| w.confidence).sum::<f32>() / words.len() as f32
         };
+        let scale = 72.0 / ppi as f32;
+        let size_pt = (img.width() as f32 * scale, img.height() as f32 * scale);
         Ok(Reading {
-            blocks: paragraphs(&words, 72.0 / ppi as f32),
+            blocks: blocks(&words, img, scale, size_pt),
             mean,
             words: words.len(),
             cut,
             turned,
-            size_pt: (
-                img.width() as f32 * 72.0 / ppi as f32,
-                img.height() as f32 * 72.0 / ppi as f32,
-            ),
+            size_pt,
         })
     }
 }
@@ -237,6 +237,69 @@ fn unspaced(c: char) -> bool {
     matches!(c as u32,
         0x3000..=0x303F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
         | 0xF900..=0xFAFF | 0xFF00..=0xFFEF)
+}
+
+/// Words into blocks in reading order: the tables the PDF reader's table finder sees in the
+/// word boxes and the picture's ruling lines (docs/doc-model.md "Tables in scans"), and
+/// paragraphs of the words outside them (`scale` points per pixel, `size` the picture's in
+/// points).
+fn blocks(words: &[Word], img: &GrayImage, scale: f32, size: (f32, f32)) -> Vec<Block> {
+    let scan: Vec<ScanWord> = words
+        .iter()
+        .map(|w| ScanWord {
+            text: w.text.clone(),
+            bbox: w.bbox.map(|v| v as f32 * scale),
+        })
+        .collect();
+    let tables = tables_scan::tables(
+        &scan,
+        img.as_raw(),
+        (img.width(), img.height()),
+        scale,
+        size,
+    );
+    if tables.is_empty() {
+        return paragraphs(words, scale);
+    }
+    let holder = |w: &ScanWord| {
+        let (x, y) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+        tables.iter().position(|t| {
+            t.bbox.is_some_and(|b| {
+                x >= b[0] - 1.0 && x <= b[2] + 1.0 && y >= b[1] - 1.0 && y <= b[3] + 1.0
+            })
+        })
+    };
+    let mut rest: Vec<Word> = Vec::with_capacity(words.len());
+    let mut conf = vec![(0.0f32, 0usize); tables.len()];
+    let mut cut = false;
+    for (w, s) in words.iter().zip(&scan) {
+        if let Some(t) = holder(s) {
+            conf[t].0 += w.confidence;
+            conf[t].1 += 1;
+            cut = true;
+            continue;
+        }
+        let mut w = w.clone();
+        if std::mem::take(&mut cut) {
+            // The words after a table start a paragraph of their own.
+            w.para_start = true;
+            w.line_start = true;
+        }
+        rest.push(w);
+    }
+    let mut out = paragraphs(&rest, scale);
+    for (mut t, (sum, n)) in tables.into_iter().zip(conf) {
+        t.ocr = true;
+        t.confidence = Some((sum / n.max(1) as f32 * 10.0).round() / 10.0);
+        t.bbox = t.bbox.map(|b| b.map(|v| (v * 10.0).round() / 10.0));
+        let top = t.bbox.map_or(0.0, |b| b[1]);
+        let at = out
+            .iter()
+            .position(|b| b.bbox.is_some_and(|bb| bb[1] > top))
+            .unwrap_or(out.len());
+        out.insert(at, t);
+    }
+    out
 }
 
 /// Words into paragraph blocks: lines joined with a space (none between CJK characters),

@@ -435,3 +435,35 @@ fn a_scan_drawn_by_a_form_in_strips_is_read_by_rendering_the_page() {
     assert_eq!(info.ocr_pages, 1, "{:?}", info.warnings);
     assert!(accuracy(ENGLISH, &got) >= 0.95, "{got} {:?}", info.warnings);
 }
+
+#[test]
+fn a_scanned_table_reads_as_a_table_with_its_rules_or_without() {
+    let want: Vec<Vec<String>> = [
+        ["Country", "2010", "2011", "2012"],
+        ["France", "65.0", "65.3", "65.6"],
+        ["Germany", "81.8", "80.3", "80.4"],
+        ["Italy", "59.2", "59.4", "59.5"],
+        ["Japan", "128.1", "128.0", "127.6"],
+    ]
+    .iter()
+    .map(|r| r.iter().map(|c| c.to_string()).collect())
+    .collect();
+    for name in ["table-ruled.png", "table-plain.png"] {
+        let doc = read_with(&fixture(name), Format::Png, "eng", &["eng"]);
+        let blocks = &doc.pages[0].blocks;
+        let kinds: Vec<_> = blocks.iter().map(|b| b.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                crate::doc::model::Kind::Paragraph,
+                crate::doc::model::Kind::Table
+            ],
+            "{name}: {blocks:#?}"
+        );
+        assert_eq!(blocks[0].text(), "Table 1: Population (millions)", "{name}");
+        let t = blocks[1].table.as_ref().expect("a table");
+        assert_eq!(t.grid(), want, "{name}");
+        assert_eq!(t.header_rows(), 1, "{name}");
+        assert!(blocks[1].ocr && blocks[1].confidence.is_some(), "{name}");
+    }
+}

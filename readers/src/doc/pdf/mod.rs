@@ -11,6 +11,7 @@ mod geom;
 mod glyphs;
 mod layout;
 mod tables;
+pub mod tables_scan;
 #[cfg(test)]
 mod tables_tests;
 #[cfg(test)]
@@ -141,12 +142,18 @@ pub fn pdf_with(bytes: &[u8], password: Option<&str>) -> Result<Document, DocErr
     }
     let furniture = layout::furniture(&pages);
     let ctx = layout::context(&pages, outline);
+    let mut blocks: Vec<_> = pages
+        .iter()
+        .zip(&furniture)
+        .map(|(p, furn)| layout::page_blocks(p, furn, &ctx))
+        .collect();
+    tables::join_pages(&mut blocks);
     let mut rows = 0;
-    for (i, (p, furn)) in pages.iter().zip(&furniture).enumerate() {
+    for (i, (p, b)) in pages.iter().zip(blocks).enumerate() {
         let mut page = Page::new(i + 1, None);
         page.width = Some(p.width);
         page.height = Some(p.height);
-        page.blocks = layout::page_blocks(p, furn, &ctx);
+        page.blocks = b;
         rows += p.rows.len();
         out.pages.push(page);
     }

@@ -4,7 +4,7 @@
 
 use super::geom::{Line, Row, Rule, Word, least_covered};
 use super::text::{is_numeric, join_line, logical};
-use crate::doc::model::{Block, Cell, Table};
+use crate::doc::model::{Block, Cell, Kind, Table};
 
 /// How far apart two rule positions may be and still be one line, in points.
 const TOL: f32 = 2.0;
@@ -761,4 +761,99 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
         note: None,
     };
     (end, Some(Block::table(table).at(bbox)))
+}
+
+/// How much of the narrower of two tables' widths their x ranges must share for the one on
+/// the next page to continue the other.
+const CONTINUED_OVERLAP: f32 = 0.7;
+
+/// Tables continued across pages joined into one (docs/doc-model.md "Tables in PDFs"): a
+/// page's last block (running headers and footers aside) that is a table, and the next
+/// page's first block that is a table with as many columns over the same x range (so no
+/// caption or heading stands between them), are one table; the continuation's rows are
+/// added to the first part, dropping a repeated header, and the table notes the pages it
+/// runs on. A page that holds nothing but the continuation lets the table go on.
+pub fn join_pages(pages: &mut [Vec<Block>]) {
+    let content = |b: &Block| b.kind != Kind::Furniture;
+    // The open table: its page, its index there, and the last page it took rows from.
+    let mut open: Option<(usize, usize, usize)> = None;
+    for p in 0..pages.len() {
+        if let Some((op, ob, _)) = open
+            && let Some(first) = pages[p].iter().position(content)
+        {
+            let (before, after) = pages.split_at_mut(p);
+            let part = &mut before[op][ob];
+            if continues_table(part, &after[0][first]) {
+                let next = after[0].remove(first);
+                append(part, next, op + 1, p + 1);
+                open = Some((op, ob, p));
+                if !pages[p].iter().any(content) {
+                    continue;
+                }
+            }
+        }
+        open = pages[p]
+            .iter()
+            .rposition(content)
+            .filter(|&i| pages[p][i].kind == Kind::Table)
+            .map(|i| (p, i, p));
+    }
+}
+
+fn continues_table(a: &Block, b: &Block) -> bool {
+    let (Some(ta), Some(tb)) = (&a.table, &b.table) else {
+        return false;
+    };
+    if ta.cols != tb.cols || ta.cols < 2 {
+        return false;
+    }
+    match (a.bbox, b.bbox) {
+        (Some(x), Some(y)) => {
+            let shared = x[2].min(y[2]) - x[0].max(y[0]);
+            shared >= CONTINUED_OVERLAP * (x[2] - x[0]).min(y[2] - y[0])
+        }
+        _ => false,
+    }
+}
+
+/// The texts of a table's first `n` rows.
+fn first_rows(t: &Table, n: usize) -> Vec<Vec<String>> {
+    t.grid()
+        .into_iter()
+        .take(n)
+        .map(|r| {
+            r.iter()
+                .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect()
+        })
+        .collect()
+}
+
+/// `next`'s rows added under `part`'s (`part` on page `first`, `next` on page `page`).
+fn append(part: &mut Block, next: Block, first: usize, page: usize) {
+    let (Some(t), Some(n)) = (part.table.as_mut(), next.table) else {
+        return;
+    };
+    // The first part's header, repeated at the top of the continuation, is dropped.
+    let head = (0..t.rows)
+        .take_while(|&r| t.cells.iter().any(|c| c.r == r && c.header))
+        .count()
+        .max(1);
+    let repeated = n.rows > head
+        && first_rows(&n, head) == first_rows(t, head)
+        && !n.cells.iter().any(|c| c.r < head && c.r + c.rowspan > head);
+    let drop = if repeated { head } else { 0 };
+    let base = t.rows;
+    t.cells
+        .extend(n.cells.into_iter().filter(|c| c.r >= drop).map(|mut c| {
+            c.r = c.r - drop + base;
+            c.header = false;
+            c
+        }));
+    t.rows += n.rows - drop;
+    t.note = Some(if page == first + 1 {
+        format!("continued on page {page}")
+    } else {
+        format!("continued on pages {}–{page}", first + 1)
+    });
 }

@@ -385,3 +385,116 @@ fn shading_is_not_cell_borders() {
     assert_eq!(ts.len(), 1, "{:#?}", b[0]);
     assert_eq!(ts[0].grid(), strings(rows));
 }
+
+/// A document of `pages`' blocks, as the reader builds it.
+fn document(pages: Vec<Vec<Block>>) -> crate::doc::model::Document {
+    let mut doc = crate::doc::model::Document::new(crate::doc::Format::Pdf);
+    for (i, blocks) in pages.into_iter().enumerate() {
+        let mut p = crate::doc::model::Page::new(i + 1, None);
+        p.blocks = blocks;
+        doc.pages.push(p);
+    }
+    doc
+}
+
+const POPULATION: [&str; 4] = ["Country", "2010", "2011", "2012"];
+
+#[test]
+fn a_table_continued_on_the_next_page_is_one_table_with_its_repeated_header_dropped() {
+    let xs = [72.0, 200.0, 260.0, 320.0];
+    let first: &[&[&str]] = &[
+        &POPULATION,
+        &["France", "65.0", "65.3", "65.6"],
+        &["Germany", "81.8", "80.3", "80.4"],
+        &["Italy", "59.2", "59.4", "59.5"],
+    ];
+    let second: &[&[&str]] = &[
+        &POPULATION,
+        &["Japan", "128.1", "128.0", "127.6"],
+        &["Korea", "49.4", "49.8", "50.0"],
+        &["Spain", "46.6", "46.7", "46.8"],
+    ];
+    let mut one = vec![(72.0, 600.0, 10.0, "Table 1: Population (millions)")];
+    one.extend(grid_text(&xs, 624.0, first));
+    let mut two = grid_text(&xs, 72.0, second);
+    two.push((72.0, 160.0, 10.0, "A paragraph after the table."));
+    let b = run(&[page(&one, &[]), page(&two, &[])]);
+    assert_eq!(kinds(&b[0]), [Kind::Paragraph, Kind::Table], "{:#?}", b[0]);
+    assert_eq!(kinds(&b[1]), [Kind::Paragraph], "{:#?}", b[1]);
+    let t = tables(&b[0])[0];
+    let mut want = strings(first);
+    want.extend(strings(&second[1..]));
+    assert_eq!(t.grid(), want);
+    assert_eq!(t.header_rows(), 1);
+    assert_eq!(t.note.as_deref(), Some("continued on page 2"));
+    let md = crate::doc::model::render(&document(b), crate::doc::Mode::Md);
+    assert_eq!(md.matches("| Country |").count(), 1, "{md}");
+    assert!(
+        md.contains("| Italy | 59.2 | 59.4 | 59.5 |\n| Japan | 128.1 |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn a_table_runs_over_a_page_that_holds_only_its_rows_and_keeps_rows_without_a_header() {
+    let xs = [72.0, 200.0, 260.0];
+    let rows = |from: usize, n: usize| -> Vec<Vec<String>> {
+        (from..from + n)
+            .map(|i| vec![format!("Item {i}"), format!("{i}.5"), format!("{}", i * 3)])
+            .collect()
+    };
+    let place = |rs: &[Vec<String>], top: f32| -> Vec<(f32, f32, f32, String)> {
+        let mut out = Vec::new();
+        for (r, row) in rs.iter().enumerate() {
+            for (c, t) in row.iter().enumerate() {
+                out.push((xs[c], top + 12.0 * r as f32, 10.0, t.clone()));
+            }
+        }
+        out
+    };
+    let head = vec![vec!["Item".to_string(), "Cost".into(), "Units".into()]];
+    let mut p1 = place(&head, 640.0);
+    p1.extend(place(&rows(1, 4), 652.0));
+    let p2 = place(&rows(5, 50), 72.0);
+    let mut p3 = place(&rows(55, 3), 72.0);
+    p3.push((72.0, 130.0, 10.0, "The end of the document.".to_string()));
+    let pages: Vec<_> = [p1, p2, p3]
+        .iter()
+        .map(|v| {
+            let placed: Vec<Placed<'_>> = v
+                .iter()
+                .map(|(x, y, s, t)| (*x, *y, *s, t.as_str()))
+                .collect();
+            page(&placed, &[])
+        })
+        .collect();
+    let b = run(&pages);
+    assert_eq!(kinds(&b[0]), [Kind::Table], "{:#?}", b[0]);
+    assert!(b[1].is_empty(), "{:#?}", b[1]);
+    assert_eq!(kinds(&b[2]), [Kind::Paragraph], "{:#?}", b[2]);
+    let t = tables(&b[0])[0];
+    let mut want = head.clone();
+    want.extend(rows(1, 57));
+    assert_eq!(t.grid(), want);
+    assert_eq!(t.header_rows(), 1);
+    assert_eq!(t.note.as_deref(), Some("continued on pages 2–3"));
+}
+
+#[test]
+fn a_new_table_with_its_caption_on_the_next_page_stays_apart() {
+    let xs = [72.0, 200.0, 260.0, 320.0];
+    let body: &[&[&str]] = &[
+        &POPULATION,
+        &["France", "65.0", "65.3", "65.6"],
+        &["Germany", "81.8", "80.3", "80.4"],
+        &["Italy", "59.2", "59.4", "59.5"],
+    ];
+    let one = grid_text(&xs, 650.0, body);
+    let mut two = vec![(72.0, 72.0, 10.0, "Table 2: Population (millions), again")];
+    two.extend(grid_text(&xs, 96.0, body));
+    let b = run(&[page(&one, &[]), page(&two, &[])]);
+    assert_eq!(kinds(&b[0]), [Kind::Table], "{:#?}", b[0]);
+    assert_eq!(kinds(&b[1]), [Kind::Paragraph, Kind::Table], "{:#?}", b[1]);
+    assert_eq!(tables(&b[0])[0].grid(), strings(body));
+    assert_eq!(tables(&b[0])[0].note, None);
+}

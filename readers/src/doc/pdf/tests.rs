@@ -43,11 +43,13 @@ pub(super) fn run(pages: &[RawPage]) -> Vec<Vec<Block>> {
     let words: Vec<_> = pages.iter().map(layout::words).collect();
     let furn = layout::furniture(&words);
     let ctx = layout::context(&words, Vec::new());
-    words
+    let mut blocks: Vec<Vec<Block>> = words
         .iter()
         .zip(&furn)
         .map(|(p, f)| layout::page_blocks(p, f, &ctx))
-        .collect()
+        .collect();
+    super::tables::join_pages(&mut blocks);
+    blocks
 }
 
 fn texts(blocks: &[Block]) -> Vec<String> {
