@@ -560,6 +560,38 @@ fn continues(
 /// prose (long cells: two columns of text the column pass did not split), so the caller
 /// can skip it.
 pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
+    let lead = usize::from(lead_line(lines));
+    match stream_at(lines, lead, rules) {
+        // Without its lead line the table starts on the next line: the caller's next try.
+        (_, None) if lead == 1 => (0, None),
+        found => found,
+    }
+}
+
+/// A lone short line right above a table's first column line, set as its rows are: a stub
+/// header ("Country" over the row labels) or a section title the table repeats inside it.
+/// [`stream_at`] keeps it only where it is one of these.
+fn lead_line(lines: &[Line]) -> bool {
+    let [l0, l1, ..] = lines else {
+        return false;
+    };
+    let t = l0.text();
+    let d = l1.base - l0.base;
+    l0.table().is_none()
+        && l1.table().is_none()
+        && segments(l0).len() == 1
+        && segments(l1).len() >= 2
+        && l0.words.len() <= 6
+        && !t.ends_with('.')
+        && !is_caption(&t)
+        && d > 0.0
+        && d <= 2.0 * l0.size.max(l1.size)
+        && (l0.size - l1.size).abs() <= 0.15 * l0.size.max(l1.size)
+}
+
+/// [`stream`] with the table's first `lead` lines (0 or 1) its lead line.
+fn stream_at(all: &[Line], lead: usize, rules: &[Rule]) -> (usize, Option<Block>) {
+    let lines = &all[lead..];
     let Some(first) = lines.first() else {
         return (0, None);
     };
@@ -612,11 +644,17 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
     if multi < 3 {
         return (0, None);
     }
-    let run = &lines[..end];
+    if lead == 1 {
+        let (l, m) = (&all[0], 2.0 * first.size);
+        if l.x0 < x0 - m || l.x1 > x1 + m {
+            return (0, None);
+        }
+    }
+    let run = &all[..lead + end];
     let column_lines: Vec<&Line> = run.iter().filter(|l| segments(l).len() >= 2).collect();
     let cuts = column_cuts(&column_lines);
     if cuts.is_empty() {
-        return (end, None);
+        return (lead + end, None);
     }
     let ncols = cuts.len() + 1;
     // Horizontal rules across the table between its lines: where there are two or more and
@@ -631,13 +669,13 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
             r.horizontal()
                 && r.y1 - r.y0 <= 3.0
                 && r.y0 > run[0].base
-                && r.y1 < run[end - 1].y0
+                && r.y1 < run[run.len() - 1].y0
                 && r.x1.min(right) - r.x0.max(left) >= 0.5 * (right - left)
         })
         .map(|r| (r.y0 + r.y1) / 2.0)
         .collect();
     // (Rules only around a header divide no rows: at most four lines a ruled row.)
-    let ruled_rows = row_rules.len() >= 2 && row_rules.len() * 4 >= end;
+    let ruled_rows = row_rules.len() >= 2 && row_rules.len() * 4 >= run.len();
     // Rows: each line, or joined to the row above as its cells' wrapped text.
     let mut rows: Vec<Vec<(usize, usize, String)>> = Vec::new();
     let line_cells: Vec<Vec<(usize, usize, String)>> =
@@ -650,6 +688,8 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
     let mut prev: Option<&Line> = None;
     for (i, (l, cells)) in run.iter().zip(line_cells).enumerate() {
         let joined = match (rows.last_mut(), prev) {
+            // The line under a lead line is a row of its own.
+            _ if i == lead => false,
             (Some(above), Some(p))
                 if ruled_rows && !row_rules.iter().any(|&y| y > p.base && y < l.y0 + 1.0) =>
             {
@@ -681,6 +721,29 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
         }
         prev = Some(l);
     }
+    if lead == 1 {
+        // A stub header joins the header row under it, in its empty first cell; a section
+        // title stays a row where the table has rows like it further down; any other line
+        // is not the table's.
+        let stub = rows.len() > 1
+            && rows[0].iter().all(|c| c.0 == 0 && c.1 == 0)
+            && !rows[1].iter().any(|c| c.0 == 0 || figure(&c.2));
+        // Alike: in the same columns, or both spanning columns they share.
+        let alike = |a: &(usize, usize, String), b: &(usize, usize, String)| {
+            (a.0, a.1) == (b.0, b.1) || (a.0 < a.1 && b.0 < b.1 && a.0 <= b.1 && b.0 <= a.1)
+        };
+        let title = rows[0].len() == 1
+            && rows
+                .iter()
+                .skip(2)
+                .any(|r| r.len() == 1 && alike(&r[0], &rows[0][0]));
+        if stub {
+            let label = rows.remove(0).remove(0);
+            rows[0].insert(0, label);
+        } else if !title {
+            return (0, None);
+        }
+    }
     let filled: Vec<&String> = rows
         .iter()
         .flatten()
@@ -689,7 +752,7 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
         .collect();
     let words: usize = filled.iter().map(|c| c.split_whitespace().count()).sum();
     if words > 6 * filled.len() {
-        return (end, None);
+        return (lead + end, None);
     }
     let bbox = run
         .iter()
@@ -760,7 +823,7 @@ pub fn stream(lines: &[Line], rules: &[Rule]) -> (usize, Option<Block>) {
         cells,
         note: None,
     };
-    (end, Some(Block::table(table).at(bbox)))
+    (lead + end, Some(Block::table(table).at(bbox)))
 }
 
 /// How much of the narrower of two tables' widths their x ranges must share for the one on

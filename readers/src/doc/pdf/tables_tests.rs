@@ -498,3 +498,70 @@ fn a_new_table_with_its_caption_on_the_next_page_stays_apart() {
     assert_eq!(tables(&b[0])[0].grid(), strings(body));
     assert_eq!(tables(&b[0])[0].note, None);
 }
+
+#[test]
+fn a_stub_header_on_its_own_line_above_the_years_stays_in_the_header_row() {
+    let xs = [72.0, 200.0, 260.0, 320.0];
+    let rows: &[&[&str]] = &[
+        &["", "2010", "2011", "2012"],
+        &["France", "65.0", "65.3", "65.6"],
+        &["Germany", "81.8", "80.3", "80.4"],
+        &["Italy", "59.2", "59.4", "59.5"],
+    ];
+    let mut placed = vec![
+        (72.0, 80.0, 10.0, "Population in millions, by year."),
+        (72.0, 112.0, 10.0, "Country"),
+    ];
+    placed.extend(grid_text(&xs, 124.0, rows));
+    let b = run(&[page(&placed, &[])]);
+    assert_eq!(kinds(&b[0]), [Kind::Paragraph, Kind::Table], "{:#?}", b[0]);
+    let t = tables(&b[0])[0];
+    let mut want = strings(rows);
+    want[0][0] = "Country".into();
+    assert_eq!(t.grid(), want);
+    assert_eq!(t.header_rows(), 1);
+}
+
+#[test]
+fn a_section_title_above_a_table_that_repeats_such_titles_is_its_first_row() {
+    let xs = [72.0, 200.0, 260.0, 320.0];
+    let section = |top: f32, title: &'static str, a: &'static str| {
+        let mut p = vec![(200.0, top, 10.0, title)];
+        p.extend(grid_text(
+            &xs,
+            top + 12.0,
+            &[
+                &["Servers in:", "2007", "2008", "2009"],
+                &[a, "1,505", "1,580", "1,643"],
+                &["Server rooms", "1,512", "1,586", "1,646"],
+            ],
+        ));
+        p
+    };
+    let mut placed = vec![(72.0, 60.0, 10.0, "Energy use by space type.")];
+    placed.extend(section(84.0, "Improved operation", "Closets"));
+    placed.extend(section(132.0, "Best practice", "Small rooms"));
+    let b = run(&[page(&placed, &[])]);
+    assert_eq!(kinds(&b[0]), [Kind::Paragraph, Kind::Table], "{:#?}", b[0]);
+    let g = tables(&b[0])[0].grid();
+    assert_eq!(g.len(), 8, "{g:?}");
+    assert_eq!(g[0][1], "Improved operation", "{g:?}");
+    assert_eq!(g[4][1], "Best practice", "{g:?}");
+    assert_eq!(g[5], ["Servers in:", "2007", "2008", "2009"], "{g:?}");
+}
+
+#[test]
+fn a_short_line_of_prose_above_a_table_is_not_taken_into_it() {
+    let xs = [72.0, 200.0, 260.0, 320.0];
+    let rows: &[&[&str]] = &[
+        &["Country", "2010", "2011", "2012"],
+        &["France", "65.0", "65.3", "65.6"],
+        &["Germany", "81.8", "80.3", "80.4"],
+        &["Italy", "59.2", "59.4", "59.5"],
+    ];
+    let mut placed = vec![(150.0, 100.0, 10.0, "Recent figures")];
+    placed.extend(grid_text(&xs, 112.0, rows));
+    let b = run(&[page(&placed, &[])]);
+    assert_eq!(kinds(&b[0]), [Kind::Paragraph, Kind::Table], "{:#?}", b[0]);
+    assert_eq!(tables(&b[0])[0].grid(), strings(rows));
+}
