@@ -879,17 +879,19 @@ fn continues_table(a: &Block, b: &Block) -> bool {
     }
 }
 
-/// The texts of a table's first `n` rows.
+/// The texts of a table's first `n` rows (its cells are in row order: only theirs are read).
 fn first_rows(t: &Table, n: usize) -> Vec<Vec<String>> {
-    t.grid()
-        .into_iter()
-        .take(n)
-        .map(|r| {
-            r.iter()
-                .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
-                .collect()
-        })
-        .collect()
+    let n = n.min(t.rows);
+    let mut g = vec![vec![String::new(); t.cols]; n];
+    for c in t.cells.iter().take_while(|c| c.r < n) {
+        let text = c.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for row in &mut g[c.r..(c.r + c.rowspan.max(1)).min(n)] {
+            for slot in &mut row[c.c.min(t.cols)..(c.c + c.colspan.max(1)).min(t.cols)] {
+                slot.clone_from(&text);
+            }
+        }
+    }
+    g
 }
 
 /// `next`'s rows added under `part`'s (`part` on page `first`, `next` on page `page`).
@@ -898,13 +900,23 @@ fn append(part: &mut Block, next: Block, first: usize, page: usize) {
         return;
     };
     // The first part's header, repeated at the top of the continuation, is dropped.
-    let head = (0..t.rows)
-        .take_while(|&r| t.cells.iter().any(|c| c.r == r && c.header))
-        .count()
+    // (Only the first rows' cells are looked at: a long table joined page after page costs
+    // no more each time.)
+    let head = t
+        .cells
+        .iter()
+        .take_while(|c| c.header)
+        .map(|c| c.r + 1)
+        .max()
+        .unwrap_or(0)
         .max(1);
     let repeated = n.rows > head
         && first_rows(&n, head) == first_rows(t, head)
-        && !n.cells.iter().any(|c| c.r < head && c.r + c.rowspan > head);
+        && !n
+            .cells
+            .iter()
+            .take_while(|c| c.r < head)
+            .any(|c| c.r + c.rowspan > head);
     let drop = if repeated { head } else { 0 };
     let base = t.rows;
     t.cells

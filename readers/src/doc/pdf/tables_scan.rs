@@ -63,26 +63,24 @@ fn rows(words: &[ScanWord]) -> Vec<Row> {
         })
         .collect();
     sorted.sort_by(|a, b| mid(a).total_cmp(&mid(b)));
-    let mut groups: Vec<Vec<&ScanWord>> = Vec::new();
+    // Each row's words and its top and bottom so far.
+    let mut groups: Vec<(Vec<&ScanWord>, f32, f32)> = Vec::new();
     for w in sorted {
-        let joins = groups.last().is_some_and(|g| {
-            let (y0, y1) = g.iter().fold((f32::MAX, f32::MIN), |(a, b), w| {
-                (a.min(w.bbox[1]), b.max(w.bbox[3]))
-            });
-            let m = (y0 + y1) / 2.0;
-            (y0..=y1).contains(&mid(w)) && (w.bbox[1]..=w.bbox[3]).contains(&m)
-        });
-        if joins {
-            if let Some(g) = groups.last_mut() {
+        match groups.last_mut() {
+            Some((g, y0, y1))
+                if (*y0..=*y1).contains(&mid(w))
+                    && (w.bbox[1]..=w.bbox[3]).contains(&((*y0 + *y1) / 2.0)) =>
+            {
                 g.push(w);
+                *y0 = y0.min(w.bbox[1]);
+                *y1 = y1.max(w.bbox[3]);
             }
-        } else {
-            groups.push(vec![w]);
+            _ => groups.push((vec![w], w.bbox[1], w.bbox[3])),
         }
     }
     groups
         .into_iter()
-        .map(|mut g| {
+        .map(|(mut g, _, _)| {
             g.sort_by(|a, b| a.bbox[0].total_cmp(&b.bbox[0]));
             let mut bottoms: Vec<f32> = g.iter().map(|w| w.bbox[3]).collect();
             bottoms.sort_by(f32::total_cmp);
