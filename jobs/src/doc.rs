@@ -291,10 +291,28 @@ impl Job for Extract {
         payload.saturating_sub(self.ocr.data_len())
     }
 
+    fn cost(&self, input: &[u8]) -> usize {
+        packed_cost(input, self.size(input.len()))
+    }
+
     /// OCR's cost is in its pixels, not its bytes: a job that carries the language data
     /// gets the ceiling.
     fn sized(&self) -> bool {
         self.ocr.data.is_empty()
+    }
+}
+
+/// How many times its own size a zip container (DOCX, PPTX, XLSX, EPUB) is budgeted at: its
+/// work is in the XML it inflates to, which deflate packs 5–10 times.
+pub const PACKED_WORK: usize = 8;
+
+/// The work in a document of `size` bytes beginning `input`: a zip container counts
+/// [`PACKED_WORK`] times.
+fn packed_cost(input: &[u8], size: usize) -> usize {
+    if input.starts_with(b"PK\x03\x04") {
+        size.saturating_mul(PACKED_WORK)
+    } else {
+        size
     }
 }
 
@@ -324,6 +342,10 @@ pub struct TablesReply {
 impl Job for Tables {
     const NAME: &'static str = "doc-tables";
     type Reply = TablesReply;
+
+    fn cost(&self, input: &[u8]) -> usize {
+        packed_cost(input, input.len())
+    }
 }
 
 /// The file format of each table.
@@ -378,6 +400,30 @@ pub struct TableFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zip_container_is_budgeted_by_the_work_it_inflates_to() {
+        let job = Extract {
+            format: None,
+            mode: Mode::Text,
+            max_chars: 0,
+            pages: None,
+            ocr: OcrJob::default(),
+            password: None,
+        };
+        let mut docx = b"PK\x03\x04".to_vec();
+        docx.resize(1000, 0);
+        let mut pdf = b"%PDF-1.7\n".to_vec();
+        pdf.resize(1000, 0);
+        assert_eq!(job.cost(&docx), 8000);
+        assert_eq!(job.cost(&pdf), 1000);
+        let tables = Tables {
+            format: None,
+            to: TableFormat::Csv,
+            pages: None,
+        };
+        assert_eq!(tables.cost(&docx), 8000);
+    }
 
     #[test]
     fn language_data_travel_only_with_what_may_need_them() {

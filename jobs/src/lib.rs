@@ -37,6 +37,12 @@ pub trait Job: Serialize + DeserializeOwned + Send + 'static {
         payload
     }
 
+    /// Bytes of work its CPU budget is sized by, given its input: its [`size`](Self::size)
+    /// by default; a job whose input expands before the work says how much.
+    fn cost(&self, input: &[u8]) -> usize {
+        self.size(input.len())
+    }
+
     /// Whether its CPU budget grows with its size. Work whose cost is not in its bytes
     /// (OCR: a page of pixels) gets the ceiling, `worker.cpu_secs`.
     fn sized(&self) -> bool {

@@ -639,7 +639,7 @@ impl Pool {
         } else {
             Lane::Large
         };
-        let cpu_ms = self.budget_ms(size, job.sized());
+        let cpu_ms = self.budget_ms(job.cost(input), job.sized());
         let header = blocking(job.heavy(), move || {
             job::request(&job, cpu_ms).map_err(|_| WorkerError::Crashed)
         })

@@ -28,6 +28,12 @@ pub const MAX_TABLE_POSITIONS: usize = 2_000_000;
 /// `[Content_Types].xml`: a real package has hundreds at most.
 const MAX_RELS: usize = 100_000;
 
+/// A part name as compared: lower case, with `\` as `/` (some Windows writers store
+/// `xl\workbook.xml`, which Office reads).
+fn fold(name: &str) -> String {
+    name.replace('\\', "/").to_lowercase()
+}
+
 /// A zip archive in memory with an inflation budget.
 pub struct Zip<'a> {
     archive: zip::ZipArchive<Cursor<&'a [u8]>>,
@@ -54,7 +60,7 @@ impl<'a> Zip<'a> {
     }
 
     /// The entry that holds part `name`: as written, else the one equal to it ignoring case
-    /// (and with `%20`-style escapes decoded).
+    /// and `\` for `/` (and with `%20`-style escapes decoded).
     fn entry(&self, name: &str) -> Option<String> {
         if self.archive.index_for_name(name).is_some() {
             return Some(name.to_string());
@@ -62,13 +68,13 @@ impl<'a> Zip<'a> {
         let folded = self.folded.get_or_init(|| {
             self.archive
                 .file_names()
-                .filter_map(|n| n.ok().map(|n| (n.to_lowercase(), n.into_owned())))
+                .filter_map(|n| n.ok().map(|n| (fold(&n), n.into_owned())))
                 .collect()
         });
         let decoded = percent_decode(name);
         folded
-            .get(&name.to_lowercase())
-            .or_else(|| folded.get(&decoded.to_lowercase()))
+            .get(&fold(name))
+            .or_else(|| folded.get(&fold(&decoded)))
             .cloned()
     }
 
@@ -452,8 +458,10 @@ pub(super) fn main_part_as(
     fallback: &str,
     warnings: &mut Vec<String>,
 ) -> Result<String, DocError> {
+    // The name as a part name (`/`-separated: folders and relationships are found from it);
+    // the entry is found whatever its separators.
     Ok(match main_part(zip, warnings)? {
-        Some(m) if m.format == format => m.name,
+        Some(m) if m.format == format => m.name.replace('\\', "/"),
         _ => fallback.to_string(),
     })
 }

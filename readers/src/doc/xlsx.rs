@@ -48,11 +48,13 @@ struct NumFmt {
 }
 
 /// What a workbook shares among its sheets: each style's number format, the 1904 flag,
-/// and the shared strings calamine trims that Excel shows with their spaces.
+/// and the shared strings calamine trims that Excel shows with their spaces (and those of
+/// the inline strings of the sheet being read).
 struct Shared {
     formats: Vec<NumFmt>,
     date1904: bool,
     spaced: HashMap<String, String>,
+    inline: HashMap<String, String>,
 }
 
 impl Shared {
@@ -76,7 +78,11 @@ impl Shared {
     }
 
     fn string(&self, s: &str, code: &str) -> String {
-        let s = self.spaced.get(s).map_or(s, String::as_str);
+        let s = self
+            .spaced
+            .get(s)
+            .or_else(|| self.inline.get(s))
+            .map_or(s, String::as_str);
         let shown = if code == "General" || code == "@" {
             Cow::Borrowed(s)
         } else {
@@ -112,19 +118,41 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
         &related("sharedStrings", "sharedStrings.xml"),
         &mut doc.warnings,
     )? {
-        Some(x) => spaced_strings(&x),
+        Some(x) => spaced_strings(&x, "si"),
         None => HashMap::new(),
     };
     probe.read_optional(&related("styles", "styles.xml"), &mut doc.warnings)?;
-    let mut wb: Xlsx<_> = Xlsx::new(Cursor::new(bytes))
-        .map_err(|e| DocError::Parse(format!("cannot read the workbook: {e}")))?;
+    // calamine refuses a workbook with an Excel 4 macro sheet (it knows worksheets, chart
+    // sheets and dialog sheets) or with `\` in its entry names: such a package is copied with
+    // its names and the macro sheets' relationships mended, and the workbook read from that.
+    let repaired;
+    let (mut wb, source): (Xlsx<_>, &[u8]) = match Xlsx::new(Cursor::new(bytes)) {
+        Ok(wb) => (wb, bytes),
+        Err(e) => {
+            let (d, f) = main.rsplit_once('/').unwrap_or(("", &main));
+            let rels_part = format!("{d}/_rels/{f}.rels");
+            let Some(fixed) =
+                repackaged(bytes, rels_part.trim_start_matches('/'), &mut doc.warnings)?
+            else {
+                return Err(DocError::Parse(format!("cannot read the workbook: {e}")));
+            };
+            repaired = fixed;
+            let wb = Xlsx::new(Cursor::new(repaired.as_slice()))
+                .map_err(|e| DocError::Parse(format!("cannot read the workbook: {e}")))?;
+            (wb, repaired.as_slice())
+        }
+    };
     let sheets = wb.sheets_metadata().to_vec();
     let parts = sheet_parts(&workbook, &wb_rels);
     let mut shared = Shared {
         formats: Vec::new(),
         date1904: wb.has_1904_epoch(),
         spaced,
+        inline: HashMap::new(),
     };
+    // The sheets' inline strings are read by a reader of their own, so the scan does not
+    // spend the package's inflation budget; a sheet it cannot read is left to calamine.
+    let mut inline_probe = Zip::new(source)?;
     let mut budget = TableBudget::new();
     let mut left = Left {
         cells: MAX_CELLS,
@@ -145,6 +173,12 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
             doc.pages.push(page);
             continue;
         }
+        shared.inline = parts
+            .get(name)
+            .and_then(|part| inline_probe.read(part).ok())
+            .filter(|xml| xml.contains("inlineStr"))
+            .map(|xml| spaced_strings(&xml, "is"))
+            .unwrap_or_default();
         let cells = match sheet_cells(&mut wb, name, &mut shared, &mut left) {
             Ok(c) => c,
             Err(SheetError::Over(e)) => return Err(e),
@@ -180,6 +214,57 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
     }
     doc.tidy();
     Ok(doc)
+}
+
+/// The relationship types of Excel 4 macro sheets (international or not), as the last
+/// segment calamine matches on.
+const MACRO_SHEET_TYPES: [&str; 2] = ["/xlMacrosheet", "/xlIntlMacrosheet"];
+
+/// A copy of the package with `\` in entry names made `/` and the workbook's relationships
+/// (`rels_part`) calling every macro sheet a worksheet (a macro sheet is a worksheet in all
+/// but its root element); `None` when there is nothing to mend. Every other entry is copied
+/// as stored, not inflated; the relationships part is read through the capped reader.
+fn repackaged(
+    bytes: &[u8],
+    rels_part: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Vec<u8>>, DocError> {
+    let err =
+        |e: zip::result::ZipError| DocError::Parse(format!("cannot repair the workbook: {e}"));
+    let mut probe = Zip::new(bytes)?;
+    let rels = probe
+        .read_optional(rels_part, warnings)?
+        .unwrap_or_default();
+    let mut fixed = rels.clone();
+    for t in MACRO_SHEET_TYPES {
+        for q in ['"', '\''] {
+            fixed = fixed.replace(&format!("{t}{q}"), &format!("/worksheet{q}"));
+        }
+    }
+    let backslashes = probe.names().iter().any(|n| n.contains('\\'));
+    if fixed == rels && !backslashes {
+        return Ok(None);
+    }
+    if fixed != rels {
+        warnings.push("macro sheets read as worksheets (their values, not their formulas)".into());
+    }
+    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(err)?;
+    let mut out = zip::ZipWriter::new(Cursor::new(Vec::with_capacity(bytes.len())));
+    for i in 0..archive.len() {
+        let f = archive.by_index_raw(i).map_err(err)?;
+        let name = f.name().map_err(err)?.replace('\\', "/");
+        // Part names are case-insensitive, as the capped reader read it.
+        if name.eq_ignore_ascii_case(rels_part) && fixed != rels {
+            let opts = zip::write::SimpleFileOptions::default()
+                .compression_method(zip::CompressionMethod::Stored);
+            out.start_file(name, opts).map_err(err)?;
+            std::io::Write::write_all(&mut out, fixed.as_bytes())
+                .map_err(|e| DocError::Parse(format!("cannot repair the workbook: {e}")))?;
+        } else {
+            out.raw_copy_file_rename(f, name).map_err(err)?;
+        }
+    }
+    Ok(Some(out.finish().map_err(err)?.into_inner()))
 }
 
 /// What is left of the caps over all sheets.
@@ -261,10 +346,11 @@ fn sheet_cells(
     Ok(cells)
 }
 
-/// Shared strings whose runs calamine joins without the spaces at their ends (it trims a
-/// `<t>` that lacks `xml:space="preserve"`, as Excel does not): calamine's text → Excel's.
-/// A calamine text two different strings give is left as calamine has it.
-fn spaced_strings(xml: &str) -> HashMap<String, String> {
+/// Strings (`element`: `si` in the shared strings, `is` inline in a sheet) whose runs calamine
+/// joins without the spaces at their ends (it trims a `<t>` that lacks `xml:space="preserve"`,
+/// as Excel does not): calamine's text → Excel's. A calamine text two different strings
+/// give is left as calamine has it.
+fn spaced_strings(xml: &str, element: &str) -> HashMap<String, String> {
     let mut out: HashMap<String, String> = HashMap::new();
     let mut clash: Vec<String> = Vec::new();
     let mut r = quick_xml::Reader::from_str(xml);
@@ -273,7 +359,7 @@ fn spaced_strings(xml: &str) -> HashMap<String, String> {
     while let Ok(ev) = r.read_event() {
         match ev {
             Event::Start(e) => match e.local_name().as_ref() {
-                "si" => {
+                n if n == element => {
                     trimmed.clear();
                     whole.clear();
                 }
@@ -298,7 +384,7 @@ fn spaced_strings(xml: &str) -> HashMap<String, String> {
                     }
                 }
                 "rPh" => phonetic = false,
-                "si" if trimmed != whole => {
+                n if n == element && trimmed != whole => {
                     // Only the runs' ends matter: a string whose only difference is at its
                     // own ends shows the same once trimmed.
                     if trimmed.trim() == whole.trim() {

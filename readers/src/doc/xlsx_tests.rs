@@ -71,6 +71,99 @@ fn rich_text_runs_keep_the_space_between_them() {
 }
 
 #[test]
+fn inline_rich_text_runs_keep_the_space_between_them() {
+    // The same runs written inline in the sheet (as streaming writers do), not shared.
+    let data = "<row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><r><t>Regular</t></r><r><rPr><b/></rPr><t> Bold</t></r></is></c>\
+        <c r=\"B1\" t=\"inlineStr\"><is><t>plain</t></is></c></row>";
+    let d = xlsx::read(&styled(data, "", None)).expect("xlsx");
+    assert_eq!(
+        render(&d, Mode::Text),
+        "=== Sheet: S ===\n\nRegular Bold\tplain\n"
+    );
+}
+
+#[test]
+fn a_macro_sheet_is_read_as_a_worksheet_not_a_refused_workbook() {
+    // An Excel 4 macro sheet beside a worksheet (SheetJS's BlankSheetTypes.xlsm has one):
+    // calamine refuses the whole workbook over its relationship type.
+    let rt = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+    let wb = format!(
+        "<workbook xmlns=\"{MAIN}\" xmlns:r=\"{rt}\"><sheets><sheet name=\"Data\" sheetId=\"1\" r:id=\"rId1\"/>\
+         <sheet name=\"Macro1\" sheetId=\"2\" r:id=\"rId2\"/></sheets></workbook>"
+    );
+    let rels = format!(
+        "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">\
+         <Relationship Id=\"rId1\" Type=\"{rt}/worksheet\" Target=\"worksheets/sheet1.xml\"/>\
+         <Relationship Id=\"rId2\" Type=\"http://schemas.microsoft.com/office/2006/relationships/xlMacrosheet\" Target=\"macrosheets/sheet1.xml\"/></Relationships>"
+    );
+    let root = format!(
+        "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\"><Relationship Id=\"rId1\" Type=\"{rt}/officeDocument\" Target=\"xl/workbook.xml\"/></Relationships>"
+    );
+    let sheet = format!(
+        "<worksheet xmlns=\"{MAIN}\"><sheetData><row r=\"1\">{}</row></sheetData></worksheet>",
+        c("A1", "7")
+    );
+    let macro_sheet = format!(
+        "<xm:macrosheet xmlns=\"{MAIN}\" xmlns:xm=\"http://schemas.microsoft.com/office/excel/2006/main\"><sheetData><row r=\"1\">{}</row></sheetData></xm:macrosheet>",
+        c("A1", "42")
+    );
+    let bytes = zip_of(&[
+        ("[Content_Types].xml", "<Types/>"),
+        ("_rels/.rels", &root),
+        ("xl/workbook.xml", &wb),
+        ("xl/_rels/workbook.xml.rels", &rels),
+        ("xl/worksheets/sheet1.xml", &sheet),
+        ("xl/macrosheets/sheet1.xml", &macro_sheet),
+    ]);
+    let d = xlsx::read(&bytes).expect("a workbook with a macro sheet reads");
+    assert_eq!(
+        render(&d, Mode::Text),
+        "=== Sheet: Data ===\n\n7\n\n=== Sheet: Macro1 ===\n\n42\n"
+    );
+    assert!(
+        d.warnings.iter().any(|w| w.contains("macro sheets")),
+        "{:?}",
+        d.warnings
+    );
+}
+
+#[test]
+fn entry_names_with_backslashes_are_read_as_office_reads_them() {
+    // Some Windows writers store `xl\workbook.xml` (calamine's issue 530 file does).
+    let bytes = workbook(
+        &[(
+            "B",
+            "",
+            &format!(
+                "<sheetData><row r=\"1\">{}</row></sheetData>",
+                c("A1", "kept")
+            ),
+        )],
+        &[],
+    );
+    let mut parts = Vec::new();
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("zip");
+    for i in 0..zip.len() {
+        let mut f = zip.by_index(i).expect("entry");
+        let mut body = String::new();
+        std::io::Read::read_to_string(&mut f, &mut body).expect("utf-8");
+        let name = f.name().expect("name").to_string();
+        let name = if name.starts_with("xl/") {
+            name.replace('/', "\\")
+        } else {
+            name
+        };
+        parts.push((name, body));
+    }
+    let parts: Vec<(&str, &str)> = parts
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_str()))
+        .collect();
+    let d = xlsx::read(&zip_of(&parts)).expect("a workbook with backslashed names reads");
+    assert_eq!(render(&d, Mode::Text), "=== Sheet: B ===\n\nkept\n");
+}
+
+#[test]
 fn a_stray_far_cell_costs_a_cell_not_the_used_range() {
     // A1 and XFD1048576 under a declared dimension of the whole sheet: a reader that
     // allocates the used range asks for 17 billion cells and is killed (or aborts here).
@@ -127,5 +220,4 @@ fn cells_over_the_cap_fail_with_a_reason() {
         .collect();
     let e = xlsx::read(&styled(&row, "", Some(&shared))).expect_err("over the cap");
     assert!(e.to_string().contains("cell text: over the limit"), "{e}");
-    let _ = zip_of;
 }

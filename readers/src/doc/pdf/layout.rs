@@ -13,6 +13,10 @@ use crate::doc::model::{Block, Kind};
 /// spacing stay under 0.1.
 const WORD_GAP: f32 = 0.17;
 
+/// How far, in ems, the glyph after a space may start before the space ends, or after the
+/// word ends, and still continue that word.
+const SPACE_OVERLAP: f32 = 0.08;
+
 /// Rows and words of one page.
 pub fn words(page: &RawPage) -> PageWords {
     let mut idx: Vec<usize> = (0..page.glyphs.len())
@@ -43,6 +47,11 @@ pub fn words(page: &RawPage) -> PageWords {
         let mut ws: Vec<Word> = Vec::new();
         let mut cur: Option<Word> = None;
         let mut last: Option<&Glyph> = None;
+        // The right edge of the spaces drawn since the current word's last glyph.
+        let mut space_end: Option<f32> = None;
+        // The row's letter spacing: the last gap between two glyphs of one word (negative
+        // where the text is tracked tight).
+        let mut track = 0.0f32;
         for &i in &r {
             let g = &page.glyphs[i];
             let t = page
@@ -56,18 +65,39 @@ pub fn words(page: &RawPage) -> PageWords {
             {
                 continue;
             }
-            let space = t.trim().is_empty();
-            let split = match (&cur, last) {
-                (Some(w), Some(_)) => space || g.x0 - w.x1 > WORD_GAP * g.size.max(w.size),
-                _ => true,
-            };
-            if space {
-                if let Some(w) = cur.take() {
-                    ws.push(w);
+            if t.trim().is_empty() {
+                if cur.is_some() {
+                    space_end = Some(space_end.map_or(g.x1, |e| e.max(g.x1)));
                 }
                 last = Some(g);
                 continue;
             }
+            let split = match (&cur, last) {
+                (Some(w), Some(_)) => {
+                    let em = g.size.max(w.size);
+                    let gap = g.x0 - w.x1;
+                    match space_end {
+                        // A space separates the glyphs around it unless the next glyph
+                        // starts inside it (by more than the row's letter spacing), right
+                        // where the word ended: a run of spaces drawn over the text (padding
+                        // in a form or a report column) interleaves with its glyphs and
+                        // splits nothing.
+                        Some(end) => {
+                            gap > SPACE_OVERLAP * em || g.x0 >= end + track - SPACE_OVERLAP * em
+                        }
+                        None => gap > WORD_GAP * em,
+                    }
+                }
+                _ => true,
+            };
+            if !split
+                && space_end.is_none()
+                && let Some(w) = &cur
+            {
+                let em = g.size.max(w.size);
+                track = (g.x0 - w.x1).clamp(-0.3 * em, 0.0);
+            }
+            space_end = None;
             if split {
                 if let Some(w) = cur.take() {
                     ws.push(w);

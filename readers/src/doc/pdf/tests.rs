@@ -373,3 +373,68 @@ fn a_page_without_text_has_no_blocks() {
     let b = run(&[page(&[], &[hrule(10.0, 500.0, 100.0)])]);
     assert!(b[0].is_empty());
 }
+
+/// Glyphs given one by one as `(text, x0, x1)` on one baseline at 10 pt; a space glyph is
+/// `" "`.
+fn glyph_row(glyphs: &[(&str, f32, f32)]) -> Vec<String> {
+    let mut p = RawPage {
+        width: 612.0,
+        height: 792.0,
+        ..RawPage::default()
+    };
+    for &(t, x0, x1) in glyphs {
+        let start = p.text.len() as u32;
+        p.text.push_str(t);
+        p.glyphs.push(Glyph {
+            x0,
+            x1,
+            base: 100.0,
+            size: 10.0,
+            start,
+            end: p.text.len() as u32,
+        });
+    }
+    let words = layout::words(&p);
+    words.rows[0].words.iter().map(|w| w.text.clone()).collect()
+}
+
+#[test]
+fn spaces_drawn_over_a_word_do_not_split_it() {
+    // A report's date column: the digits are one run, a run of padding spaces another,
+    // and the two interleave when sorted by position (pdfplumber's WARN report).
+    let mut g = vec![];
+    for (i, d) in ["0", "3", "/", "2", "5"].into_iter().enumerate() {
+        let x = 100.0 + 5.8 * i as f32;
+        g.push((d, x, x + 5.8));
+    }
+    for i in 0..12 {
+        let x = 98.0 + 2.9 * i as f32;
+        g.push((" ", x, x + 2.9));
+    }
+    assert_eq!(glyph_row(&g), ["03/25"]);
+}
+
+#[test]
+fn tracked_text_splits_at_its_spaces() {
+    // Hangul tracked tight (each glyph 1.2 pt into the one before); a narrow space glyph
+    // between words ends after the next word has begun.
+    let mut g = vec![];
+    let mut x = 100.0;
+    for word in [["높", "거", "나"], ["집", "단", "은"]] {
+        for c in word {
+            g.push((c, x, x + 7.5));
+            x += 6.3;
+        }
+        g.push((" ", x, x + 2.5));
+        x += 1.6;
+    }
+    assert_eq!(glyph_row(&g), ["높거나", "집단은"]);
+    // Untracked text with its spaces drawn splits at them too.
+    let g = [
+        ("a", 100.0, 105.0),
+        ("b", 105.0, 110.0),
+        (" ", 110.0, 112.8),
+        ("c", 112.8, 117.8),
+    ];
+    assert_eq!(glyph_row(&g), ["ab", "c"]);
+}
