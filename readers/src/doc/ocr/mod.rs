@@ -529,6 +529,8 @@ pub fn pdf_pages(
     if read > 0 {
         // The reader's own "no text, no OCR" note no longer holds.
         doc.warnings.retain(|w| !w.contains(super::pdf::NO_OCR));
+        // A scanned table continued on the next page is one table, as in a text PDF.
+        super::pdf::join_tables(doc);
     }
     Ok(())
 }

@@ -185,12 +185,8 @@ fn missing_language_data_names_the_package() {
     );
 }
 
-#[test]
-fn a_scanned_pdf_is_read_page_by_page() {
-    let bytes = fixture("scan.pdf");
-    let mut doc = Document::new(Format::Pdf);
-    doc.pages.push(Page::new(1, None));
-    doc.pages.push(Page::new(2, None));
+/// OCR over a scanned PDF's pages as `--ocr auto` reads them (English, orientation data).
+fn ocr_pdf(bytes: &[u8], doc: &mut Document) {
     let owned = data(&["eng", "osd"]);
     let d: Vec<(String, &[u8])> = owned.iter().map(|(n, d)| (n.clone(), &d[..])).collect();
     let ocr = Ocr {
@@ -199,7 +195,16 @@ fn a_scanned_pdf_is_read_page_by_page() {
         data: &d,
         deferred: false,
     };
-    pdf_pages(&bytes, &mut doc, &ocr, None).expect("ocr");
+    pdf_pages(bytes, doc, &ocr, None).expect("ocr");
+}
+
+#[test]
+fn a_scanned_pdf_is_read_page_by_page() {
+    let bytes = fixture("scan.pdf");
+    let mut doc = Document::new(Format::Pdf);
+    doc.pages.push(Page::new(1, None));
+    doc.pages.push(Page::new(2, None));
+    ocr_pdf(&bytes, &mut doc);
     assert!(doc.pages.iter().all(|p| p.ocr), "{:?}", doc.warnings);
     assert_eq!(doc.ocr_pages(), 2);
     let first: String = doc.pages[0]
@@ -466,4 +471,26 @@ fn a_scanned_table_reads_as_a_table_with_its_rules_or_without() {
         assert_eq!(t.header_rows(), 1, "{name}");
         assert!(blocks[1].ocr && blocks[1].confidence.is_some(), "{name}");
     }
+}
+
+#[test]
+fn a_scanned_table_continued_on_the_next_page_is_one_table() {
+    let bytes = fixture("table-2pages.pdf");
+    let mut doc = crate::doc::pdf::pdf(&bytes).expect("pdf");
+    ocr_pdf(&bytes, &mut doc);
+    assert_eq!(doc.ocr_pages(), 2, "{:?}", doc.warnings);
+    assert_eq!(doc.tables(), 1, "{:#?}", doc.pages);
+    let t = doc.pages[0]
+        .blocks
+        .iter()
+        .find_map(|b| b.table.as_ref())
+        .expect("the table on its first page");
+    let grid = t.grid();
+    let labels: Vec<&str> = grid.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(
+        labels,
+        ["Country", "France", "Germany", "Italy", "Japan"],
+        "{grid:?}"
+    );
+    assert_eq!(t.note.as_deref(), Some("continued on page 2"));
 }

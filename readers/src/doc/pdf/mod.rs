@@ -166,6 +166,20 @@ pub fn pdf_with(bytes: &[u8], password: Option<&str>) -> Result<Document, DocErr
     Ok(out)
 }
 
+/// Joins the tables continued from one page to the next (docs/doc-model.md "Tables in
+/// PDFs"), for pages whose blocks came later (OCR).
+pub fn join_tables(doc: &mut Document) {
+    let mut blocks: Vec<_> = doc
+        .pages
+        .iter_mut()
+        .map(|p| std::mem::take(&mut p.blocks))
+        .collect();
+    tables::join_pages(&mut blocks);
+    for (p, b) in doc.pages.iter_mut().zip(blocks) {
+        p.blocks = b;
+    }
+}
+
 fn encrypted(given: bool) -> DocError {
     DocError::Encrypted(if given {
         "the password given does not open this PDF".into()
