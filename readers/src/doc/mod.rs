@@ -7,17 +7,21 @@
 
 mod delimited;
 mod docx;
+mod email;
 mod epub;
 pub mod flow;
 pub mod html;
 mod markdown;
 pub mod model;
+mod msg;
 pub mod numfmt;
 pub mod ocr;
+mod odf;
 pub mod ooxml;
 pub mod pdf;
 mod pptx;
 mod read;
+mod rtf;
 pub mod tables;
 pub mod xlsx;
 

@@ -3,7 +3,7 @@
 //! checked, the body capped at `tools.doc.max_download_bytes`. The bytes are not parsed
 //! here: the content type and the first bytes only choose the reader the worker runs.
 
-use paw_jobs::doc::{Format, Mode, sniff};
+use paw_jobs::doc::{Format, Mode, is_container, sniff};
 use paw_proto::ErrorCode;
 use reqwest::header::{ACCEPT, HeaderMap};
 use serde_json::json;
@@ -81,10 +81,10 @@ pub fn net_error(e: &NetError, url: &str) -> CmdError {
 }
 
 /// The reader for a download: its first bytes when they carry a signature (PDF, the
-/// pictures, a zip package — the worker looks inside), else its content type for the
+/// pictures, RTF, a zip package or a compound file — the worker looks inside), else its content type for the
 /// formats that have no signature. `None`: the worker detects from the bytes.
 pub fn reader_for(content_type: &str, body: &[u8]) -> Option<Format> {
-    if sniff(body).is_some() || body.starts_with(b"PK") {
+    if sniff(body).is_some() || is_container(body) {
         return None;
     }
     Format::from_media_type(content_type).filter(|f| f.is_text())
@@ -93,7 +93,7 @@ pub fn reader_for(content_type: &str, body: &[u8]) -> Option<Format> {
 /// The reader for a file whose bytes carry no signature, from its name's extension
 /// (`notes.md`, `data.csv`); `None`: the worker detects from the bytes.
 pub fn by_name(name: &str, body: &[u8]) -> Option<Format> {
-    if sniff(body).is_some() || body.starts_with(b"PK") {
+    if sniff(body).is_some() || is_container(body) {
         return None;
     }
     Format::from_extension(name)
@@ -104,6 +104,7 @@ pub fn by_name(name: &str, body: &[u8]) -> Option<Format> {
 pub fn is_document(content_type: &str, body: &[u8]) -> bool {
     sniff(body).is_some()
         || body.starts_with(b"PK\x03\x04")
+        || body.starts_with(b"\xD0\xCF\x11\xE0")
         || Format::from_media_type(content_type).is_some_and(|f| f.is_document())
 }
 
