@@ -130,12 +130,10 @@ pub fn read(bytes: &[u8]) -> Result<Document, DocError> {
         cc: msg.cc().map(addresses),
         date: msg.date().map(|d| d.to_rfc3339()),
     };
-    let html = msg
-        .html_part(0)
-        .and_then(|p| match &p.body {
-            PartType::Html(h) => Some(h.to_string()),
-            _ => None,
-        });
+    let html = msg.html_part(0).and_then(|p| match &p.body {
+        PartType::Html(h) => Some(h.to_string()),
+        _ => None,
+    });
     let body = match html {
         Some(h) => Body::Html(h),
         None => match msg.body_text(0) {

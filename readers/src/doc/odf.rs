@@ -9,7 +9,7 @@
 //! allocate every position between them) and parses every sheet on opening; this reader
 //! keeps only cells with text and expands a row or column repeated by
 //! `number-rows-repeated` / `number-columns-repeated` only while it holds text, within
-//! [`MAX_CELLS`] and the document's table budget.
+//! [`MAX_REPEATED_CELLS`], [`MAX_CELLS`] and the document's table budget.
 
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
@@ -22,6 +22,10 @@ use super::{DocError, Format};
 /// The most table cells (with or without text) one document materialises: repeated rows
 /// and columns past it are left out with a warning.
 pub const MAX_CELLS: usize = 2_000_000;
+/// The most cells made by repeating a row or a cell (`number-rows-repeated`,
+/// `number-columns-repeated` on one with text): a few bytes can ask for billions, a real
+/// sheet repeats a value a few times.
+pub const MAX_REPEATED_CELLS: usize = 100_000;
 /// The most spaces one `<text:s text:c="N"/>` writes.
 const MAX_SPACES: usize = 64;
 /// The most sheets read.
@@ -71,8 +75,7 @@ pub fn read(bytes: &[u8], format: Format) -> Result<Document, DocError> {
         && manifest.contains("encryption-data")
     {
         return Err(DocError::Encrypted(
-            "a password-protected OpenDocument file: its parts are encrypted; not supported"
-                .into(),
+            "a password-protected OpenDocument file: its parts are encrypted; not supported".into(),
         ));
     }
     if let Some(meta) = zip.read_optional("meta.xml", &mut doc.warnings)? {
@@ -201,6 +204,9 @@ struct Walk {
     cells: usize,
     /// Set once [`MAX_CELLS`] was reached (said once).
     cut: bool,
+    /// Cells made by repeats so far, and whether [`MAX_REPEATED_CELLS`] cut some.
+    repeated: usize,
+    repeats_cut: bool,
     budget: TableBudget,
     warnings: Vec<String>,
 }
@@ -224,6 +230,8 @@ impl Walk {
             sheet_name: None,
             cells: 0,
             cut: false,
+            repeated: 0,
+            repeats_cut: false,
             budget: TableBudget::new(),
             warnings: Vec::new(),
         }
@@ -305,9 +313,19 @@ impl Walk {
         let tag = match name {
             // Not the document's text: comments, tracked deletions, form controls,
             // speaker notes, the outline of drawings' shapes.
-            "annotation" | "tracked-changes" | "forms" | "notes" | "sequence-decls"
-            | "title" | "desc" | "scripts" | "font-face-decls" | "automatic-styles"
-            | "named-expressions" | "database-ranges" | "calculation-settings" => {
+            "annotation"
+            | "tracked-changes"
+            | "forms"
+            | "notes"
+            | "sequence-decls"
+            | "title"
+            | "desc"
+            | "scripts"
+            | "font-face-decls"
+            | "automatic-styles"
+            | "named-expressions"
+            | "database-ranges"
+            | "calculation-settings" => {
                 if !empty {
                     self.skip = 1;
                 }
@@ -365,7 +383,8 @@ impl Walk {
                         self.table = Some(TableAcc::default());
                     }
                 }
-                if self.format == Format::Ods && self.table.as_ref().is_some_and(|t| t.nested == 0) {
+                if self.format == Format::Ods && self.table.as_ref().is_some_and(|t| t.nested == 0)
+                {
                     self.sheet_name = attr(e, "table:name");
                 }
                 None
@@ -485,8 +504,15 @@ impl Walk {
         }
         if matches!(
             name,
-            "h" | "p" | "list" | "list-item" | "list-header" | "a" | "table-cell"
-                | "covered-table-cell" | "table-row" | "page"
+            "h" | "p"
+                | "list"
+                | "list-item"
+                | "list-header"
+                | "a"
+                | "table-cell"
+                | "covered-table-cell"
+                | "table-row"
+                | "page"
         ) && let Some(Some(tag)) = self.open.pop()
         {
             self.flow.end(&tag);
@@ -501,10 +527,21 @@ impl Walk {
         let Some(text) = t.cell.take() else { return };
         let text = collapse(&text);
         // Repeated empty cells stand for the rest of the row: kept only when text follows.
-        let n = if text.is_empty() { t.cell_repeat.min(MAX_TABLE_COLS) } else { t.cell_repeat };
-        for _ in 0..n {
+        let n = if text.is_empty() {
+            t.cell_repeat.min(MAX_TABLE_COLS)
+        } else {
+            t.cell_repeat
+        };
+        for i in 0..n {
             if t.row.len() >= MAX_TABLE_COLS || self.cells >= MAX_CELLS {
                 break;
+            }
+            if i > 0 && !text.is_empty() {
+                if self.repeated >= MAX_REPEATED_CELLS {
+                    self.cut_repeats();
+                    break;
+                }
+                self.repeated += 1;
             }
             t.row.push(text.clone());
             self.cells += 1;
@@ -521,8 +558,19 @@ impl Walk {
         }
         let row = std::mem::take(&mut t.row);
         // A repeated empty row (a sheet's tail) is kept once: only trailing rows are cut.
-        let n = if row.is_empty() { t.row_repeat.min(1) } else { t.row_repeat };
-        for _ in 0..n {
+        let n = if row.is_empty() {
+            t.row_repeat.min(1)
+        } else {
+            t.row_repeat
+        };
+        for i in 0..n {
+            if i > 0 {
+                if self.repeated >= MAX_REPEATED_CELLS {
+                    self.cut_repeats();
+                    break;
+                }
+                self.repeated += row.len();
+            }
             if self.cells >= MAX_CELLS {
                 if !self.cut {
                     self.cut = true;
@@ -540,13 +588,25 @@ impl Walk {
         }
     }
 
+    /// Says once that repeats were cut.
+    fn cut_repeats(&mut self) {
+        if !self.repeats_cut {
+            self.repeats_cut = true;
+            self.warnings.push(format!(
+                "more than {MAX_REPEATED_CELLS} repeated table cells: the rest of the repeats are left out"
+            ));
+        }
+    }
+
     fn end_table(&mut self) {
         let Some(t) = self.table.as_mut() else { return };
         if t.nested > 0 {
             t.nested -= 1;
             return;
         }
-        let Some(mut t) = self.table.take() else { return };
+        let Some(mut t) = self.table.take() else {
+            return;
+        };
         while t.rows.last().is_some_and(Vec::is_empty) {
             t.rows.pop();
         }

@@ -136,7 +136,9 @@ struct Reader<'a> {
 /// Reads an RTF document.
 pub fn read(bytes: &[u8]) -> Result<Document, DocError> {
     if !bytes.starts_with(b"{\\rtf") {
-        return Err(DocError::Parse("not an RTF document (no {\\rtf header)".into()));
+        return Err(DocError::Parse(
+            "not an RTF document (no {\\rtf header)".into(),
+        ));
     }
     let mut r = Reader {
         bytes,
@@ -269,8 +271,7 @@ impl Reader<'_> {
             return Ok(());
         }
         let start = self.at;
-        while self.bytes.get(self.at).is_some_and(u8::is_ascii_alphabetic) && self.at - start < 32
-        {
+        while self.bytes.get(self.at).is_some_and(u8::is_ascii_alphabetic) && self.at - start < 32 {
             self.at += 1;
         }
         let word = std::str::from_utf8(&self.bytes[start..self.at]).unwrap_or("");

@@ -166,7 +166,7 @@ fn paths_stay_inside_agents_and_away_from_secrets() {
             "Forbidden",
         ),
         (
-            "doc extract --in inbox/a.docx --out artifacts/x.txt --format odt",
+            "doc extract --in inbox/a.docx --out artifacts/x.txt --format doc",
             "InvalidArgs",
         ),
     ] {

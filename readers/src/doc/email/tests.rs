@@ -38,14 +38,26 @@ fn headers_html_body_and_attachments() {
     assert_eq!(info.format, Format::Eml);
     assert!(out.contains("# Quarterly résumé"), "{out}");
     assert!(out.contains("From: Ann Author <ann@example.org>"), "{out}");
-    assert!(out.contains("To: Bob <bob@example.org>, carol@example.org"), "{out}");
+    assert!(
+        out.contains("To: Bob <bob@example.org>, carol@example.org"),
+        "{out}"
+    );
     assert!(out.contains("Cc: Dan <dan@example.org>"), "{out}");
     assert!(out.contains("Date: 2026-11-03T10:00:00"), "{out}");
     assert!(out.contains("## Numbers"), "{out}");
-    assert!(out.contains("The **HTML** body.") || out.contains("The HTML body."), "{out}");
+    assert!(
+        out.contains("The **HTML** body.") || out.contains("The HTML body."),
+        "{out}"
+    );
     assert!(out.contains("| A | B |"), "{out}");
-    assert!(!out.contains("Plain body."), "the HTML alternative is read: {out}");
-    assert!(out.contains("report.pdf (application/pdf, 27 bytes)"), "{out}");
+    assert!(
+        !out.contains("Plain body."),
+        "the HTML alternative is read: {out}"
+    );
+    assert!(
+        out.contains("report.pdf (application/pdf, 27 bytes)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -54,7 +66,10 @@ fn a_plain_text_message_keeps_its_paragraphs() {
     let out = read_text(m.as_bytes(), Some(Format::Eml), Mode::Md, 0, None, None)
         .expect("reads")
         .1;
-    assert!(out.contains("First line continues.\n\nSecond paragraph."), "{out}");
+    assert!(
+        out.contains("First line continues.\n\nSecond paragraph."),
+        "{out}"
+    );
 }
 
 #[test]
@@ -72,9 +87,8 @@ fn nested_messages_past_the_cap_are_refused() {
 
 #[test]
 fn boundary_floods_are_refused() {
-    let mut m = String::from(
-        "From: a@example.org\nContent-Type: multipart/mixed; boundary=\"x\"\n\n",
-    );
+    let mut m =
+        String::from("From: a@example.org\nContent-Type: multipart/mixed; boundary=\"x\"\n\n");
     for _ in 0..=super::MAX_PARTS {
         m.push_str("--x\n\n");
     }

@@ -28,15 +28,28 @@ fn msg() -> Vec<u8> {
     put(&mut cf, "/__substg1.0_0C1A001F", &utf16("Ann Author"));
     put(&mut cf, "/__substg1.0_5D01001F", &utf16("ann@example.org"));
     put(&mut cf, "/__substg1.0_0E04001F", &utf16("Bob; Carol"));
-    put(&mut cf, "/__substg1.0_1000001F", &utf16("Hello Bob,\r\n\r\nThe numbers are in.\r\n"));
-    cf.create_storage("/__attach_version1.0_#00000000").expect("storage");
-    put(&mut cf, "/__attach_version1.0_#00000000/__substg1.0_3707001F", &utf16("budget.xlsx"));
+    put(
+        &mut cf,
+        "/__substg1.0_1000001F",
+        &utf16("Hello Bob,\r\n\r\nThe numbers are in.\r\n"),
+    );
+    cf.create_storage("/__attach_version1.0_#00000000")
+        .expect("storage");
+    put(
+        &mut cf,
+        "/__attach_version1.0_#00000000/__substg1.0_3707001F",
+        &utf16("budget.xlsx"),
+    );
     put(
         &mut cf,
         "/__attach_version1.0_#00000000/__substg1.0_370E001F",
         &utf16("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
     );
-    put(&mut cf, "/__attach_version1.0_#00000000/__substg1.0_37010102", &[7u8; 1234]);
+    put(
+        &mut cf,
+        "/__attach_version1.0_#00000000/__substg1.0_37010102",
+        &[7u8; 1234],
+    );
     cf.flush().expect("flush");
     cf.into_inner().into_inner()
 }

@@ -28,7 +28,10 @@ fn paragraphs_headings_lists_and_tables() {
     assert_eq!(detect(rtf.as_bytes()), Ok(Format::Rtf));
     let out = md(rtf);
     assert!(out.contains("# Introduction"), "{out}");
-    assert!(out.contains("Plain text with café and €uro and a {brace}."), "{out}");
+    assert!(
+        out.contains("Plain text with café and €uro and a {brace}."),
+        "{out}"
+    );
     assert!(out.contains("1. first item"), "{out}");
     assert!(out.contains("| Name | Qty |"), "{out}");
     assert!(out.contains("| Apples | 3 |"), "{out}");
@@ -57,7 +60,11 @@ fn groups_nested_past_the_cap_are_refused() {
         other => panic!("expected a refusal, got {other:?}"),
     }
     // Just under the cap reads.
-    let ok = format!("{{\\rtf1 {}x{}}}", "{".repeat(depth - 2), "}".repeat(depth - 2));
+    let ok = format!(
+        "{{\\rtf1 {}x{}}}",
+        "{".repeat(depth - 2),
+        "}".repeat(depth - 2)
+    );
     assert!(md(&ok).contains('x'));
 }
 
