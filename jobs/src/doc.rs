@@ -166,6 +166,10 @@ pub struct DocText {
     pub chars: usize,
     /// Whether `--max-chars` cut the text.
     pub truncated: bool,
+    /// With [`Extract::also_text`]: where the plain text starts in the reply's bytes
+    /// (after the Markdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_at: Option<usize>,
 }
 
 /// `--ocr`.
@@ -313,6 +317,11 @@ pub struct Extract {
     /// crosses only the worker's pipe and is never logged or audited).
     #[serde(default)]
     pub password: Option<String>,
+    /// Also the plain text, from the same reading (a linked document in `rss read` keeps
+    /// both): the reply's bytes are the rendering of `mode`, then the plain text, which
+    /// starts at [`DocText::text_at`].
+    #[serde(default)]
+    pub also_text: bool,
 }
 
 impl Job for Extract {

@@ -87,6 +87,22 @@ pub fn read_text_with(
     ocr: Option<&Ocr<'_>>,
     password: Option<&str>,
 ) -> Result<(DocText, String), DocError> {
+    read_text_both(bytes, format, mode, max_chars, pages, ocr, password, false)
+}
+
+/// [`read_text_with`], and with `also_text` the plain text of the same reading after the
+/// rendering of `mode` (`DocText::text_at` says where it starts).
+#[allow(clippy::too_many_arguments)]
+pub fn read_text_both(
+    bytes: &[u8],
+    format: Option<Format>,
+    mode: Mode,
+    max_chars: usize,
+    pages: Option<(usize, usize)>,
+    ocr: Option<&Ocr<'_>>,
+    password: Option<&str>,
+    also_text: bool,
+) -> Result<(DocText, String), DocError> {
     let mut doc = read_doc_with(bytes, format, pages, ocr, password)?;
     let count = doc.pages.len();
     let mut truncated = false;
@@ -101,14 +117,24 @@ pub fn read_text_with(
     if mode != Mode::Json && max_chars > 0 {
         truncated = truncate(&mut text, max_chars);
     }
+    let mut text_at = None;
+    if also_text {
+        let mut plain = render(&doc, Mode::Text);
+        if max_chars > 0 {
+            truncate(&mut plain, max_chars);
+        }
+        text_at = Some(text.len());
+        text.push_str(&plain);
+    }
     let info = DocText {
         format: doc.format,
         pages: count,
         tables: doc.tables(),
         ocr_pages: doc.ocr_pages(),
         warnings: std::mem::take(&mut doc.warnings),
-        chars: text.chars().count(),
+        chars: text[..text_at.unwrap_or(text.len())].chars().count(),
         truncated,
+        text_at,
     };
     Ok((info, text))
 }

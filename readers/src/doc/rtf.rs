@@ -1,6 +1,7 @@
 //! RTF documents (docs/commands.md "doc extract"): text in paragraphs, headings (from
 //! `\outlinelevelN`), list items (`\ls` / `\ilvl`, numbered when their list text holds a
-//! digit), tables (`\intbl` … `\cell` … `\row`), title and author from `\info`.
+//! digit), tables (`\intbl` … `\cell` … `\row`), footnotes (at the end, in order), title
+//! and author from `\info`; hidden text (`\v`) is not read.
 //!
 //! A small tokenizer rather than a crate: the RTF crates on offer recurse per group or
 //! keep the whole token stream. This one is a single pass over the bytes with a heap stack
@@ -81,6 +82,7 @@ const SKIPPED: &[&str] = &[
     "docvar",
     "formfield",
     "blipuid",
+    "nonesttables",
 ];
 
 /// What a group sets.
@@ -92,6 +94,8 @@ struct Group {
     into: Into,
     /// Characters to skip after `\uN` (`\ucN`).
     uc: usize,
+    /// Hidden text (`\v`): not shown, not read.
+    hidden: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -100,6 +104,7 @@ enum Into {
     Title,
     Author,
     ListText,
+    Note,
 }
 
 /// The paragraph being read.
@@ -129,6 +134,9 @@ struct Reader<'a> {
     cell: String,
     title: String,
     author: String,
+    /// The footnote being read, and the footnotes read (they end the document).
+    note: String,
+    notes: Vec<Block>,
     budget: TableBudget,
     warnings: Vec<String>,
 }
@@ -151,6 +159,7 @@ pub fn read(bytes: &[u8]) -> Result<Document, DocError> {
             skip: false,
             into: Into::Body,
             uc: 1,
+            hidden: false,
         },
         para: Para::default(),
         blocks: Vec::new(),
@@ -159,12 +168,15 @@ pub fn read(bytes: &[u8]) -> Result<Document, DocError> {
         cell: String::new(),
         title: String::new(),
         author: String::new(),
+        note: String::new(),
+        notes: Vec::new(),
         budget: TableBudget::new(),
         warnings: Vec::new(),
     };
     r.run()?;
     r.end_para();
     r.end_table();
+    r.blocks.append(&mut r.notes);
     let mut doc = Document::new(Format::Rtf);
     let title = collapse(&r.title);
     let author = collapse(&r.author);
@@ -185,6 +197,7 @@ impl Reader<'_> {
             match b {
                 b'{' => {
                     self.at += 1;
+                    self.skip_chars = 0;
                     if self.stack.len() >= MAX_DEPTH {
                         return Err(DocError::Parse(format!(
                             "the document nests groups deeper than {MAX_DEPTH}: refusing it"
@@ -203,9 +216,15 @@ impl Reader<'_> {
                 }
                 b'}' => {
                     self.at += 1;
+                    self.skip_chars = 0;
                     self.flush_pending();
                     match self.stack.pop() {
-                        Some(g) => self.group = g,
+                        Some(g) => {
+                            if self.group.into == Into::Note && g.into != Into::Note {
+                                self.end_note();
+                            }
+                            self.group = g;
+                        }
                         None => return Ok(()),
                     }
                 }
@@ -292,6 +311,11 @@ impl Reader<'_> {
     }
 
     fn word(&mut self, word: &str, param: Option<i64>) -> Result<(), DocError> {
+        // A control word after `\uN` is one of the characters its fallback skips.
+        if self.skip_chars > 0 && word != "u" && word != "bin" {
+            self.skip_chars -= 1;
+            return Ok(());
+        }
         if word != "u" {
             self.flush_pending();
         }
@@ -323,6 +347,11 @@ impl Reader<'_> {
                 }
                 self.skip_chars = self.group.uc;
             }
+            "footnote" => {
+                self.note.clear();
+                self.group.into = Into::Note;
+            }
+            "v" => self.group.hidden = param != Some(0),
             "title" => self.group.into = Into::Title,
             "author" => self.group.into = Into::Author,
             "listtext" | "pntext" => {
@@ -372,7 +401,7 @@ impl Reader<'_> {
     }
 
     fn push_str(&mut self, s: &str) {
-        if self.group.skip {
+        if self.group.skip || self.group.hidden {
             return;
         }
         match self.group.into {
@@ -381,6 +410,16 @@ impl Reader<'_> {
             Into::Title => self.title.push_str(s),
             Into::Author => self.author.push_str(s),
             Into::ListText => self.para.list_text.push_str(s),
+            Into::Note => self.note.push_str(s),
+        }
+    }
+
+    /// A footnote's group closed: it becomes a footnote block, numbered in order.
+    fn end_note(&mut self) {
+        let text = collapse(&std::mem::take(&mut self.note));
+        if !text.is_empty() && self.notes.len() < 100_000 {
+            let mark = (self.notes.len() + 1).to_string();
+            self.notes.push(Block::footnote(mark, text));
         }
     }
 
@@ -397,6 +436,10 @@ impl Reader<'_> {
 
     fn par(&mut self) {
         if self.group.skip {
+            return;
+        }
+        if self.group.into == Into::Note {
+            self.note.push(' ');
             return;
         }
         if self.para.in_table {

@@ -356,6 +356,7 @@ async fn one(
             ..OcrJob::default()
         },
         password: None,
+        also_text: false,
     };
     let (info, text) = super::jobs::extract(&ctx.services.workers, bytes, job, s.ocr_mode).await?;
     let mime = match s.mode {

@@ -108,8 +108,8 @@ pub fn is_document(content_type: &str, body: &[u8]) -> bool {
         || Format::from_media_type(content_type).is_some_and(|f| f.is_document())
 }
 
-/// A linked document read for `rss read`: its text and its Markdown (two jobs in a
-/// worker), OCR as `tools.doc.ocr` says in its default language.
+/// A linked document read for `rss read`: its text and its Markdown (one job in a worker:
+/// one reading, rendered twice), OCR as `tools.doc.ocr` says in its default language.
 pub struct Linked {
     /// What the reader found (format, pages, warnings).
     pub info: paw_jobs::doc::DocText,
@@ -129,21 +129,24 @@ pub async fn read_linked(
     let ocr_mode = super::ocr::settings(cfg, None)?;
     let lang = super::ocr::language(cfg, None)?;
     let format = reader_for(content_type, &body);
-    let job = |mode| paw_jobs::doc::Extract {
+    let job = paw_jobs::doc::Extract {
         format,
-        mode,
+        mode: Mode::Md,
         max_chars: 0,
         pages: None,
         ocr: paw_jobs::doc::OcrJob {
-            lang: lang.clone(),
+            lang,
             ..paw_jobs::doc::OcrJob::default()
         },
         password: None,
+        also_text: true,
     };
-    let workers = &services.workers;
-    let (info, text) =
-        super::jobs::extract(workers, body.clone(), job(Mode::Text), ocr_mode).await?;
-    let (_, markdown) = super::jobs::extract(workers, body, job(Mode::Md), ocr_mode).await?;
+    let (info, mut markdown) = super::jobs::extract(&services.workers, body, job, ocr_mode).await?;
+    let at = info
+        .text_at
+        .filter(|&at| markdown.is_char_boundary(at))
+        .ok_or_else(|| CmdError::from(crate::worker::WorkerError::Crashed))?;
+    let text = markdown.split_off(at);
     Ok(Linked {
         info,
         text,

@@ -230,6 +230,7 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
             ..OcrJob::default()
         },
         password,
+        also_text: false,
     };
     let (x, text) = jobs::extract(&ctx.services.workers, bytes, job, ocr_mode).await?;
     ctx.progress(

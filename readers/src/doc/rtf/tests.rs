@@ -76,3 +76,23 @@ fn bin_skips_at_most_what_is_left() {
     let out = md("{\\rtf1 {\\bin3 {{{}after\\par}");
     assert!(out.contains("after"), "{out}");
 }
+
+#[test]
+fn a_unicode_escapes_fallback_ends_at_its_group() {
+    // The fallback of `\u8226` is the `\tab` that follows; the text after the group is kept.
+    let out = md(r"{\rtf1 \pard\ls1\ilvl0 {\listtext\tab \u8226 \tab}First item.\par}");
+    assert!(out.contains("- First item."), "{out}");
+    let out = md(r"{\rtf1 caf\u233\'e9 ok\par}");
+    assert!(out.contains("café ok"), "{out}");
+}
+
+#[test]
+fn footnotes_end_the_document_and_hidden_text_is_left_out() {
+    let out = md(
+        r"{\rtf1 Studied.{\super\chftn}{\footnote\pard See Sahlins.\par} Hidden: {\v secret}.\par}",
+    );
+    assert!(out.contains("Studied. Hidden: ."), "{out}");
+    assert!(out.contains("See Sahlins."), "{out}");
+    assert!(out.find("Hidden") < out.find("Sahlins"), "{out}");
+    assert!(!out.contains("secret"), "{out}");
+}
