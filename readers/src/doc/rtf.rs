@@ -356,9 +356,7 @@ impl Reader<'_> {
             "author" => self.group.into = Into::Author,
             "listtext" | "pntext" => {
                 self.group.into = Into::ListText;
-                if self.para.list.is_none() {
-                    self.para.list = Some(0);
-                }
+                self.para.list.get_or_insert(0);
             }
             "par" => self.par(),
             "sect" | "page" => self.par(),
@@ -382,9 +380,7 @@ impl Reader<'_> {
                 self.para.outline = param.map(|p| (p.clamp(0, 5) as u8) + 1);
             }
             "ls" => {
-                if self.para.list.is_none() {
-                    self.para.list = Some(0);
-                }
+                self.para.list.get_or_insert(0);
             }
             "ilvl" => self.para.list = Some(param.unwrap_or(0).clamp(0, 8) as u8),
             "cell" => self.end_cell(),
