@@ -26,7 +26,7 @@ pub mod tables;
 pub mod xlsx;
 
 pub use paw_jobs::doc::{DocText, Format, Mode};
-pub use read::{detect, read_doc, read_doc_with, read_text, read_text_both, read_text_with};
+pub use read::{detect, read_doc, read_doc_with, read_text, read_text_both};
 
 /// Why a document could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

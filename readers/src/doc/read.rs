@@ -74,24 +74,12 @@ pub fn read_text(
     pages: Option<(usize, usize)>,
     ocr: Option<&Ocr<'_>>,
 ) -> Result<(DocText, String), DocError> {
-    read_text_with(bytes, format, mode, max_chars, pages, ocr, None)
+    read_text_both(bytes, format, mode, max_chars, pages, ocr, None, false)
 }
 
-/// [`read_text`] with a PDF's user password (`--password-stdin`).
-pub fn read_text_with(
-    bytes: &[u8],
-    format: Option<Format>,
-    mode: Mode,
-    max_chars: usize,
-    pages: Option<(usize, usize)>,
-    ocr: Option<&Ocr<'_>>,
-    password: Option<&str>,
-) -> Result<(DocText, String), DocError> {
-    read_text_both(bytes, format, mode, max_chars, pages, ocr, password, false)
-}
-
-/// [`read_text_with`], and with `also_text` the plain text of the same reading after the
-/// rendering of `mode` (`DocText::text_at` says where it starts).
+/// [`read_text`] with a PDF's user password (`--password-stdin`), and with `also_text` the
+/// plain text of the same reading after the rendering of `mode` (`DocText::text_at` says
+/// where it starts).
 #[allow(clippy::too_many_arguments)]
 pub fn read_text_both(
     bytes: &[u8],

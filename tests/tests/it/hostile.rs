@@ -136,6 +136,15 @@ fn extract_each<const N: usize>(rig: &Rig, cases: [(&str, &str, Vec<u8>, Expect)
     }
 }
 
+/// `in/<name>` extracted again to text: its warnings hold `needle`.
+fn warned(rig: &Rig, name: &str, needle: &str) {
+    let o = rig
+        .d
+        .exec(&format!("doc extract --in in/{name} --out out/{name}.txt"));
+    let w = o["result"]["warnings"].to_string();
+    assert!(w.contains(needle), "{name}: {o}");
+}
+
 const CPU: Expect = Expect::Fails(&["worker used its CPU time"]);
 
 #[test]
@@ -286,16 +295,9 @@ fn hostile_books_pages_notes_and_tables_cost_a_worker_not_the_daemon() {
         ),
     ];
     extract_each(&rig, cases);
-    let warned = |name: &str, needle: &str| {
-        let o = rig
-            .d
-            .exec(&format!("doc extract --in in/{name} --out out/{name}.txt"));
-        let w = o["result"]["warnings"].to_string();
-        assert!(w.contains(needle), "{name}: {o}");
-    };
-    warned("many.epub", "more than 2000 chapters");
-    warned("grid.csv", "the rest is left out");
-    warned("deep.epub", "read as plain text");
+    warned(&rig, "many.epub", "more than 2000 chapters");
+    warned(&rig, "grid.csv", "the rest is left out");
+    warned(&rig, "deep.epub", "read as plain text");
 }
 
 #[test]
@@ -760,15 +762,8 @@ fn hostile_opendocument_rtf_and_mail_cost_a_worker_not_the_daemon() {
         ),
     ];
     extract_each(&rig, cases);
-    let warned = |name: &str, needle: &str| {
-        let o = rig
-            .d
-            .exec(&format!("doc extract --in in/{name} --out out/{name}.txt"));
-        let w = o["result"]["warnings"].to_string();
-        assert!(w.contains(needle), "{name}: {o}");
-    };
-    warned("repeat.ods", "repeated table cells");
-    warned("many.msg", "more than 1000 attachments");
+    warned(&rig, "repeat.ods", "repeated table cells");
+    warned(&rig, "many.msg", "more than 1000 attachments");
     let big = std::fs::read_to_string(rig.d.agents().join("out/big.eml.md")).expect("md");
     assert!(
         big.contains("data.bin (application/octet-stream, 31457280 bytes)"),
