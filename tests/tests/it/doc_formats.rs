@@ -148,12 +148,8 @@ fn a_folder_is_read_file_by_file_with_an_index_and_a_progress_event_each() {
         (Some(4), Some(3), Some(1)),
         "{o}"
     );
-    let notes: Vec<String> = steps
-        .iter()
-        .map(|(d, t, n)| format!("{d}/{t} {n}"))
-        .collect();
     assert_eq!(
-        notes,
+        super::doc::notes(&steps),
         [
             "0/4 reading a-report.odt",
             "1/4 reading b-letter.rtf",
