@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Builds a development corpus of public Office test files, kept out of the repository.
 
-Copies the XLSX/XLSM, DOCX and PPTX test files of public projects from bare mirrors of
+Copies the XLSX/XLSM, ODS, DOCX and PPTX test files of public projects from bare mirrors of
 their repositories (`git --git-dir=MIRROR show COMMIT:path`) into OUT, and writes each
 spreadsheet's reference Markdown beside it (`<name>.md`) from what LibreOffice shows:
 every sheet exported as CSV with "save cell contents as shown", one Markdown table per
 sheet under `## Sheet: <name>`. DOCX and PPTX files go to OUT/refusals with an empty
 reference: they are there to count the documents one reader refuses and the other reads.
 
-    python3 scripts/office-corpus.py MIRRORS OUT
+    python3 scripts/office-corpus.py MIRRORS OUT [EXTENSIONS]   # e.g. .ods (default: all)
     python3 scripts/office-corpus.py --oracles OUT
     PAW_DOC_ORACLES=OUT/refusals cargo bench -p paw-tests --bench oracles
     PAW_DOC_CORPUS_EXTRA=OUT/sheets PAW_BENCH_DOC_ONLY=fidelity cargo bench -p paw-tests --bench doc
@@ -39,6 +39,8 @@ SOURCES = [
     ("python-openxml+python-docx", "features/steps/test_files/", (".docx",), "MIT"),
     ("scanny+python-pptx", "tests/test_files/", (".pptx",), "MIT"),
     ("scanny+python-pptx", "features/steps/test_files/", (".pptx",), "MIT"),
+    ("tafia+calamine", "tests/", (".ods",), "MIT"),
+    ("SheetJS+test_files", "", (".ods",), "Apache-2.0"),
 ]
 # Files that are not what their name says, or test a password: not documents to read.
 SKIP = ("pass_protected", "password", "encrypted")
@@ -136,6 +138,7 @@ def main():
         oracles(Path(sys.argv[2]))
         return
     mirrors, out = Path(sys.argv[1]), Path(sys.argv[2])
+    only = tuple(sys.argv[3].split(",")) if len(sys.argv) > 3 else None
     for mirror, folder, exts, _license in SOURCES:
         gd = mirrors / mirror / "repo"
         commit = git(gd, "rev-parse", "HEAD").decode().strip()
@@ -143,9 +146,11 @@ def main():
         for n in names:
             if not n.startswith(folder) or not n.lower().endswith(exts):
                 continue
+            if only and not n.lower().endswith(only):
+                continue
             if any(s in n.lower() for s in SKIP):
                 continue
-            is_sheet = n.lower().endswith((".xlsx", ".xlsm"))
+            is_sheet = n.lower().endswith((".xlsx", ".xlsm", ".ods"))
             sub = "sheets" if is_sheet else "refusals"
             dest = out / sub / mirror.split("+")[1] / n.replace("/", "__")
             dest.parent.mkdir(parents=True, exist_ok=True)

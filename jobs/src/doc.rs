@@ -38,6 +38,18 @@ pub enum Format {
     Markdown,
     /// An EPUB book (a page per chapter).
     Epub,
+    /// An e-mail message (RFC 5322 / MIME, `.eml`).
+    Eml,
+    /// An Outlook message (`.msg`, a compound file).
+    Msg,
+    /// An OpenDocument text (`.odt`).
+    Odt,
+    /// An OpenDocument spreadsheet (`.ods`, a page per sheet).
+    Ods,
+    /// An OpenDocument presentation (`.odp`, a page per slide).
+    Odp,
+    /// Rich Text Format (`.rtf`).
+    Rtf,
 }
 
 impl Format {
@@ -56,6 +68,12 @@ impl Format {
             Format::Tsv => "tsv",
             Format::Markdown => "md",
             Format::Epub => "epub",
+            Format::Eml => "eml",
+            Format::Msg => "msg",
+            Format::Odt => "odt",
+            Format::Ods => "ods",
+            Format::Odp => "odp",
+            Format::Rtf => "rtf",
         }
     }
 
@@ -68,6 +86,7 @@ impl Format {
             "csv" => Format::Csv,
             "tsv" | "tab" => Format::Tsv,
             "md" | "markdown" => Format::Markdown,
+            "eml" => Format::Eml,
             _ => return None,
         })
     }
@@ -92,6 +111,12 @@ impl Format {
             "text/tab-separated-values" => Format::Tsv,
             "text/markdown" | "text/x-markdown" => Format::Markdown,
             "application/epub+zip" => Format::Epub,
+            "message/rfc822" => Format::Eml,
+            "application/vnd.ms-outlook" => Format::Msg,
+            "application/vnd.oasis.opendocument.text" => Format::Odt,
+            "application/vnd.oasis.opendocument.spreadsheet" => Format::Ods,
+            "application/vnd.oasis.opendocument.presentation" => Format::Odp,
+            "application/rtf" | "text/rtf" => Format::Rtf,
             _ => return None,
         })
     }
@@ -101,7 +126,7 @@ impl Format {
     pub fn is_text(self) -> bool {
         matches!(
             self,
-            Format::Html | Format::Csv | Format::Tsv | Format::Markdown
+            Format::Html | Format::Csv | Format::Tsv | Format::Markdown | Format::Eml
         )
     }
 
@@ -141,6 +166,10 @@ pub struct DocText {
     pub chars: usize,
     /// Whether `--max-chars` cut the text.
     pub truncated: bool,
+    /// With [`Extract::also_text`]: where the plain text starts in the reply's bytes
+    /// (after the Markdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_at: Option<usize>,
 }
 
 /// `--ocr`.
@@ -212,6 +241,12 @@ pub enum Plan {
     Deferred,
 }
 
+/// Whether `bytes` begin as a container whose format only a look inside tells: a zip
+/// (Office, OpenDocument, EPUB) or a compound file (Outlook `.msg`).
+pub fn is_container(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK") || bytes.starts_with(b"\xD0\xCF\x11\xE0")
+}
+
 /// Whether `bytes` are a PDF: `%PDF-` within the first 1,024 bytes, as viewers accept it
 /// (a banner before the header, as Ghostscript and some mailers write, is skipped).
 pub fn is_pdf(bytes: &[u8]) -> bool {
@@ -220,8 +255,8 @@ pub fn is_pdf(bytes: &[u8]) -> bool {
         .any(|w| w == b"%PDF-")
 }
 
-/// The format the first bytes announce by a signature alone (PDF and the pictures; a zip
-/// package needs a look inside, which only the worker takes).
+/// The format the first bytes announce by a signature alone (PDF, the pictures, RTF; a zip
+/// package or a compound file needs a look inside, which only the worker takes).
 pub fn sniff(bytes: &[u8]) -> Option<Format> {
     if is_pdf(bytes) {
         Some(Format::Pdf)
@@ -231,6 +266,8 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
         Some(Format::Jpeg)
     } else if bytes.starts_with(b"II*\0") || bytes.starts_with(b"MM\0*") {
         Some(Format::Tiff)
+    } else if bytes.starts_with(b"{\\rtf") {
+        Some(Format::Rtf)
     } else {
         None
     }
@@ -280,6 +317,11 @@ pub struct Extract {
     /// crosses only the worker's pipe and is never logged or audited).
     #[serde(default)]
     pub password: Option<String>,
+    /// Also the plain text, from the same reading (a linked document in `rss read` keeps
+    /// both): the reply's bytes are the rendering of `mode`, then the plain text, which
+    /// starts at [`DocText::text_at`].
+    #[serde(default)]
+    pub also_text: bool,
 }
 
 impl Job for Extract {

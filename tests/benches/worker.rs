@@ -69,6 +69,7 @@ fn main() {
             pages: None,
             ocr: Default::default(),
             password: None,
+            also_text: false,
         };
         let (info, _) = job.run(docx.clone()).expect("doc");
         assert_eq!(info.chars, 28);

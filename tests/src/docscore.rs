@@ -811,13 +811,14 @@ pub fn corpus(dir: &std::path::Path) -> Vec<CorpusDoc> {
 }
 
 /// The formats, in the order they are reported in.
-pub const KINDS: [&str; 9] = [
-    "pdf", "docx", "pptx", "xlsx", "scan", "html", "epub", "csv", "md",
+pub const KINDS: [&str; 15] = [
+    "pdf", "docx", "pptx", "xlsx", "scan", "html", "epub", "csv", "md", "odt", "ods", "odp", "rtf",
+    "eml", "msg",
 ];
 
 /// The order formats are reported in.
 pub fn kind_order(kind: &str) -> usize {
-    KINDS.iter().position(|k| *k == kind).unwrap_or(9)
+    KINDS.iter().position(|k| *k == kind).unwrap_or(KINDS.len())
 }
 
 #[cfg(test)]

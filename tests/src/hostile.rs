@@ -348,3 +348,56 @@ pub fn csv_grid(rows: usize, cols: usize) -> String {
     }
     s
 }
+
+/// An ODT whose `content.xml` inflates to `mib` MiB of spaces in one paragraph (a zip bomb).
+pub fn odt_bomb(mib: usize) -> Vec<u8> {
+    let mut content = b"<office:document-content><office:body><office:text><text:p>".to_vec();
+    content.resize(content.len() + (mib << 20), b' ');
+    content.extend_from_slice(b"</text:p></office:text></office:body></office:document-content>");
+    crate::docgen::odf_parts("text", content)
+}
+
+/// An ODS whose one row of text is repeated a billion times, each a billion columns wide.
+pub fn ods_repeat_bomb() -> Vec<u8> {
+    crate::docgen::odf(
+        "spreadsheet",
+        "<table:table table:name=\"S\"><table:table-row table:number-rows-repeated=\"1000000000\">\
+         <table:table-cell table:number-columns-repeated=\"1000000000\"><text:p>x</text:p></table:table-cell>\
+         </table:table-row></table:table>",
+    )
+}
+
+/// An RTF document whose groups nest `depth` deep.
+pub fn rtf_deep_groups(depth: usize) -> Vec<u8> {
+    format!("{{\\rtf1 {}x{}}}", "{".repeat(depth), "}".repeat(depth)).into_bytes()
+}
+
+/// An RTF document with a `\bin` that claims far more bytes than the file holds.
+pub fn rtf_huge_bin() -> Vec<u8> {
+    b"{\\rtf1 before\\par{\\bin99999999999999999999 raw}}".to_vec()
+}
+
+/// An e-mail of `n` `message/rfc822` parts nested in one another.
+pub fn eml_nested(n: usize) -> Vec<u8> {
+    let mut m = String::from("From: a@example.org\nSubject: nest\n");
+    for _ in 0..n {
+        m.push_str("Content-Type: message/rfc822\n\nFrom: b@example.org\n");
+    }
+    m.push_str("\nbody\n");
+    m.into_bytes()
+}
+
+/// An e-mail of `n` empty MIME parts.
+pub fn eml_many_parts(n: usize) -> Vec<u8> {
+    let mut m =
+        String::from("From: a@example.org\nContent-Type: multipart/mixed; boundary=\"x\"\n\n");
+    for _ in 0..n {
+        m.push_str("--x\n\n");
+    }
+    m.into_bytes()
+}
+
+/// An e-mail with one base64 attachment of `mib` MiB.
+pub fn eml_huge_attachment(mib: usize) -> Vec<u8> {
+    crate::docgen::eml("big", "See attached.", &vec![0xA5; mib << 20])
+}

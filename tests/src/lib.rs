@@ -9,6 +9,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 pub mod alloc;
+pub mod docgen;
 pub mod docscore;
 pub mod hostile;
 pub mod http;

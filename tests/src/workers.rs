@@ -69,6 +69,7 @@ impl Workers {
                 ..OcrJob::default()
             },
             password: None,
+            also_text: false,
         };
         self.rt
             .block_on(doc_jobs::extract(

@@ -3,7 +3,7 @@
 use paw_jobs::JobFailure;
 use paw_jobs::doc::{DocText, Extract, Tables, TablesReply};
 use paw_readers::doc::ocr;
-use paw_readers::doc::{read_doc, read_text_with, tables};
+use paw_readers::doc::{read_doc, read_text_both, tables};
 
 use crate::Run;
 
@@ -18,7 +18,7 @@ impl Run for Extract {
             data: &data,
             deferred: self.ocr.deferred,
         };
-        let (info, text) = read_text_with(
+        let (info, text) = read_text_both(
             bytes,
             self.format,
             self.mode,
@@ -26,6 +26,7 @@ impl Run for Extract {
             self.pages,
             Some(&settings),
             self.password.as_deref(),
+            self.also_text,
         )
         .map_err(JobFailure::from)?;
         Ok((info, text.into_bytes()))

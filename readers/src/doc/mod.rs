@@ -7,22 +7,26 @@
 
 mod delimited;
 mod docx;
+mod email;
 mod epub;
 pub mod flow;
 pub mod html;
 mod markdown;
 pub mod model;
+mod msg;
 pub mod numfmt;
 pub mod ocr;
+mod odf;
 pub mod ooxml;
 pub mod pdf;
 mod pptx;
 mod read;
+mod rtf;
 pub mod tables;
 pub mod xlsx;
 
 pub use paw_jobs::doc::{DocText, Format, Mode};
-pub use read::{detect, read_doc, read_doc_with, read_text, read_text_with};
+pub use read::{detect, read_doc, read_doc_with, read_text, read_text_both};
 
 /// Why a document could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -4,7 +4,8 @@
 use super::model::{Document, render, truncate};
 use super::ocr::{self, Ocr};
 use super::{
-    DocError, DocText, Format, Mode, delimited, docx, epub, html, markdown, ooxml, pdf, pptx, xlsx,
+    DocError, DocText, Format, Mode, delimited, docx, email, epub, html, markdown, msg, odf, ooxml,
+    pdf, pptx, rtf, xlsx,
 };
 
 /// Reads a document into the model (in a worker: the bytes are untrusted), keeping only
@@ -44,6 +45,10 @@ pub fn read_doc_with(
         Format::Csv | Format::Tsv => delimited::read(bytes, format)?,
         Format::Markdown => markdown::read(bytes)?,
         Format::Epub => epub::read(bytes)?,
+        Format::Eml => email::read(bytes)?,
+        Format::Msg => msg::read(bytes)?,
+        Format::Odt | Format::Ods | Format::Odp => odf::read(bytes, format)?,
+        Format::Rtf => rtf::read(bytes)?,
     };
     if let Some((from, to)) = pages {
         if format == Format::Docx && doc.pages.len() < 2 {
@@ -69,11 +74,14 @@ pub fn read_text(
     pages: Option<(usize, usize)>,
     ocr: Option<&Ocr<'_>>,
 ) -> Result<(DocText, String), DocError> {
-    read_text_with(bytes, format, mode, max_chars, pages, ocr, None)
+    read_text_both(bytes, format, mode, max_chars, pages, ocr, None, false)
 }
 
-/// [`read_text`] with a PDF's user password (`--password-stdin`).
-pub fn read_text_with(
+/// [`read_text`] with a PDF's user password (`--password-stdin`), and with `also_text` the
+/// plain text of the same reading after the rendering of `mode` (`DocText::text_at` says
+/// where it starts).
+#[allow(clippy::too_many_arguments)]
+pub fn read_text_both(
     bytes: &[u8],
     format: Option<Format>,
     mode: Mode,
@@ -81,6 +89,7 @@ pub fn read_text_with(
     pages: Option<(usize, usize)>,
     ocr: Option<&Ocr<'_>>,
     password: Option<&str>,
+    also_text: bool,
 ) -> Result<(DocText, String), DocError> {
     let mut doc = read_doc_with(bytes, format, pages, ocr, password)?;
     let count = doc.pages.len();
@@ -96,20 +105,31 @@ pub fn read_text_with(
     if mode != Mode::Json && max_chars > 0 {
         truncated = truncate(&mut text, max_chars);
     }
+    let mut text_at = None;
+    if also_text {
+        let mut plain = render(&doc, Mode::Text);
+        if max_chars > 0 {
+            truncate(&mut plain, max_chars);
+        }
+        text_at = Some(text.len());
+        text.push_str(&plain);
+    }
     let info = DocText {
         format: doc.format,
         pages: count,
         tables: doc.tables(),
         ocr_pages: doc.ocr_pages(),
         warnings: std::mem::take(&mut doc.warnings),
-        chars: text.chars().count(),
+        chars: text[..text_at.unwrap_or(text.len())].chars().count(),
         truncated,
+        text_at,
     };
     Ok((info, text))
 }
 
 /// The format of `bytes`, from their content, never the file name: `%PDF-`, the PNG, JPEG
-/// and TIFF signatures, or a zip whose main part — found as Office finds it, through
+/// and TIFF signatures, `{\rtf`, a compound file holding an Outlook message, a header block
+/// that begins an e-mail, an OpenDocument zip (its `mimetype`), or a zip whose main part — found as Office finds it, through
 /// `_rels/.rels` and `[Content_Types].xml` (`ooxml::main_part`) — is a Word, PowerPoint
 /// or Excel document.
 pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
@@ -123,10 +143,16 @@ pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
         return Ok(Format::Tiff);
     }
     if bytes.starts_with(b"\xD0\xCF\x11\xE0") {
+        if msg::is_msg(bytes) {
+            return Ok(Format::Msg);
+        }
         return Err(DocError::NotSupported(
             "an OLE2 file: legacy .doc/.ppt/.xls or an encrypted Office document; not supported"
                 .into(),
         ));
+    }
+    if bytes.starts_with(b"{\\rtf") {
+        return Ok(Format::Rtf);
     }
     // After the pictures' signatures: a picture never begins with a PDF header, but its
     // first kilobyte may hold those five bytes.
@@ -137,19 +163,25 @@ pub fn detect(bytes: &[u8]) -> Result<Format, DocError> {
         if looks_like_html(bytes) {
             return Ok(Format::Html);
         }
+        if email::looks_like_email(bytes) {
+            return Ok(Format::Eml);
+        }
         return Err(DocError::NotSupported(
-            "not a PDF, DOCX, PPTX, XLSX, EPUB, HTML, PNG, JPEG or TIFF file (unknown content; CSV, TSV and Markdown are known by their file extension, content type or --format)".into(),
+            "not a PDF, DOCX, PPTX, XLSX, EPUB, OpenDocument, RTF, e-mail, HTML, PNG, JPEG or TIFF file (unknown content; CSV, TSV and Markdown are known by their file extension, content type or --format)".into(),
         ));
     }
     let mut zip = ooxml::Zip::new(bytes)?;
     if let Some(main) = ooxml::main_part(&mut zip, &mut Vec::new())? {
         return Ok(main.format);
     }
+    if let Some(format) = odf::format_of(&mut zip) {
+        return Ok(format);
+    }
     if epub::is_epub(&mut zip) {
         return Ok(Format::Epub);
     }
     Err(DocError::NotSupported(
-        "a zip file that is not a DOCX, PPTX, XLSX or EPUB document".into(),
+        "a zip file that is not a DOCX, PPTX, XLSX, ODT, ODS, ODP or EPUB document".into(),
     ))
 }
 

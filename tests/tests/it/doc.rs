@@ -33,6 +33,14 @@ fn put(d: &Daemon, rel: &str, bytes: &[u8]) {
     std::fs::write(p, bytes).expect("write");
 }
 
+/// Progress events as `done/total note` lines.
+pub(super) fn notes(steps: &[(u64, u64, String)]) -> Vec<String> {
+    steps
+        .iter()
+        .map(|(d, t, n)| format!("{d}/{t} {n}"))
+        .collect()
+}
+
 fn code(o: &Value) -> &str {
     o["error_code"].as_str().unwrap_or("")
 }
@@ -51,12 +59,8 @@ fn a_docx_becomes_markdown_in_the_out_file_listed_as_an_artifact() {
     }));
     assert_eq!(o["exit_code"], 0, "{o}");
     // Its steps as progress: read, extracted (how much), written.
-    let notes: Vec<String> = steps
-        .iter()
-        .map(|(d, t, n)| format!("{d}/{t} {n}"))
-        .collect();
     assert_eq!(
-        notes,
+        notes(&steps),
         [
             "1/3 read; extracting in a worker",
             &format!(
@@ -166,7 +170,7 @@ fn paths_stay_inside_agents_and_away_from_secrets() {
             "Forbidden",
         ),
         (
-            "doc extract --in inbox/a.docx --out artifacts/x.txt --format odt",
+            "doc extract --in inbox/a.docx --out artifacts/x.txt --format doc",
             "InvalidArgs",
         ),
     ] {

@@ -136,6 +136,15 @@ fn extract_each<const N: usize>(rig: &Rig, cases: [(&str, &str, Vec<u8>, Expect)
     }
 }
 
+/// `in/<name>` extracted again to text: its warnings hold `needle`.
+fn warned(rig: &Rig, name: &str, needle: &str) {
+    let o = rig
+        .d
+        .exec(&format!("doc extract --in in/{name} --out out/{name}.txt"));
+    let w = o["result"]["warnings"].to_string();
+    assert!(w.contains(needle), "{name}: {o}");
+}
+
 const CPU: Expect = Expect::Fails(&["worker used its CPU time"]);
 
 #[test]
@@ -286,16 +295,9 @@ fn hostile_books_pages_notes_and_tables_cost_a_worker_not_the_daemon() {
         ),
     ];
     extract_each(&rig, cases);
-    let warned = |name: &str, needle: &str| {
-        let o = rig
-            .d
-            .exec(&format!("doc extract --in in/{name} --out out/{name}.txt"));
-        let w = o["result"]["warnings"].to_string();
-        assert!(w.contains(needle), "{name}: {o}");
-    };
-    warned("many.epub", "more than 2000 chapters");
-    warned("grid.csv", "the rest is left out");
-    warned("deep.epub", "read as plain text");
+    warned(&rig, "many.epub", "more than 2000 chapters");
+    warned(&rig, "grid.csv", "the rest is left out");
+    warned(&rig, "deep.epub", "read as plain text");
 }
 
 #[test]
@@ -699,4 +701,74 @@ fn an_irc_connection_survives_a_dying_worker() {
         (&json!("joined"), &json!("green")),
         "{st}"
     );
+}
+
+#[test]
+fn hostile_opendocument_rtf_and_mail_cost_a_worker_not_the_daemon() {
+    let rig = Rig::new("");
+    let bomb = hostile::odt_bomb(100);
+    assert!(bomb.len() < 1 << 20, "the ODT bomb is {} bytes", bomb.len());
+    let cases: [(&str, &str, Vec<u8>, Expect); 8] = [
+        // 100 MiB of spaces in a small zip: the per-part inflation cap refuses it.
+        (
+            "ODT content bomb",
+            "bomb.odt",
+            bomb,
+            Expect::Fails(&["zip bomb"]),
+        ),
+        // 10^18 cells asked for: the repeats stop at their cap, with a warning.
+        (
+            "ODS repeat bomb",
+            "repeat.ods",
+            hostile::ods_repeat_bomb(),
+            Expect::Ok,
+        ),
+        (
+            "RTF groups nested 100,000 deep",
+            "deep.rtf",
+            hostile::rtf_deep_groups(100_000),
+            Expect::Fails(&["nests groups deeper than 1000"]),
+        ),
+        (
+            "RTF \\bin past the end",
+            "bin.rtf",
+            hostile::rtf_huge_bin(),
+            Expect::Ok,
+        ),
+        (
+            "e-mail nesting 100,000 messages",
+            "nested.eml",
+            hostile::eml_nested(100_000),
+            Expect::Fails(&["nests more than 64 messages"]),
+        ),
+        (
+            "e-mail of 1,000,000 parts",
+            "parts.eml",
+            hostile::eml_many_parts(1_000_000),
+            Expect::Fails(&["more than 10000 MIME boundaries"]),
+        ),
+        // 30 MiB of attachment (40 MiB of base64): listed with its size, never read.
+        (
+            "e-mail with a 30 MiB attachment",
+            "big.eml",
+            hostile::eml_huge_attachment(30),
+            Expect::Ok,
+        ),
+        (
+            "Outlook message with 3,000 attachments",
+            "many.msg",
+            paw_tests::docgen::msg("many", "body", 3_000),
+            Expect::Ok,
+        ),
+    ];
+    extract_each(&rig, cases);
+    warned(&rig, "repeat.ods", "repeated table cells");
+    warned(&rig, "many.msg", "more than 1000 attachments");
+    let big = std::fs::read_to_string(rig.d.agents().join("out/big.eml.md")).expect("md");
+    assert!(
+        big.contains("data.bin (application/octet-stream, 31457280 bytes)"),
+        "{big}"
+    );
+    let bin = std::fs::read_to_string(rig.d.agents().join("out/bin.rtf.md")).expect("md");
+    assert_eq!(bin, "before\n");
 }

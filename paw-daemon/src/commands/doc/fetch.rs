@@ -3,7 +3,7 @@
 //! checked, the body capped at `tools.doc.max_download_bytes`. The bytes are not parsed
 //! here: the content type and the first bytes only choose the reader the worker runs.
 
-use paw_jobs::doc::{Format, Mode, sniff};
+use paw_jobs::doc::{Format, Mode, is_container, sniff};
 use paw_proto::ErrorCode;
 use reqwest::header::{ACCEPT, HeaderMap};
 use serde_json::json;
@@ -81,10 +81,10 @@ pub fn net_error(e: &NetError, url: &str) -> CmdError {
 }
 
 /// The reader for a download: its first bytes when they carry a signature (PDF, the
-/// pictures, a zip package — the worker looks inside), else its content type for the
+/// pictures, RTF, a zip package or a compound file — the worker looks inside), else its content type for the
 /// formats that have no signature. `None`: the worker detects from the bytes.
 pub fn reader_for(content_type: &str, body: &[u8]) -> Option<Format> {
-    if sniff(body).is_some() || body.starts_with(b"PK") {
+    if sniff(body).is_some() || is_container(body) {
         return None;
     }
     Format::from_media_type(content_type).filter(|f| f.is_text())
@@ -93,7 +93,7 @@ pub fn reader_for(content_type: &str, body: &[u8]) -> Option<Format> {
 /// The reader for a file whose bytes carry no signature, from its name's extension
 /// (`notes.md`, `data.csv`); `None`: the worker detects from the bytes.
 pub fn by_name(name: &str, body: &[u8]) -> Option<Format> {
-    if sniff(body).is_some() || body.starts_with(b"PK") {
+    if sniff(body).is_some() || is_container(body) {
         return None;
     }
     Format::from_extension(name)
@@ -104,11 +104,12 @@ pub fn by_name(name: &str, body: &[u8]) -> Option<Format> {
 pub fn is_document(content_type: &str, body: &[u8]) -> bool {
     sniff(body).is_some()
         || body.starts_with(b"PK\x03\x04")
+        || body.starts_with(b"\xD0\xCF\x11\xE0")
         || Format::from_media_type(content_type).is_some_and(|f| f.is_document())
 }
 
-/// A linked document read for `rss read`: its text and its Markdown (two jobs in a
-/// worker), OCR as `tools.doc.ocr` says in its default language.
+/// A linked document read for `rss read`: its text and its Markdown (one job in a worker:
+/// one reading, rendered twice), OCR as `tools.doc.ocr` says in its default language.
 pub struct Linked {
     /// What the reader found (format, pages, warnings).
     pub info: paw_jobs::doc::DocText,
@@ -128,21 +129,24 @@ pub async fn read_linked(
     let ocr_mode = super::ocr::settings(cfg, None)?;
     let lang = super::ocr::language(cfg, None)?;
     let format = reader_for(content_type, &body);
-    let job = |mode| paw_jobs::doc::Extract {
+    let job = paw_jobs::doc::Extract {
         format,
-        mode,
+        mode: Mode::Md,
         max_chars: 0,
         pages: None,
         ocr: paw_jobs::doc::OcrJob {
-            lang: lang.clone(),
+            lang,
             ..paw_jobs::doc::OcrJob::default()
         },
         password: None,
+        also_text: true,
     };
-    let workers = &services.workers;
-    let (info, text) =
-        super::jobs::extract(workers, body.clone(), job(Mode::Text), ocr_mode).await?;
-    let (_, markdown) = super::jobs::extract(workers, body, job(Mode::Md), ocr_mode).await?;
+    let (info, mut markdown) = super::jobs::extract(&services.workers, body, job, ocr_mode).await?;
+    let at = info
+        .text_at
+        .filter(|&at| markdown.is_char_boundary(at))
+        .ok_or_else(|| CmdError::from(crate::worker::WorkerError::Crashed))?;
+    let text = markdown.split_off(at);
     Ok(Linked {
         info,
         text,

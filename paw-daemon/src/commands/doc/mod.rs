@@ -1,12 +1,13 @@
 //! `doc extract` (docs/commands.md "doc extract, doc tables"): documents → a small block model → plain text or Markdown.
 //!
 //! ```text
-//! doc extract (--in P | --url URL) --out P [--format auto|pdf|docx|pptx|xlsx|epub|html|csv|tsv|md|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]
+//! doc extract (--in P | --url URL) --out P [--format auto|pdf|docx|pptx|xlsx|odt|ods|odp|rtf|epub|html|eml|msg|csv|tsv|md|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]
 //! ```
 //!
 //! The daemon's side: flags, the input file, OCR's language data, the worker job, the
 //! output file. The document itself is read only in a worker (`paw_readers::doc`).
 
+mod batch;
 pub mod fetch;
 pub mod jobs;
 mod ocr;
@@ -27,8 +28,8 @@ use crate::command::{
 
 static SPEC: CommandSpec = CommandSpec {
     name: "doc",
-    summary: "turn PDF, DOCX, PPTX, XLSX, EPUB, HTML, CSV/TSV, Markdown and image (OCR) files — under .agents/, in tools.doc.read_dirs or at a URL — into text, Markdown, a JSON document model or table files",
-    usage: "doc extract (--in P | --url URL) --out P [--format auto|pdf|docx|pptx|xlsx|epub|html|csv|tsv|md|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]\n\
+    summary: "turn PDF, DOCX, PPTX, XLSX, OpenDocument (ODT, ODS, ODP), RTF, EPUB, HTML, e-mail (EML, MSG), CSV/TSV, Markdown and image (OCR) files — under .agents/, in tools.doc.read_dirs or at a URL — into text, Markdown, a JSON document model or table files",
+    usage: "doc extract (--in P | --url URL) --out P [--format auto|pdf|docx|pptx|xlsx|odt|ods|odp|rtf|epub|html|eml|msg|csv|tsv|md|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]\n\
             doc tables --in P --out-dir D [--format csv|tsv|json] [--pages A-B]",
     subcommands: &[
         SubcommandSpec::of::<ExtractArgs>("extract"),
@@ -75,19 +76,19 @@ impl Command for Doc {
 #[command(name = "doc extract")]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["input", "url"])))]
 pub struct ExtractArgs {
-    /// the document, under .agents/ (or a folder listed in tools.doc.read_dirs)
+    /// the document, under .agents/ (or a folder listed in tools.doc.read_dirs); a folder reads every document in it (then --out is a folder)
     #[arg(long = "in", value_name = "P")]
     input: Option<String>,
     /// the document at this http(s) URL, downloaded through the network guard (at most tools.doc.max_download_bytes)
     #[arg(long, value_name = "URL")]
     url: Option<String>,
-    /// the text or Markdown file to write, under .agents/
+    /// the text or Markdown file to write, under .agents/ (for a folder --in: the folder of outputs and index.json)
     #[arg(long, value_name = "P")]
     out: String,
     /// the document's format (default auto: from its bytes)
     #[arg(
         long,
-        value_name = "auto|pdf|docx|pptx|xlsx|epub|html|csv|tsv|md|png|jpeg|tiff"
+        value_name = "auto|pdf|docx|pptx|xlsx|odt|ods|odp|rtf|epub|html|eml|msg|csv|tsv|md|png|jpeg|tiff"
     )]
     format: Option<String>,
     /// cut the text at this many characters (default 0: no cut)
@@ -111,7 +112,7 @@ pub struct ExtractArgs {
 }
 
 /// The `--format` values besides `auto`.
-const FORMATS: &str = "auto, pdf, docx, pptx, xlsx, epub, html, csv, tsv, md, png, jpeg or tiff";
+const FORMATS: &str = "auto, pdf, docx, pptx, xlsx, odt, ods, odp, rtf, epub, html, eml, msg, csv, tsv, md, png, jpeg or tiff";
 
 /// `--pages A-B` (or `A`) as an inclusive range from 1.
 pub(crate) fn page_range(s: &str) -> Result<(usize, usize), CmdError> {
@@ -155,6 +156,12 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
         "tsv" => Some(Format::Tsv),
         "md" | "markdown" => Some(Format::Markdown),
         "epub" => Some(Format::Epub),
+        "odt" => Some(Format::Odt),
+        "ods" => Some(Format::Ods),
+        "odp" => Some(Format::Odp),
+        "rtf" => Some(Format::Rtf),
+        "eml" => Some(Format::Eml),
+        "msg" => Some(Format::Msg),
         other => {
             return Err(CmdError::invalid_args(format!(
                 "--format must be one of {FORMATS}, got {other:?}"
@@ -177,6 +184,24 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
     let ocr_lang = ocr::language(&ctx.config.tools.doc, a.lang.as_deref())?;
     // Checked before reading anything: a bad --out must not cost a parse.
     crate::command::paths::resolve(ctx.home.agents(), out, true)?;
+    if let Some(input) = a.input.as_deref()
+        && let Some(root) = input_dir(ctx, input).await?
+    {
+        if password.is_some() {
+            return Err(CmdError::invalid_args(
+                "--password-stdin reads one document; --in names a folder",
+            ));
+        }
+        let settings = batch::Settings {
+            format,
+            mode,
+            max_chars,
+            pages,
+            ocr_mode,
+            ocr_lang,
+        };
+        return batch::run(ctx, input, root, out, settings).await;
+    }
     let (bytes, format, input) = match (a.input.as_deref(), a.url.as_deref()) {
         (Some(input), None) => {
             let bytes = read_input(ctx, input).await?;
@@ -205,6 +230,7 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
             ..OcrJob::default()
         },
         password,
+        also_text: false,
     };
     let (x, text) = jobs::extract(&ctx.services.workers, bytes, job, ocr_mode).await?;
     ctx.progress(
@@ -259,6 +285,20 @@ async fn input_path(ctx: &Ctx, input: &str) -> Result<std::path::PathBuf, CmdErr
     })
     .await
     .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?
+}
+
+/// `--in`'s real path when it names a folder (`doc extract --in DIR`), else `None`.
+async fn input_dir(ctx: &Ctx, input: &str) -> Result<Option<std::path::PathBuf>, CmdError> {
+    let path = input_path(ctx, input).await?;
+    match tokio::fs::metadata(&path).await {
+        Ok(m) if m.is_dir() => tokio::fs::canonicalize(&path).await.map(Some).map_err(|e| {
+            CmdError::new(
+                ErrorCode::NotFound,
+                format!("cannot open --in {input}: {e}"),
+            )
+        }),
+        _ => Ok(None),
+    }
 }
 
 /// Reads `--in` (a file under .agents/ or a read_dirs folder, at most
@@ -320,8 +360,8 @@ struct Extracted {
 impl crate::command::Reply for Extracted {
     fn stdout(&self) -> String {
         let unit = match self.format {
-            "pptx" => "slides",
-            "xlsx" => "sheets",
+            "pptx" | "odp" => "slides",
+            "xlsx" | "ods" => "sheets",
             "epub" => "chapters",
             _ => "pages",
         };
