@@ -13,6 +13,13 @@
 //!    against the text it holds, and search p50/p95 over queries of the corpus's own words
 //!    (only this part: `PAW_BENCH_SEARCH_ONLY=1`).
 //!
+//! 6. A year of refreshes with the clock compressed: 200 feeds of 20 items, each
+//!    publishing an item every 3 simulated hours, fed to the index as the daemon's indexer
+//!    does (new and changed items added, items that left their feed deleted, one in 200
+//!    saved and kept), under a 16 MiB cap; prints the index's largest size after a commit,
+//!    its size at the end and the wall time (only this part: `PAW_BENCH_SOAK_ONLY=1`;
+//!    `PAW_SOAK_DAYS` shortens the year).
+//!
 //! Run: `cargo bench -p paw-tests --bench rss`. feedparser is taken from `target/py`
 //! (made by scripts/test) or the system python3; without it that line says so.
 
@@ -73,6 +80,10 @@ fn main() {
     }
     if std::env::var_os("PAW_BENCH_SEARCH_ONLY").is_some() {
         search_at_scale();
+        return;
+    }
+    if std::env::var_os("PAW_BENCH_SOAK_ONLY").is_some() {
+        year_soak();
         return;
     }
     if std::env::var_os("PAW_BENCH_REFRESH_ONLY").is_some() {
@@ -536,6 +547,7 @@ fn search_at_scale() {
                 summary: Some(title.chars().take(200).collect()),
                 published: None,
                 date_ms: k as i64,
+                sig: 0,
             });
             n += 1;
         }
@@ -588,5 +600,115 @@ fn search_at_scale() {
         matched,
         p(0.5),
         p(0.95)
+    );
+}
+
+/// A simulated year of refreshes through the index (see the module's doc, part 6).
+fn year_soak() {
+    use paw_daemon::commands::rss::index::{Doc, Engine};
+    use std::collections::{HashSet, VecDeque};
+    const FEEDS: usize = 200;
+    const WINDOW: usize = 20;
+    const TICK_MS: i64 = 3 * 3_600_000;
+    const CAP: u64 = 16 << 20;
+    let days: i64 = std::env::var("PAW_SOAK_DAYS")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(365);
+    let texts = corpus_texts();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (engine, _) = Engine::open(dir.path(), CAP).expect("index opens");
+    let mut windows: Vec<VecDeque<u64>> = vec![VecDeque::new(); FEEDS];
+    let mut saved: HashSet<u64> = HashSet::new();
+    let mut next = 1u64;
+    let (mut added, mut deleted, mut max_bytes) = (0usize, 0usize, 0u64);
+    let ticks = days * 24 * 3_600_000 / TICK_MS;
+    let t = Instant::now();
+    for tick in 0..ticks {
+        let now = tick * TICK_MS;
+        let mut docs = Vec::new();
+        let mut gone = Vec::new();
+        for (f, window) in windows.iter_mut().enumerate() {
+            let url = format!("http://f{f}.example/feed");
+            window.push_back(next);
+            if next.is_multiple_of(200) {
+                saved.insert(next);
+            }
+            next += 1;
+            if window.len() > WINDOW {
+                window.pop_front();
+            }
+            // As the indexer does at a refresh: what is new or changed is added, what
+            // left the feed (and is not saved) deleted.
+            let sigs: Vec<(u64, u64)> = window.iter().map(|&id| (id, id)).collect();
+            for ((id, sig), stale) in sigs.iter().zip(engine.stale(&sigs)) {
+                if !stale {
+                    continue;
+                }
+                let k = *id as usize;
+                let (title, text) = &texts[k % texts.len()];
+                let text = if k.is_multiple_of(10) {
+                    (0..12)
+                        .map(|j| texts[(k + j) % texts.len()].1.as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                } else {
+                    text.chars().take(600).collect()
+                };
+                docs.push(Doc {
+                    id: *id,
+                    feed_url: url.clone(),
+                    title: title.clone(),
+                    text,
+                    link: Some(format!("http://f{f}.example/{id}")),
+                    summary: Some(title.chars().take(200).collect()),
+                    published: None,
+                    date_ms: now,
+                    sig: *sig,
+                });
+            }
+            gone.extend(
+                engine
+                    .feed_ids(&url)
+                    .into_iter()
+                    .filter(|id| !window.contains(id) && !saved.contains(id)),
+            );
+        }
+        added += docs.len();
+        deleted += gone.len();
+        engine.delete(gone);
+        engine.add(docs);
+        engine.commit();
+        max_bytes = max_bytes.max(engine.bytes());
+        if (tick + 1) % (30 * 8) == 0 {
+            println!(
+                "  day {:>3}: {} items in the index, {:.1} MB, {:.0} s",
+                (tick + 1) / 8,
+                engine.docs(),
+                engine.bytes() as f64 / 1e6,
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let live: Vec<u64> = windows.iter().flatten().copied().collect();
+    let lost = engine.missing(&live).into_iter().filter(|m| *m).count();
+    let saved: Vec<u64> = saved.into_iter().collect();
+    let saved_lost = engine.missing(&saved).into_iter().filter(|m| *m).count();
+    println!(
+        "rss search index, {days} simulated days of refreshes ({FEEDS} feeds x {WINDOW} items, an item per feed every 3 h, cap {} MiB)",
+        CAP >> 20
+    );
+    println!(
+        "  items added {added}, deleted {deleted}; in the index at the end {} ({} in feeds, {} saved; {lost} in feeds and {saved_lost} saved missing)",
+        engine.docs(),
+        live.len(),
+        saved.len()
+    );
+    println!(
+        "  index largest after a commit {:.1} MB, at the end {:.1} MB (cap {:.1} MB); wall time {:.0} s",
+        max_bytes as f64 / 1e6,
+        engine.bytes() as f64 / 1e6,
+        CAP as f64 / 1e6,
+        t.elapsed().as_secs_f64()
     );
 }

@@ -167,16 +167,7 @@ impl Reply for Searched {
         }
         let mut s = String::new();
         for (n, f) in self.items.iter().enumerate() {
-            let d = &f.hit;
-            super::news::ItemText {
-                source: &f.source,
-                title: d.title.as_deref(),
-                published_at: d.published_at.as_deref(),
-                summary: d.summary.as_deref(),
-                link: d.link.as_deref(),
-                id: &d.id,
-            }
-            .write(n + 1, &mut s);
+            f.hit.item.write(&f.source, n + 1, true, &mut s);
         }
         if self.total_matches > self.items.len() {
             s.push_str(&format!(
