@@ -542,3 +542,46 @@ fn rss_rules_drop_and_keep_items_at_fetch_and_are_listed_tested_and_removed() {
     let saved = paw_tests::read_json(&d.agents().join("workspace/rss/rules.json"));
     assert_eq!(saved, json!([]));
 }
+
+#[test]
+fn notices_count_new_items_by_category_and_a_category_digest_gives_them() {
+    let s = FeedServer::start();
+    let d = Daemon::with_config(&s.config());
+    s.set("t", &rss_feed("T", "t", 3, 10));
+    s.set("n", &rss_feed("N", "n", 2, 11));
+    s.set("u", &rss_feed("U", "u", 1, 12));
+    for (name, cat) in [("t", " --category Tech/Rust"), ("n", " --category News"), ("u", "")] {
+        ok(&d.exec(&format!(
+            "rss add --name {name} --url {} --no-verify{cat}",
+            s.url(&format!("/dyn/{name}"))
+        )));
+        ok(&d.exec(&format!("rss fetch --name {name}")));
+    }
+    let mut c = d.conn();
+    let other = c.open_session("other");
+    let hello = |c: &mut paw_tests::Conn| c.exec(json!({"command": "hello", "session_id": other}));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 6, "{o}");
+    assert_eq!(
+        o["notices"]["rss"]["categories"],
+        json!({"Tech": 3, "News": 2}),
+        "the outermost folder of each; an item with none counts in new only: {o}"
+    );
+    // A category's digest gives its items; the notices count the rest.
+    let o = c.exec(json!({"command": "rss news --new --category tech --limit 100", "session_id": other}));
+    assert_eq!(ok(&o)["count"], 3, "{o}");
+    assert_eq!(sources(ok(&o)), ["t", "t", "t"]);
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 3, "{o}");
+    assert_eq!(o["notices"]["rss"]["categories"], json!({"News": 2}), "{o}");
+    // Two more items in Tech: counted there at once.
+    s.set("t", &rss_feed("T", "t", 5, 10));
+    ok(&d.exec("rss fetch --name t"));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 5, "{o}");
+    assert_eq!(
+        o["notices"]["rss"]["categories"],
+        json!({"News": 2, "Tech": 2}),
+        "{o}"
+    );
+}

@@ -139,7 +139,6 @@ pub struct Hit {
 /// An open index: the reader every search uses and the channel to the writer thread
 /// (which ends when the engine is dropped).
 pub struct Engine {
-    index: Index,
     reader: IndexReader,
     f: Fields,
     dir: PathBuf,
@@ -209,7 +208,7 @@ impl Engine {
         let pending: Arc<Mutex<HashMap<u64, u64>>> = Arc::default();
         let w = Writer {
             writer,
-            index: index.clone(),
+            index,
             reader: reader.clone(),
             f,
             dir: dir.to_path_buf(),
@@ -221,7 +220,6 @@ impl Engine {
             .spawn(move || w.run(rx))
             .map_err(|e| e.to_string())?;
         let engine = Arc::new(Self {
-            index,
             reader,
             f,
             dir: dir.to_path_buf(),

@@ -76,7 +76,7 @@ struct Ordered {
 /// merged again — else the one made here is published.
 fn order(
     mut got: Vec<(usize, Got)>,
-    universe: Option<&std::sync::Mutex<super::seen::Universe>>,
+    universe: Option<(&std::sync::Mutex<super::seen::Universe>, &[super::seen::Cat])>,
     keyword: Option<&str>,
     unread: Option<&super::marks::ReadMarks>,
     new_only: Option<(&super::seen::Given, usize)>,
@@ -96,14 +96,19 @@ fn order(
         })
         .collect();
     let keys: Vec<&super::seen::Keys> = feeds.iter().map(|f| &f.keys).collect();
-    let reused = universe.and_then(|u| u.lock().unwrap_or_else(|e| e.into_inner()).reuse(&keys));
+    let reused =
+        universe.and_then(|(u, _)| u.lock().unwrap_or_else(|e| e.into_inner()).reuse(&keys));
     let (mut digest, duplicates_merged) = match reused {
         Some(d) => d,
         None => {
             let made = super::seen::digest(&keys.iter().map(|k| &***k).collect::<Vec<_>>());
-            if let Some(u) = universe {
-                u.lock().unwrap_or_else(|e| e.into_inner()).set(
+            if let Some((u, cats)) = universe {
+                u.lock().unwrap_or_else(|e| e.into_inner()).set_with(
                     keys.iter().map(|&k| k.clone()).collect(),
+                    feeds
+                        .iter()
+                        .map(|f| cats.get(f.sub).cloned().flatten())
+                        .collect(),
                     made.0.clone(),
                     made.1,
                 );
@@ -350,13 +355,14 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         None
     };
     let for_order = given.clone();
+    let cats = super::category::notice_cats(&subs);
     let Ordered {
         feeds,
         mut digest,
         duplicates_merged,
     } = tokio::task::spawn_blocking(move || {
         let new_only = for_order.as_deref().map(|g| (g, limit));
-        let all = (!one_source).then_some(&*universe);
+        let all = (!one_source).then_some((&*universe, cats.as_slice()));
         order(got, all, kw.as_deref(), marks.as_deref(), new_only)
     })
     .await
