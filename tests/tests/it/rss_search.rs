@@ -3,8 +3,8 @@
 //! searched with its item, a changed item is found by its new words only, an item that
 //! left its feed leaves the index unless it is saved.
 
-use paw_tests::{Daemon, Opts};
 use paw_tests::http::FeedServer;
+use paw_tests::{Daemon, Opts};
 use serde_json::Value;
 
 fn ok(o: &Value) -> &Value {
@@ -73,7 +73,11 @@ fn rss_search_finds_words_only_in_an_article_read_in_full() {
             "Town news",
             &[
                 ("Harbour works begin", "Dredging starts.", &link),
-                ("Library hours", "Open late on Thursdays.", "https://example.com/lib"),
+                (
+                    "Library hours",
+                    "Open late on Thursdays.",
+                    "https://example.com/lib",
+                ),
             ],
         ),
     );
@@ -112,9 +116,17 @@ fn rss_search_follows_changed_removed_and_saved_items() {
     let v1 = feed(
         "Desk",
         &[
-            ("Budget talks stall", "The committee adjourned.", "https://example.com/a"),
+            (
+                "Budget talks stall",
+                "The committee adjourned.",
+                "https://example.com/a",
+            ),
             ("Harbour reopens", "Ships return.", "https://example.com/b"),
-            ("Comet seen over the valley", "Bright tail.", "https://example.com/c"),
+            (
+                "Comet seen over the valley",
+                "Bright tail.",
+                "https://example.com/c",
+            ),
         ],
     );
     s.set("desk", &v1);

@@ -550,7 +550,11 @@ fn notices_count_new_items_by_category_and_a_category_digest_gives_them() {
     s.set("t", &rss_feed("T", "t", 3, 10));
     s.set("n", &rss_feed("N", "n", 2, 11));
     s.set("u", &rss_feed("U", "u", 1, 12));
-    for (name, cat) in [("t", " --category Tech/Rust"), ("n", " --category News"), ("u", "")] {
+    for (name, cat) in [
+        ("t", " --category Tech/Rust"),
+        ("n", " --category News"),
+        ("u", ""),
+    ] {
         ok(&d.exec(&format!(
             "rss add --name {name} --url {} --no-verify{cat}",
             s.url(&format!("/dyn/{name}"))
@@ -568,7 +572,9 @@ fn notices_count_new_items_by_category_and_a_category_digest_gives_them() {
         "the outermost folder of each; an item with none counts in new only: {o}"
     );
     // A category's digest gives its items; the notices count the rest.
-    let o = c.exec(json!({"command": "rss news --new --category tech --limit 100", "session_id": other}));
+    let o = c.exec(
+        json!({"command": "rss news --new --category tech --limit 100", "session_id": other}),
+    );
     assert_eq!(ok(&o)["count"], 3, "{o}");
     assert_eq!(sources(ok(&o)), ["t", "t", "t"]);
     let o = hello(&mut c);

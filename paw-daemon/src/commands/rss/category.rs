@@ -46,7 +46,11 @@ pub fn outermost(category: &str) -> &str {
 /// [`outermost`] of each subscription's category, shared, for the notices' digest.
 pub fn notice_cats(subs: &[super::store::Subscription]) -> Vec<super::seen::Cat> {
     subs.iter()
-        .map(|s| s.category.as_deref().map(|c| std::sync::Arc::from(outermost(c))))
+        .map(|s| {
+            s.category
+                .as_deref()
+                .map(|c| std::sync::Arc::from(outermost(c)))
+        })
         .collect()
 }
 

@@ -252,9 +252,7 @@ impl Engine {
         let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         items
             .iter()
-            .map(|&(id, sig)| {
-                pending.get(&id).or_else(|| found.get(&id)) != Some(&sig)
-            })
+            .map(|&(id, sig)| pending.get(&id).or_else(|| found.get(&id)) != Some(&sig))
             .collect()
     }
 
@@ -360,7 +358,10 @@ impl Engine {
                     Term::from_field_text(field, w),
                     IndexRecordOption::WithFreqs,
                 );
-                any.push((Occur::Should, Box::new(BoostQuery::new(Box::new(term), boost))));
+                any.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(Box::new(term), boost)),
+                ));
             }
         }
         let q: Box<dyn Query> = if any.is_empty() {

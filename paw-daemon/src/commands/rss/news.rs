@@ -76,7 +76,10 @@ struct Ordered {
 /// merged again — else the one made here is published.
 fn order(
     mut got: Vec<(usize, Got)>,
-    universe: Option<(&std::sync::Mutex<super::seen::Universe>, &[super::seen::Cat])>,
+    universe: Option<(
+        &std::sync::Mutex<super::seen::Universe>,
+        &[super::seen::Cat],
+    )>,
     keyword: Option<&str>,
     unread: Option<&super::marks::ReadMarks>,
     new_only: Option<(&super::seen::Given, usize)>,

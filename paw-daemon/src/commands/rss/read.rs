@@ -102,7 +102,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             )));
         }
     };
-    let (source, feed, item, link) = match (a.link.as_deref(), a.name.as_deref(), a.guid.as_deref()) {
+    let (source, feed, item, link) = match (a.link.as_deref(), a.name.as_deref(), a.guid.as_deref())
+    {
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
             return Err(CmdError::invalid_args(
                 "give --link, or --name with --guid, not both",

@@ -370,8 +370,7 @@ impl Universe {
     /// The items added and removed from the current digest to `items`, if at most
     /// [`MAX_CHANGES`] in all.
     fn change_to(&self, feeds: &[Keys], cats: &[Cat], items: &[Entry]) -> Option<AddedRemoved> {
-        type Map<'a> =
-            std::collections::HashMap<&'a [Key], &'a Cat, foldhash::fast::RandomState>;
+        type Map<'a> = std::collections::HashMap<&'a [Key], &'a Cat, foldhash::fast::RandomState>;
         let old: Map<'_> = entry_keys(&self.feeds, &self.cats, &self.items).collect();
         let new: Map<'_> = entry_keys(feeds, cats, items).collect();
         // An item whose feed moved to another category is removed from one and added to
