@@ -512,8 +512,40 @@ fn corpus_texts() -> Vec<(String, String)> {
     out
 }
 
+/// Corpus item `k` as feed `feed`'s item `i`, dated `date_ms`, with id `k + 1`: its title
+/// and text are the corpus's, and a tenth have an article's full text (the text of the
+/// next 12 corpus items).
+fn bench_doc(
+    texts: &[(String, String)],
+    k: usize,
+    feed: usize,
+    i: usize,
+    date_ms: i64,
+) -> paw_daemon::commands::rss::index::Doc {
+    let (title, text) = &texts[k % texts.len()];
+    let text = if k.is_multiple_of(10) {
+        (0..12)
+            .map(|j| texts[(k + j) % texts.len()].1.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else {
+        text.chars().take(600).collect()
+    };
+    paw_daemon::commands::rss::index::Doc {
+        id: k as u64 + 1,
+        feed_url: format!("http://f{feed}.example/feed"),
+        title: title.clone(),
+        text,
+        link: Some(format!("http://f{feed}.example/{i}")),
+        summary: Some(title.chars().take(200).collect()),
+        published: None,
+        date_ms,
+        sig: 0,
+    }
+}
+
 fn search_at_scale() {
-    use paw_daemon::commands::rss::index::{Doc, Engine, Filter};
+    use paw_daemon::commands::rss::index::{Engine, Filter};
     const FEEDS: usize = 5_000;
     const ITEMS: usize = 20;
     let texts = corpus_texts();
@@ -527,28 +559,9 @@ fn search_at_scale() {
         let mut docs = Vec::with_capacity(ITEMS);
         for i in 0..ITEMS {
             let k = feed * ITEMS + i;
-            let (title, text) = &texts[k % texts.len()];
-            // A tenth have an article's full text: the text of the next 12 corpus items.
-            let text = if k.is_multiple_of(10) {
-                (0..12)
-                    .map(|j| texts[(k + j) % texts.len()].1.as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            } else {
-                text.chars().take(600).collect()
-            };
-            held += title.len() + text.len();
-            docs.push(Doc {
-                id: k as u64 + 1,
-                feed_url: format!("http://f{feed}.example/feed"),
-                title: title.clone(),
-                text,
-                link: Some(format!("http://f{feed}.example/{i}")),
-                summary: Some(title.chars().take(200).collect()),
-                published: None,
-                date_ms: k as i64,
-                sig: 0,
-            });
+            let d = bench_doc(&texts, k, feed, i, k as i64);
+            held += d.title.len() + d.text.len();
+            docs.push(d);
             n += 1;
         }
         engine.add(docs);
@@ -605,7 +618,7 @@ fn search_at_scale() {
 
 /// A simulated year of refreshes through the index (see the module's doc, part 6).
 fn year_soak() {
-    use paw_daemon::commands::rss::index::{Doc, Engine};
+    use paw_daemon::commands::rss::index::Engine;
     use std::collections::{HashSet, VecDeque};
     const FEEDS: usize = 200;
     const WINDOW: usize = 20;
@@ -645,27 +658,9 @@ fn year_soak() {
                 if !stale {
                     continue;
                 }
-                let k = *id as usize;
-                let (title, text) = &texts[k % texts.len()];
-                let text = if k.is_multiple_of(10) {
-                    (0..12)
-                        .map(|j| texts[(k + j) % texts.len()].1.as_str())
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                } else {
-                    text.chars().take(600).collect()
-                };
-                docs.push(Doc {
-                    id: *id,
-                    feed_url: url.clone(),
-                    title: title.clone(),
-                    text,
-                    link: Some(format!("http://f{f}.example/{id}")),
-                    summary: Some(title.chars().take(200).collect()),
-                    published: None,
-                    date_ms: now,
-                    sig: *sig,
-                });
+                let mut d = bench_doc(&texts, *id as usize - 1, f, *id as usize, now);
+                d.sig = *sig;
+                docs.push(d);
             }
             gone.extend(
                 engine

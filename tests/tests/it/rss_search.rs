@@ -31,7 +31,7 @@ fn feed(title: &str, items: &[(&str, &str, &str)]) -> String {
 
 /// `rss search` until `done` holds of its result (the indexer works in the background),
 /// for up to a minute.
-fn search_until(d: &Daemon, command: &str, done: impl Fn(&Value) -> bool) -> Value {
+pub(crate) fn search_until(d: &Daemon, command: &str, done: impl Fn(&Value) -> bool) -> Value {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
         let r = ok(&d.exec(command)).clone();
@@ -43,7 +43,7 @@ fn search_until(d: &Daemon, command: &str, done: impl Fn(&Value) -> bool) -> Val
     }
 }
 
-fn titles(r: &Value) -> Vec<String> {
+pub(crate) fn titles(r: &Value) -> Vec<String> {
     r["items"]
         .as_array()
         .expect("items")

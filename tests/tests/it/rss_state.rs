@@ -2,6 +2,7 @@
 //! loopback (docs/commands.md `rss mark`, `rss star`, categories): read marks per session,
 //! saved items that outlive the feed's cache, OPML folders kept both ways.
 
+use crate::rss_search::{search_until, titles};
 use paw_tests::http::{FeedServer, rss_feed};
 use paw_tests::{Daemon, Opts};
 use serde_json::{Value, json};
@@ -301,30 +302,6 @@ fn feed_with(title: &str, slug: &str, items: &[(&str, &str)]) -> String {
     format!(
         "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>{title}</title>{items}</channel></rss>"
     )
-}
-
-/// `rss search` until `done` says its answer is the one awaited (the indexer works in the
-/// background), for up to a minute.
-fn search_until(d: &Daemon, command: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    loop {
-        let o = d.exec(command);
-        let r = ok(&o).clone();
-        if done(&r) {
-            return r;
-        }
-        assert!(std::time::Instant::now() < deadline, "gave up waiting: {r}");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-}
-
-fn titles(r: &Value) -> Vec<String> {
-    r["items"]
-        .as_array()
-        .expect("items")
-        .iter()
-        .map(|i| i["title"].as_str().unwrap_or("").to_string())
-        .collect()
 }
 
 #[test]

@@ -827,12 +827,12 @@ async fn index_feeds(
     let saved = saved_ids(services).await;
     // Every subscribed feed's items by their keys (kept while the background refresh is
     // on): an article that left one feed but is in another stays.
-    let others: Vec<(String, super::seen::Keys)> = super::feed_keys::feed_keys(services)
+    let others: Vec<super::seen::Keys> = super::feed_keys::feed_keys(services)
         .map
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .map(|(u, k)| (u.clone(), k.clone()))
+        .values()
+        .cloned()
         .collect();
     let records = super::fulltext_jobs(services).dir().to_path_buf();
     let e = engine.clone();
@@ -871,10 +871,12 @@ async fn index_feeds(
             );
         }
         if !gone.is_empty() {
+            // Another feed of the batch or of the subscriptions may carry the article.
+            let batch: Vec<super::seen::Keys> = feeds.iter().map(|(_, f)| f.keys()).collect();
             let carried: HashSet<u64> = others
                 .iter()
-                .filter(|(u, _)| !urls_contain(&feeds, u))
-                .flat_map(|(_, k)| k.iter().map(|k| super::seen::item_id(k)))
+                .chain(&batch)
+                .flat_map(|k| k.iter().map(|k| super::seen::item_id(k)))
                 .collect();
             gone.retain(|id| !carried.contains(id));
             e.delete(gone);
@@ -884,10 +886,6 @@ async fn index_feeds(
     .await
     .map_err(|e| e.to_string())?;
     index_items(services, engine, todo).await
-}
-
-fn urls_contain(feeds: &[(String, Arc<super::store::CachedFeed>)], url: &str) -> bool {
-    feeds.iter().any(|(u, _)| u == url)
 }
 
 /// Indexes the saved items missing from the index (an index built again from the caches
