@@ -11,7 +11,8 @@
 //! 5. `rss search`'s index over 5,000 feeds × 20 items, a tenth of them with an article's
 //!    full text, the items' words drawn from the feed corpus: build time, index bytes
 //!    against the text it holds, and search p50/p95 over queries of the corpus's own words
-//!    (only this part: `PAW_BENCH_SEARCH_ONLY=1`).
+//!    (only this part: `PAW_BENCH_SEARCH_ONLY=1`; `PAW_BENCH_DUMP=DIR` also writes the
+//!    items and queries for `scripts/fts5-search.py`, the same search in SQLite FTS5).
 //!
 //! 6. A year of refreshes with the clock compressed: 200 feeds of 20 items, each
 //!    publishing an item every 3 simulated hours, fed to the index as the daemon's indexer
@@ -579,6 +580,23 @@ fn search_at_scale() {
         }
         let k = 1 + queries.len() % 3;
         queries.push(words.iter().take(k).copied().collect::<Vec<_>>().join(" "));
+    }
+    // The same items and queries for the reference (scripts/fts5-search.py: SQLite FTS5).
+    if let Some(out) = std::env::var_os("PAW_BENCH_DUMP") {
+        let out = std::path::PathBuf::from(out);
+        std::fs::create_dir_all(&out).expect("dump dir");
+        let mut lines = String::new();
+        for k in 0..n {
+            let d = bench_doc(&texts, k, k / ITEMS, k % ITEMS, k as i64);
+            lines.push_str(&serde_json::json!({"title": d.title, "text": d.text}).to_string());
+            lines.push('\n');
+        }
+        std::fs::write(out.join("items.jsonl"), lines).expect("items");
+        std::fs::write(
+            out.join("queries.json"),
+            serde_json::json!(queries).to_string(),
+        )
+        .expect("queries");
     }
     let filter = Filter::default();
     for q in &queries {

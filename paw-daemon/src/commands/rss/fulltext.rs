@@ -312,14 +312,24 @@ fn load_record(path: &Path, url: &str) -> (Option<Extraction>, Option<String>) {
     }
 }
 
-/// The article text of a ready record (blocking; for the search index: the record is
-/// neither touched nor moved aside, `rss read` does that).
-pub fn article_text(path: &Path) -> Option<String> {
-    let bytes = std::fs::read(path).ok()?;
-    let r: Extraction = serde_json::from_slice(&bytes).ok()?;
-    (r.status == "ready")
-        .then_some(r.full.content_full_text)
-        .flatten()
+/// The largest record whose article the search index reads (a document's text can be tens
+/// of MB; the index keeps an item's first 100,000 characters).
+pub const MAX_INDEXED_RECORD: u64 = 8 << 20;
+
+/// The first `max_chars` of the article text of a ready record of at most
+/// [`MAX_INDEXED_RECORD`] bytes (blocking; for the search index: the record is neither
+/// touched nor moved aside, `rss read` does that).
+pub fn article_text(path: &Path, max_chars: usize) -> Option<String> {
+    let file = std::fs::File::open(path).ok()?;
+    if file.metadata().ok()?.len() > MAX_INDEXED_RECORD {
+        return None;
+    }
+    let r: Extraction = serde_json::from_reader(std::io::BufReader::new(file)).ok()?;
+    let text = r.full.content_full_text.filter(|_| r.status == "ready")?;
+    Some(match text.char_indices().nth(max_chars) {
+        Some((cut, _)) => text[..cut].to_string(),
+        None => text,
+    })
 }
 
 fn failed(url: &str, why: String) -> Extraction {

@@ -1,8 +1,9 @@
-//! The search index of `rss search` (docs/commands.md `rss search`): every cached item, and
-//! items that have since left their feed's cache, in a tantivy index under
-//! `.agents/workspace/rss/index/`, ranked by BM25; Chinese split into words by jieba, other
-//! scripts at their word boundaries. The choice of engine, and its measured cost, are in
-//! docs/benchmarks.md (`rss search`).
+//! The search index of `rss search` (docs/commands.md `rss search`): every subscription's
+//! cached items, with the full text of the articles `rss read` extracted, and the saved
+//! items, in a tantivy index under `.agents/workspace/rss/index/`, ranked by BM25, words
+//! cut by script ([`super::words`]). An item is indexed again when it changes (a
+//! signature of what was indexed tells) and deleted when it leaves its feed, unless saved.
+//! The choice of engine, and its measured cost, are in docs/benchmarks.md (`rss search`).
 //!
 //! One writer, on its own thread ([`Engine`]'s writer loop), owns tantivy's `IndexWriter`:
 //! calls never wait on it. Searches read the last commit through an `IndexReader`. What a
@@ -10,10 +11,11 @@
 //! a SIGKILL at any instant loses nothing already answered; what was added but not yet
 //! committed is found missing at the next start, when every cached feed is checked and
 //! its missing items indexed again. An index that does not open is moved aside and built
-//! again from the caches.
+//! again from the caches; one of another version is deleted and built again.
 //!
 //! The index holds each item's words (with their counts, no positions), and stores its
-//! id, feed, title, link, date and summary for the answer; no page text is stored. It is
+//! id, feed, title, link, date and summary for the answer, and its signature; no page text
+//! is stored. It is
 //! kept under `tools.rss.search_index_max_mb`: past it, the oldest quarter of the items (by
 //! date) is deleted and the segments merged.
 
@@ -947,7 +949,10 @@ async fn index_items(
         let articles = tokio::task::spawn_blocking(move || {
             records
                 .iter()
-                .map(|r| r.as_deref().and_then(super::fulltext::article_text))
+                .map(|r| {
+                    r.as_deref()
+                        .and_then(|p| super::fulltext::article_text(p, MAX_TEXT_CHARS))
+                })
                 .collect::<Vec<_>>()
         })
         .await

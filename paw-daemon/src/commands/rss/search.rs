@@ -1,5 +1,6 @@
-//! `rss search QUERY [--since D] [--feed N] [--category C] [--limit N]`: cached items (and
-//! those that have left their feed since) ranked by BM25 ([`super::index`]).
+//! `rss search QUERY [--since D] [--feed N] [--category C] [--limit N]`: the subscriptions'
+//! cached items, the articles read in full and the saved items, ranked by BM25
+//! ([`super::index`]).
 
 use paw_proto::ErrorCode;
 
@@ -8,7 +9,7 @@ use super::items::parse_before;
 use crate::command::args::{clamp, parse};
 use crate::command::{CmdError, CmdResult, Ctx, Output, Reply};
 
-/// search the items of every feed (and those that have left a feed), best match first
+/// search the items of every feed, the articles read in full and the saved items, best match first
 #[derive(clap::Parser)]
 #[command(name = "rss search")]
 pub struct Args {
