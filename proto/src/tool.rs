@@ -71,7 +71,14 @@ pub fn output_schema() -> Value {
                             "more_channels": {"type": "integer"}
                         }
                     },
-                    "rss": {"type": "object", "properties": {"new": {"type": "integer"}}}
+                    "rss": {
+                        "type": "object",
+                        "properties": {
+                            "new": {"type": "integer"},
+                            "categories": {"type": "object", "additionalProperties": {"type": "integer"}},
+                            "more_categories": {"type": "integer"}
+                        }
+                    }
                 }
             }
         },

@@ -110,7 +110,19 @@ impl Notices {
             hints.push("irc pull");
         }
         if let Some(rss) = &self.rss {
-            parts.push(format!("{} new feed items", rss.new));
+            let mut cats: Vec<String> = rss
+                .categories
+                .iter()
+                .map(|(c, n)| format!("{n} in {c}"))
+                .collect();
+            if rss.more_categories > 0 {
+                cats.push(format!("{} more categories", rss.more_categories));
+            }
+            if cats.is_empty() {
+                parts.push(format!("{} new feed items", rss.new));
+            } else {
+                parts.push(format!("{} new feed items ({})", rss.new, cats.join(", ")));
+            }
             hints.push("rss news --new");
         }
         format!("[paw: {} — {}]", parts.join("; "), hints.join(" / "))
@@ -136,6 +148,13 @@ fn is_zero(n: &usize) -> bool {
 pub struct RssNotices {
     /// Digest items not yet given to this session by `rss news --new`.
     pub new: u64,
+    /// Of those, the items of each category (a subscription's outermost folder), the
+    /// busiest three only, each name cut to 32 characters.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub categories: std::collections::BTreeMap<String, u64>,
+    /// Further categories with new items, not listed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub more_categories: usize,
 }
 
 /// Params of `terminal.cancel`.

@@ -11,7 +11,17 @@
 //! 5. `rss search`'s index over 5,000 feeds × 20 items, a tenth of them with an article's
 //!    full text, the items' words drawn from the feed corpus: build time, index bytes
 //!    against the text it holds, and search p50/p95 over queries of the corpus's own words
-//!    (only this part: `PAW_BENCH_SEARCH_ONLY=1`).
+//!    (only this part: `PAW_BENCH_SEARCH_ONLY=1`; `PAW_BENCH_DUMP=DIR` also writes the
+//!    items and queries for `scripts/fts5-search.py`, the same search in SQLite FTS5).
+//!
+//! 6. A year of refreshes with the clock compressed: 200 feeds of 20 items, each
+//!    publishing an item every 3 simulated hours, fed to the index as the daemon's indexer
+//!    does (new and changed items added, items that left their feed deleted, one in 200
+//!    saved and kept; committed once a simulated day), under a 16 MiB cap; prints the
+//!    index's largest size after a commit,
+//!    its size at the end and the wall time (only this part: `PAW_BENCH_SOAK_ONLY=1`;
+//!    `PAW_SOAK_DAYS`, `PAW_SOAK_FEEDS` and `PAW_SOAK_CAP_MB` change the year, the feeds
+//!    and the cap).
 //!
 //! Run: `cargo bench -p paw-tests --bench rss`. feedparser is taken from `target/py`
 //! (made by scripts/test) or the system python3; without it that line says so.
@@ -73,6 +83,10 @@ fn main() {
     }
     if std::env::var_os("PAW_BENCH_SEARCH_ONLY").is_some() {
         search_at_scale();
+        return;
+    }
+    if std::env::var_os("PAW_BENCH_SOAK_ONLY").is_some() {
+        year_soak();
         return;
     }
     if std::env::var_os("PAW_BENCH_REFRESH_ONLY").is_some() {
@@ -501,8 +515,40 @@ fn corpus_texts() -> Vec<(String, String)> {
     out
 }
 
+/// Corpus item `k` as feed `feed`'s item `i`, dated `date_ms`, with id `k + 1`: its title
+/// and text are the corpus's, and a tenth have an article's full text (the text of the
+/// next 12 corpus items).
+fn bench_doc(
+    texts: &[(String, String)],
+    k: usize,
+    feed: usize,
+    i: usize,
+    date_ms: i64,
+) -> paw_daemon::commands::rss::index::Doc {
+    let (title, text) = &texts[k % texts.len()];
+    let text = if k.is_multiple_of(10) {
+        (0..12)
+            .map(|j| texts[(k + j) % texts.len()].1.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else {
+        text.chars().take(600).collect()
+    };
+    paw_daemon::commands::rss::index::Doc {
+        id: k as u64 + 1,
+        feed_url: format!("http://f{feed}.example/feed"),
+        title: title.clone(),
+        text,
+        link: Some(format!("http://f{feed}.example/{i}")),
+        summary: Some(title.chars().take(200).collect()),
+        published: None,
+        date_ms,
+        sig: 0,
+    }
+}
+
 fn search_at_scale() {
-    use paw_daemon::commands::rss::index::{Doc, Engine, Filter};
+    use paw_daemon::commands::rss::index::{Engine, Filter};
     const FEEDS: usize = 5_000;
     const ITEMS: usize = 20;
     let texts = corpus_texts();
@@ -516,27 +562,9 @@ fn search_at_scale() {
         let mut docs = Vec::with_capacity(ITEMS);
         for i in 0..ITEMS {
             let k = feed * ITEMS + i;
-            let (title, text) = &texts[k % texts.len()];
-            // A tenth have an article's full text: the text of the next 12 corpus items.
-            let text = if k.is_multiple_of(10) {
-                (0..12)
-                    .map(|j| texts[(k + j) % texts.len()].1.as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            } else {
-                text.chars().take(600).collect()
-            };
-            held += title.len() + text.len();
-            docs.push(Doc {
-                id: k as u64 + 1,
-                feed_url: format!("http://f{feed}.example/feed"),
-                title: title.clone(),
-                text,
-                link: Some(format!("http://f{feed}.example/{i}")),
-                summary: Some(title.chars().take(200).collect()),
-                published: None,
-                date_ms: k as i64,
-            });
+            let d = bench_doc(&texts, k, feed, i, k as i64);
+            held += d.title.len() + d.text.len();
+            docs.push(d);
             n += 1;
         }
         engine.add(docs);
@@ -554,6 +582,23 @@ fn search_at_scale() {
         }
         let k = 1 + queries.len() % 3;
         queries.push(words.iter().take(k).copied().collect::<Vec<_>>().join(" "));
+    }
+    // The same items and queries for the reference (scripts/fts5-search.py: SQLite FTS5).
+    if let Some(out) = std::env::var_os("PAW_BENCH_DUMP") {
+        let out = std::path::PathBuf::from(out);
+        std::fs::create_dir_all(&out).expect("dump dir");
+        let mut lines = String::new();
+        for k in 0..n {
+            let d = bench_doc(&texts, k, k / ITEMS, k % ITEMS, k as i64);
+            lines.push_str(&serde_json::json!({"title": d.title, "text": d.text}).to_string());
+            lines.push('\n');
+        }
+        std::fs::write(out.join("items.jsonl"), lines).expect("items");
+        std::fs::write(
+            out.join("queries.json"),
+            serde_json::json!(queries).to_string(),
+        )
+        .expect("queries");
     }
     let filter = Filter::default();
     for q in &queries {
@@ -588,5 +633,104 @@ fn search_at_scale() {
         matched,
         p(0.5),
         p(0.95)
+    );
+}
+
+/// A simulated year of refreshes through the index (see the module's doc, part 6).
+fn year_soak() {
+    use paw_daemon::commands::rss::index::Engine;
+    use std::collections::{HashSet, VecDeque};
+    const WINDOW: usize = 20;
+    const TICK_MS: i64 = 3 * 3_600_000;
+    let env = |name: &str, default: u64| -> u64 {
+        std::env::var(name)
+            .ok()
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(default)
+    };
+    let days = env("PAW_SOAK_DAYS", 365) as i64;
+    let feeds = env("PAW_SOAK_FEEDS", 200) as usize;
+    let cap: u64 = env("PAW_SOAK_CAP_MB", 16) << 20;
+    let texts = corpus_texts();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (engine, _) = Engine::open(dir.path(), cap).expect("index opens");
+    let mut windows: Vec<VecDeque<u64>> = vec![VecDeque::new(); feeds];
+    let mut saved: HashSet<u64> = HashSet::new();
+    let mut next = 1u64;
+    let (mut added, mut deleted, mut max_bytes) = (0usize, 0usize, 0u64);
+    let ticks = days * 24 * 3_600_000 / TICK_MS;
+    let t = Instant::now();
+    for tick in 0..ticks {
+        let now = tick * TICK_MS;
+        let mut docs = Vec::new();
+        let mut gone = Vec::new();
+        for (f, window) in windows.iter_mut().enumerate() {
+            let url = format!("http://f{f}.example/feed");
+            window.push_back(next);
+            if next.is_multiple_of(200) {
+                saved.insert(next);
+            }
+            next += 1;
+            if window.len() > WINDOW {
+                window.pop_front();
+            }
+            // As the indexer does at a refresh: what is new or changed is added, what
+            // left the feed (and is not saved) deleted.
+            let sigs: Vec<(u64, u64)> = window.iter().map(|&id| (id, id)).collect();
+            for ((id, sig), stale) in sigs.iter().zip(engine.stale(&sigs)) {
+                if !stale {
+                    continue;
+                }
+                let mut d = bench_doc(&texts, *id as usize - 1, f, *id as usize, now);
+                d.sig = *sig;
+                docs.push(d);
+            }
+            gone.extend(
+                engine
+                    .feed_ids(&url)
+                    .into_iter()
+                    .filter(|id| !window.contains(id) && !saved.contains(id)),
+            );
+        }
+        added += docs.len();
+        deleted += gone.len();
+        engine.delete(gone);
+        engine.add(docs);
+        // The daemon commits 500 ms after a change; with the clock compressed, once a
+        // simulated day (the writer's queue holds the day's refreshes until then).
+        if (tick + 1) % 8 == 0 {
+            engine.commit();
+            max_bytes = max_bytes.max(engine.bytes());
+        }
+        if (tick + 1) % (30 * 8) == 0 {
+            println!(
+                "  day {:>3}: {} items in the index, {:.1} MB, {:.0} s",
+                (tick + 1) / 8,
+                engine.docs(),
+                engine.bytes() as f64 / 1e6,
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let live: Vec<u64> = windows.iter().flatten().copied().collect();
+    let lost = engine.missing(&live).into_iter().filter(|m| *m).count();
+    let saved: Vec<u64> = saved.into_iter().collect();
+    let saved_lost = engine.missing(&saved).into_iter().filter(|m| *m).count();
+    println!(
+        "rss search index, {days} simulated days of refreshes ({feeds} feeds x {WINDOW} items, an item per feed every 3 h, cap {} MiB)",
+        cap >> 20
+    );
+    println!(
+        "  items added {added}, deleted {deleted}; in the index at the end {} ({} in feeds, {} saved; {lost} in feeds and {saved_lost} saved missing)",
+        engine.docs(),
+        live.len(),
+        saved.len()
+    );
+    println!(
+        "  index largest after a commit {:.1} MB, at the end {:.1} MB (cap {:.1} MB); wall time {:.0} s",
+        max_bytes as f64 / 1e6,
+        engine.bytes() as f64 / 1e6,
+        cap as f64 / 1e6,
+        t.elapsed().as_secs_f64()
     );
 }

@@ -29,6 +29,7 @@ mod rss;
 mod rss_corpus;
 mod rss_read;
 mod rss_refresh;
+mod rss_search;
 mod rss_state;
 mod scheduling;
 mod schema;

@@ -2,6 +2,7 @@
 //! loopback (docs/commands.md `rss mark`, `rss star`, categories): read marks per session,
 //! saved items that outlive the feed's cache, OPML folders kept both ways.
 
+use crate::rss_search::{search_until, titles};
 use paw_tests::http::{FeedServer, rss_feed};
 use paw_tests::{Daemon, Opts};
 use serde_json::{Value, json};
@@ -303,30 +304,6 @@ fn feed_with(title: &str, slug: &str, items: &[(&str, &str)]) -> String {
     )
 }
 
-/// `rss search` until `done` says its answer is the one awaited (the indexer works in the
-/// background), for up to a minute.
-fn search_until(d: &Daemon, command: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    loop {
-        let o = d.exec(command);
-        let r = ok(&o).clone();
-        if done(&r) {
-            return r;
-        }
-        assert!(std::time::Instant::now() < deadline, "gave up waiting: {r}");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-}
-
-fn titles(r: &Value) -> Vec<String> {
-    r["items"]
-        .as_array()
-        .expect("items")
-        .iter()
-        .map(|i| i["title"].as_str().unwrap_or("").to_string())
-        .collect()
-}
-
 #[test]
 fn rss_search_ranks_words_in_any_script_and_a_sigkill_while_indexing_loses_nothing_answered() {
     let s = FeedServer::start();
@@ -541,4 +518,53 @@ fn rss_rules_drop_and_keep_items_at_fetch_and_are_listed_tested_and_removed() {
     assert_eq!(titles(&news).len(), 4);
     let saved = paw_tests::read_json(&d.agents().join("workspace/rss/rules.json"));
     assert_eq!(saved, json!([]));
+}
+
+#[test]
+fn notices_count_new_items_by_category_and_a_category_digest_gives_them() {
+    let s = FeedServer::start();
+    let d = Daemon::with_config(&s.config());
+    s.set("t", &rss_feed("T", "t", 3, 10));
+    s.set("n", &rss_feed("N", "n", 2, 11));
+    s.set("u", &rss_feed("U", "u", 1, 12));
+    for (name, cat) in [
+        ("t", " --category Tech/Rust"),
+        ("n", " --category News"),
+        ("u", ""),
+    ] {
+        ok(&d.exec(&format!(
+            "rss add --name {name} --url {} --no-verify{cat}",
+            s.url(&format!("/dyn/{name}"))
+        )));
+        ok(&d.exec(&format!("rss fetch --name {name}")));
+    }
+    let mut c = d.conn();
+    let other = c.open_session("other");
+    let hello = |c: &mut paw_tests::Conn| c.exec(json!({"command": "hello", "session_id": other}));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 6, "{o}");
+    assert_eq!(
+        o["notices"]["rss"]["categories"],
+        json!({"Tech": 3, "News": 2}),
+        "the outermost folder of each; an item with none counts in new only: {o}"
+    );
+    // A category's digest gives its items; the notices count the rest.
+    let o = c.exec(
+        json!({"command": "rss news --new --category tech --limit 100", "session_id": other}),
+    );
+    assert_eq!(ok(&o)["count"], 3, "{o}");
+    assert_eq!(sources(ok(&o)), ["t", "t", "t"]);
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 3, "{o}");
+    assert_eq!(o["notices"]["rss"]["categories"], json!({"News": 2}), "{o}");
+    // Two more items in Tech: counted there at once.
+    s.set("t", &rss_feed("T", "t", 5, 10));
+    ok(&d.exec("rss fetch --name t"));
+    let o = hello(&mut c);
+    assert_eq!(o["notices"]["rss"]["new"], 5, "{o}");
+    assert_eq!(
+        o["notices"]["rss"]["categories"],
+        json!({"News": 2, "Tech": 2}),
+        "{o}"
+    );
 }

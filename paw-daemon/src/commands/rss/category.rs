@@ -38,5 +38,21 @@ pub fn matches(category: Option<&str>, wanted: &str) -> bool {
     c == w || c.strip_prefix(&w).is_some_and(|rest| rest.starts_with('/'))
 }
 
+/// A category's outermost folder (`Tech` of `Tech/Rust`): what the notices count by.
+pub fn outermost(category: &str) -> &str {
+    category.split('/').next().unwrap_or(category)
+}
+
+/// [`outermost`] of each subscription's category, shared, for the notices' digest.
+pub fn notice_cats(subs: &[super::store::Subscription]) -> Vec<super::seen::Cat> {
+    subs.iter()
+        .map(|s| {
+            s.category
+                .as_deref()
+                .map(|c| std::sync::Arc::from(outermost(c)))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests;

@@ -133,6 +133,11 @@ impl Jobs {
         super::store::url_file(&self.dir, url)
     }
 
+    /// Where the records live (the search index reads an item's article from its record).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Warnings about record files moved aside since the last call.
     pub fn take_warnings(&self) -> Vec<String> {
         std::mem::take(&mut *self.warnings.lock().unwrap_or_else(|e| e.into_inner()))
@@ -178,11 +183,14 @@ impl Jobs {
 
     /// The job in flight for `url`, else its usable record, else a new job. The record file
     /// is read with no lock held; a job that ended meanwhile (its record may be the one
-    /// this read needs) sends it round again, so one article never gets two jobs.
+    /// this read needs) sends it round again, so one article never gets two jobs. A job
+    /// that ends ready has the items of `feed` (the subscription whose item links to
+    /// `url`) indexed again, the article with them.
     pub(super) async fn find_or_start(
         &self,
         services: &Arc<Services>,
         url: &str,
+        feed: Option<String>,
         backoff: Duration,
     ) -> Found {
         let lock = || self.inflight.lock().unwrap_or_else(|e| e.into_inner());
@@ -223,6 +231,9 @@ impl Jobs {
                 _ = shutdown.cancelled() => None,
                 r = crate::worker::as_caller(caller, run_job(&services2, &url2)) => {
                     fulltext_jobs(&services2).save(&r).await;
+                    if let Some(feed) = feed.filter(|_| r.status == "ready") {
+                        super::search_index(&services2).note(&feed);
+                    }
                     Some(Arc::new(r))
                 }
             };
@@ -240,8 +251,6 @@ impl Jobs {
     }
 }
 
-/// Reads a record file (blocking): the record when it is `url`'s, and a warning when the
-/// file did not parse and was moved aside.
 /// Deletes the least recently read records (oldest modification time: a read touches its
 /// record) until the records hold at most `cap` bytes.
 fn evict(dir: &Path, cap: u64) {
@@ -270,6 +279,8 @@ fn evict(dir: &Path, cap: u64) {
     }
 }
 
+/// Reads a record file (blocking): the record when it is `url`'s, and a warning when the
+/// file did not parse and was moved aside.
 fn load_record(path: &Path, url: &str) -> (Option<Extraction>, Option<String>) {
     let Ok(bytes) = std::fs::read(path) else {
         return (None, None);
@@ -299,6 +310,26 @@ fn load_record(path: &Path, url: &str) -> (Option<Extraction>, Option<String>) {
             (None, Some(note))
         }
     }
+}
+
+/// The largest record whose article the search index reads (a document's text can be tens
+/// of MB; the index keeps an item's first 100,000 characters).
+pub const MAX_INDEXED_RECORD: u64 = 8 << 20;
+
+/// The first `max_chars` of the article text of a ready record of at most
+/// [`MAX_INDEXED_RECORD`] bytes (blocking; for the search index: the record is neither
+/// touched nor moved aside, `rss read` does that).
+pub fn article_text(path: &Path, max_chars: usize) -> Option<String> {
+    let file = std::fs::File::open(path).ok()?;
+    if file.metadata().ok()?.len() > MAX_INDEXED_RECORD {
+        return None;
+    }
+    let r: Extraction = serde_json::from_reader(std::io::BufReader::new(file)).ok()?;
+    let text = r.full.content_full_text.filter(|_| r.status == "ready")?;
+    Some(match text.char_indices().nth(max_chars) {
+        Some((cut, _)) => text[..cut].to_string(),
+        None => text,
+    })
 }
 
 fn failed(url: &str, why: String) -> Extraction {

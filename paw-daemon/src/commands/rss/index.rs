@@ -1,8 +1,9 @@
-//! The search index of `rss search` (docs/commands.md `rss search`): every cached item, and
-//! items that have since left their feed's cache, in a tantivy index under
-//! `.agents/workspace/rss/index/`, ranked by BM25; Chinese split into words by jieba, other
-//! scripts at their word boundaries. The choice of engine, and its measured cost, are in
-//! docs/benchmarks.md (`rss search`).
+//! The search index of `rss search` (docs/commands.md `rss search`): every subscription's
+//! cached items, with the full text of the articles `rss read` extracted, and the saved
+//! items, in a tantivy index under `.agents/workspace/rss/index/`, ranked by BM25, words
+//! cut by script ([`super::words`]). An item is indexed again when it changes (a
+//! signature of what was indexed tells) and deleted when it leaves its feed, unless saved.
+//! The choice of engine, and its measured cost, are in docs/benchmarks.md (`rss search`).
 //!
 //! One writer, on its own thread ([`Engine`]'s writer loop), owns tantivy's `IndexWriter`:
 //! calls never wait on it. Searches read the last commit through an `IndexReader`. What a
@@ -10,10 +11,11 @@
 //! a SIGKILL at any instant loses nothing already answered; what was added but not yet
 //! committed is found missing at the next start, when every cached feed is checked and
 //! its missing items indexed again. An index that does not open is moved aside and built
-//! again from the caches.
+//! again from the caches; one of another version is deleted and built again.
 //!
 //! The index holds each item's words (with their counts, no positions), and stores its
-//! id, feed, title, link, date and summary for the answer; no page text is stored. It is
+//! id, feed, title, link, date and summary for the answer, and its signature; no page text
+//! is stored. It is
 //! kept under `tools.rss.search_index_max_mb`: past it, the oldest quarter of the items (by
 //! date) is deleted and the segments merged.
 
@@ -23,18 +25,19 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, RangeQuery, TermSetQuery};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, EmptyQuery, Occur, Query, RangeQuery, TermQuery, TermSetQuery,
+};
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing,
     TextOptions, Value,
 };
-use tantivy::tokenizer::{
-    LowerCaser, RemoveLongFilter, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer,
-};
+use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, TextAnalyzer};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
-/// The analyser's name in the index.
-const ANALYZER: &str = "paw_words";
+/// The analyser's name in the index (a new name when words are cut another way: an
+/// index of other words is built again).
+const ANALYZER: &str = "paw_words_2";
 /// The writer's memory before it flushes a segment.
 const WRITER_BYTES: usize = 24 << 20;
 /// Added documents are committed this long after the first of them, or sooner past
@@ -45,6 +48,8 @@ const COMMIT_DOCS: usize = 20_000;
 pub const MAX_TEXT_CHARS: usize = 100_000;
 /// The longest query, in characters.
 pub const MAX_QUERY_CHARS: usize = 500;
+/// The most distinct words of a query looked for.
+const MAX_QUERY_WORDS: usize = 64;
 
 /// The index's fields.
 #[derive(Clone, Copy)]
@@ -57,6 +62,7 @@ struct Fields {
     summary: Field,
     published: Field,
     date: Field,
+    sig: Field,
 }
 
 fn schema() -> (Schema, Fields) {
@@ -67,7 +73,7 @@ fn schema() -> (Schema, Fields) {
             .set_index_option(IndexRecordOption::WithFreqs),
     );
     let f = Fields {
-        id: b.add_u64_field("id", INDEXED | STORED),
+        id: b.add_u64_field("id", INDEXED | STORED | FAST),
         feed: b.add_text_field("feed", STRING | STORED),
         title: b.add_text_field("title", words.clone() | STORED),
         body: b.add_text_field("body", words),
@@ -75,62 +81,17 @@ fn schema() -> (Schema, Fields) {
         summary: b.add_text_field("summary", STORED),
         published: b.add_text_field("published", STORED),
         date: b.add_i64_field("date", INDEXED | FAST | STORED),
+        sig: b.add_u64_field("sig", FAST),
     };
     (b.build(), f)
 }
 
-/// Words: jieba's tokens (Chinese words; other scripts split where jieba splits them)
-/// without the spaces and punctuation it also returns, at most 40 bytes, lower case.
+/// Words ([`super::words`]) of at most 40 bytes, lower case.
 fn analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(tantivy_jieba::JiebaTokenizer::new())
-        .filter(WordsOnly)
+    TextAnalyzer::builder(super::words::Words::default())
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
         .build()
-}
-
-/// Drops tokens with no letter or digit (the spaces and punctuation jieba hands back).
-#[derive(Clone)]
-struct WordsOnly;
-
-impl TokenFilter for WordsOnly {
-    type Tokenizer<T: Tokenizer> = WordsOnlyTokenizer<T>;
-
-    fn transform<T: Tokenizer>(self, tokenizer: T) -> WordsOnlyTokenizer<T> {
-        WordsOnlyTokenizer(tokenizer)
-    }
-}
-
-#[derive(Clone)]
-struct WordsOnlyTokenizer<T>(T);
-
-impl<T: Tokenizer> Tokenizer for WordsOnlyTokenizer<T> {
-    type TokenStream<'a> = WordsOnlyStream<T::TokenStream<'a>>;
-
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
-        WordsOnlyStream(self.0.token_stream(text))
-    }
-}
-
-struct WordsOnlyStream<S>(S);
-
-impl<S: TokenStream> TokenStream for WordsOnlyStream<S> {
-    fn advance(&mut self) -> bool {
-        while self.0.advance() {
-            if self.0.token().text.chars().any(char::is_alphanumeric) {
-                return true;
-            }
-        }
-        false
-    }
-
-    fn token(&self) -> &Token {
-        self.0.token()
-    }
-
-    fn token_mut(&mut self) -> &mut Token {
-        self.0.token_mut()
-    }
 }
 
 /// One item to index.
@@ -145,12 +106,15 @@ pub struct Doc {
     pub published: Option<String>,
     /// Its date (ms), or when it was indexed when it has none.
     pub date_ms: i64,
+    /// A hash of what was indexed ([`signature`]): an item whose title, text or article
+    /// changed is indexed again.
+    pub sig: u64,
 }
 
 /// What the writer thread is asked.
 enum Msg {
     Add(Vec<Doc>),
-    DeleteFeed(String),
+    Delete(Vec<u64>),
     /// Commit now and answer when done (tests, shutdown).
     Commit(std::sync::mpsc::SyncSender<()>),
 }
@@ -167,26 +131,23 @@ pub struct Filter {
 /// One search hit.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Hit {
-    pub id: String,
     #[serde(skip)]
     pub feed_url: String,
     pub score: f32,
-    pub title: Option<String>,
-    pub published_at: Option<String>,
-    pub link: Option<String>,
-    pub summary: Option<String>,
+    #[serde(flatten)]
+    pub item: super::news::Shown,
 }
 
 /// An open index: the reader every search uses and the channel to the writer thread
 /// (which ends when the engine is dropped).
 pub struct Engine {
-    index: Index,
     reader: IndexReader,
     f: Fields,
     dir: PathBuf,
     tx: std::sync::mpsc::SyncSender<Msg>,
-    /// Ids sent to the writer and not committed yet (so they are not sent twice).
-    pending: Arc<Mutex<HashSet<u64>>>,
+    /// Ids sent to the writer and not committed yet, with their signatures (so they are
+    /// not sent twice).
+    pending: Arc<Mutex<HashMap<u64, u64>>>,
     /// The writer thread, joined when the engine goes (its writer's lock released).
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
@@ -209,7 +170,7 @@ struct Writer {
     reader: IndexReader,
     f: Fields,
     dir: PathBuf,
-    pending: Arc<Mutex<HashSet<u64>>>,
+    pending: Arc<Mutex<HashMap<u64, u64>>>,
     cap_bytes: u64,
 }
 
@@ -246,10 +207,10 @@ impl Engine {
             .try_into()
             .map_err(|e: tantivy::TantivyError| e.to_string())?;
         let (tx, rx) = std::sync::mpsc::sync_channel(16);
-        let pending: Arc<Mutex<HashSet<u64>>> = Arc::default();
+        let pending: Arc<Mutex<HashMap<u64, u64>>> = Arc::default();
         let w = Writer {
             writer,
-            index: index.clone(),
+            index,
             reader: reader.clone(),
             f,
             dir: dir.to_path_buf(),
@@ -261,7 +222,6 @@ impl Engine {
             .spawn(move || w.run(rx))
             .map_err(|e| e.to_string())?;
         let engine = Arc::new(Self {
-            index,
             reader,
             f,
             dir: dir.to_path_buf(),
@@ -274,30 +234,64 @@ impl Engine {
 
     /// Whether item `id` is indexed or on its way.
     pub fn has(&self, id: u64) -> bool {
-        if self
-            .pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains(&id)
-        {
-            return true;
-        }
-        let term = Term::from_field_u64(self.f.id, id);
-        self.reader.searcher().doc_freq(&term).is_ok_and(|n| n > 0)
+        !self.missing(&[id])[0]
     }
 
-    /// Of `ids`, those neither indexed nor on their way (one searcher for all).
+    /// Of `ids`, those neither indexed nor on their way.
     pub fn missing(&self, ids: &[u64]) -> Vec<bool> {
-        let searcher = self.reader.searcher();
+        let found = self.indexed(ids);
         let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         ids.iter()
-            .map(|&id| {
-                !pending.contains(&id)
-                    && searcher
-                        .doc_freq(&Term::from_field_u64(self.f.id, id))
-                        .is_ok_and(|n| n == 0)
-            })
+            .map(|id| !pending.contains_key(id) && !found.contains_key(id))
             .collect()
+    }
+
+    /// Of `items` (id, signature), those not indexed, nor on their way, with that
+    /// signature: new or changed.
+    pub fn stale(&self, items: &[(u64, u64)]) -> Vec<bool> {
+        let ids: Vec<u64> = items.iter().map(|&(id, _)| id).collect();
+        let found = self.indexed(&ids);
+        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        items
+            .iter()
+            .map(|&(id, sig)| pending.get(&id).or_else(|| found.get(&id)) != Some(&sig))
+            .collect()
+    }
+
+    /// The signatures of those of `ids` in the last commit (one query for all).
+    fn indexed(&self, ids: &[u64]) -> HashMap<u64, u64> {
+        let terms = ids.iter().map(|&id| Term::from_field_u64(self.f.id, id));
+        self.fast_pairs(&TermSetQuery::new(terms), "sig")
+    }
+
+    /// The ids of feed `url`'s items in the last commit.
+    pub fn feed_ids(&self, url: &str) -> Vec<u64> {
+        let term = Term::from_field_text(self.f.feed, url);
+        let q = TermQuery::new(term, IndexRecordOption::Basic);
+        self.fast_pairs(&q, "sig").into_keys().collect()
+    }
+
+    /// (id, `field`) of every live item `q` matches, read from the fast fields.
+    fn fast_pairs(&self, q: &dyn Query, field: &str) -> HashMap<u64, u64> {
+        let searcher = self.reader.searcher();
+        let Ok(docs) = searcher.search(q, &tantivy::collector::DocSetCollector) else {
+            return HashMap::new();
+        };
+        let mut out = HashMap::with_capacity(docs.len());
+        let mut cols = HashMap::new();
+        for addr in docs {
+            let seg = addr.segment_ord;
+            let (ids, vals) = cols.entry(seg).or_insert_with(|| {
+                let ff = searcher.segment_reader(seg).fast_fields();
+                (ff.u64("id").ok(), ff.u64(field).ok())
+            });
+            if let (Some(ids), Some(vals)) = (ids.as_ref(), vals.as_ref())
+                && let Some(id) = ids.first(addr.doc_id)
+            {
+                out.insert(id, vals.first(addr.doc_id).unwrap_or(0));
+            }
+        }
+        out
     }
 
     /// Hands documents to the writer (blocking while its queue is full).
@@ -308,13 +302,15 @@ impl Engine {
         self.pending
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .extend(docs.iter().map(|d| d.id));
+            .extend(docs.iter().map(|d| (d.id, d.sig)));
         let _ = self.tx.send(Msg::Add(docs));
     }
 
-    /// Deletes a feed's items.
-    pub fn delete_feed(&self, url: &str) {
-        let _ = self.tx.send(Msg::DeleteFeed(url.to_string()));
+    /// Deletes items (a feed's removed items, items no longer saved).
+    pub fn delete(&self, ids: Vec<u64>) {
+        if !ids.is_empty() {
+            let _ = self.tx.send(Msg::Delete(ids));
+        }
     }
 
     /// Commits what was added and waits for it (blocking).
@@ -344,15 +340,37 @@ impl Engine {
         limit: usize,
     ) -> Result<(Vec<Hit>, usize), String> {
         let f = self.f;
-        let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.body]);
-        parser.set_field_boost(f.title, 2.0);
-        // The agent's words as words: the query syntax (fields, ranges, boosts) is not
-        // offered, so nothing in a query can reach a stored field.
-        let words: String = query
-            .chars()
-            .map(|c| if c.is_alphanumeric() { c } else { ' ' })
-            .collect();
-        let (q, _) = parser.parse_query_lenient(&words);
+        // The agent's words cut as the items' are, each looked for in titles (counted
+        // double) and texts, any of them matching (BM25 ranks those with more of them
+        // first). No query syntax is offered, so nothing in a query can reach a stored
+        // field, and a word cut into several (a phrase) needs no positions.
+        let mut words = Vec::new();
+        let mut analyzer = analyzer();
+        let mut stream = analyzer.token_stream(query);
+        while stream.advance() {
+            let w = stream.token().text.clone();
+            if !words.contains(&w) && words.len() < MAX_QUERY_WORDS {
+                words.push(w);
+            }
+        }
+        let mut any: Vec<(Occur, Box<dyn Query>)> = Vec::with_capacity(words.len() * 2);
+        for w in &words {
+            for (field, boost) in [(f.title, 2.0), (f.body, 1.0)] {
+                let term = TermQuery::new(
+                    Term::from_field_text(field, w),
+                    IndexRecordOption::WithFreqs,
+                );
+                any.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(Box::new(term), boost)),
+                ));
+            }
+        }
+        let q: Box<dyn Query> = if any.is_empty() {
+            Box::new(EmptyQuery)
+        } else {
+            Box::new(BooleanQuery::new(any))
+        };
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, q)];
         if let Some(feeds) = &filter.feeds {
             let terms = feeds.iter().map(|u| Term::from_field_text(f.feed, u));
@@ -385,13 +403,15 @@ impl Engine {
             let doc: TantivyDocument = searcher.doc(addr).map_err(|e| e.to_string())?;
             let id = doc.get_first(f.id).and_then(|v| v.as_u64()).unwrap_or(0);
             hits.push(Hit {
-                id: super::seen::id_text(id),
                 feed_url: text(&doc, f.feed).unwrap_or_default(),
                 score,
-                title: text(&doc, f.title),
-                published_at: text(&doc, f.published),
-                link: text(&doc, f.link),
-                summary: text(&doc, f.summary),
+                item: super::news::Shown {
+                    id: super::seen::id_text(id),
+                    title: text(&doc, f.title),
+                    published_at: text(&doc, f.published),
+                    link: text(&doc, f.link),
+                    summary: text(&doc, f.summary),
+                },
             });
         }
         Ok((hits, count))
@@ -432,9 +452,10 @@ impl Writer {
                     }
                     first_at.get_or_insert_with(std::time::Instant::now);
                 }
-                Some(Msg::DeleteFeed(url)) => {
-                    self.writer
-                        .delete_term(Term::from_field_text(self.f.feed, &url));
+                Some(Msg::Delete(ids)) => {
+                    for id in ids {
+                        self.writer.delete_term(Term::from_field_u64(self.f.id, id));
+                    }
                     first_at.get_or_insert_with(std::time::Instant::now);
                 }
                 Some(Msg::Commit(tx)) => answer = Some(tx),
@@ -536,19 +557,37 @@ impl Writer {
             doc.add_text(f.published, p);
         }
         doc.add_i64(f.date, d.date_ms);
+        doc.add_u64(f.sig, d.sig);
         doc
     }
 }
 
 /// Opens or creates the index in `dir`, its analyser registered.
 fn open_index(dir: &Path, schema: Schema) -> Result<Index, String> {
-    let mmap = tantivy::directory::MmapDirectory::open(dir).map_err(|e| e.to_string())?;
-    let index = Index::open_or_create(mmap, schema).map_err(|e| e.to_string())?;
+    let mmap = || tantivy::directory::MmapDirectory::open(dir).map_err(|e| e.to_string());
+    let index = if Index::exists(&mmap()?).map_err(|e| e.to_string())? {
+        let index = Index::open(mmap()?).map_err(|e| e.to_string())?;
+        // An index another version of paw made (another schema, or words cut another
+        // way: the analyser's name is in the schema) is built again from the caches and
+        // saved items: it holds nothing they do not.
+        if index.schema() == schema {
+            Some(index)
+        } else {
+            drop(index);
+            tracing::info!(dir = %dir.display(), "the search index is another version's: building it again");
+            std::fs::remove_dir_all(dir).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            None
+        }
+    } else {
+        None
+    };
+    let index = match index {
+        Some(i) => i,
+        None => Index::create(mmap()?, schema, tantivy::IndexSettings::default())
+            .map_err(|e| e.to_string())?,
+    };
     index.tokenizers().register(ANALYZER, analyzer());
-    // A schema from another version of paw is not this one: open it as damaged.
-    if index.schema() != self::schema().0 {
-        return Err("its schema is not this version's".into());
-    }
     Ok(index)
 }
 
@@ -667,6 +706,10 @@ async fn index_loop(services: Arc<crate::command::Services>) {
     for s in &subs {
         idx.note(&s.url);
     }
+    let caller = crate::worker::Caller::background("rss index");
+    if let Err(e) = crate::worker::as_caller(caller, index_saved(&services, &engine)).await {
+        tracing::warn!(error = %e, "cannot index the saved items");
+    }
     let mut failures: u32 = 0;
     loop {
         let batch = idx.next_batch();
@@ -718,8 +761,60 @@ async fn index_loop(services: Arc<crate::command::Services>) {
 /// The most items rendered to text in one worker job.
 const RENDER_ITEMS: usize = 256;
 
-/// Indexes the cached items of `urls` that are not indexed yet: their ids looked up in
-/// one pass, their text rendered by workers [`RENDER_ITEMS`] at a time, across feeds.
+/// What is indexed of an item, hashed: its title, summary, content, link and date, and
+/// the size of its article's full-text record (0 when none), so a changed item or a new
+/// article is indexed again. Stable within a build of paw (another build may index
+/// everything once more).
+pub fn signature(item: &paw_jobs::feed::Item, record_len: u64) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    (
+        &item.title,
+        &item.summary,
+        &item.content_html,
+        &item.link,
+        &item.published_at,
+        record_len,
+    )
+        .hash(&mut h);
+    h.finish()
+}
+
+/// An item on its way into the index.
+struct Candidate {
+    feed_url: String,
+    item: paw_jobs::feed::Item,
+    id: u64,
+    sig: u64,
+    /// Its article's full-text record, when there is one.
+    record: Option<PathBuf>,
+}
+
+/// An item's article record and its size (a stat, no read).
+fn record_of(dir: &Path, item: &paw_jobs::feed::Item) -> (Option<PathBuf>, u64) {
+    let Some(link) = item.link.as_deref() else {
+        return (None, 0);
+    };
+    let path = super::store::url_file(dir, link);
+    match std::fs::metadata(&path) {
+        Ok(m) if m.is_file() => (Some(path), m.len()),
+        _ => (None, 0),
+    }
+}
+
+/// The ids of the saved items (they stay in the index when their feed drops them).
+async fn saved_ids(services: &crate::command::Services) -> HashSet<u64> {
+    let mut l = super::saved_items(services).lock().await;
+    l.items()
+        .iter()
+        .filter_map(|s| super::seen::parse_id(&s.id))
+        .collect()
+}
+
+/// Indexes the cached items of `urls` that are new or changed since they were indexed,
+/// and deletes from the index those of their items that left the feed (unless saved, or
+/// carried by another subscribed feed): their ids and signatures checked in one pass,
+/// their text rendered by workers [`RENDER_ITEMS`] at a time, across feeds.
 async fn index_feeds(
     services: &Arc<crate::command::Services>,
     engine: &Arc<Engine>,
@@ -731,53 +826,159 @@ async fn index_feeds(
             feeds.push((url.clone(), f));
         }
     }
+    let saved = saved_ids(services).await;
+    // Every subscribed feed's items by their keys (kept while the background refresh is
+    // on): an article that left one feed but is in another stays.
+    let others: Vec<super::seen::Keys> = super::feed_keys::feed_keys(services)
+        .map
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+        .cloned()
+        .collect();
+    let records = super::fulltext_jobs(services).dir().to_path_buf();
     let e = engine.clone();
-    // (feed, item, id) of every item not indexed yet, each id once.
-    let (feeds, todo) = tokio::task::spawn_blocking(move || {
+    let todo = tokio::task::spawn_blocking(move || {
         let mut seen = HashSet::new();
         let mut todo = Vec::new();
-        for (f, (_, feed)) in feeds.iter().enumerate() {
+        let mut gone = Vec::new();
+        for (url, feed) in &feeds {
             let keys = feed.keys();
             let ids: Vec<u64> = keys.iter().map(|k| super::seen::item_id(k)).collect();
-            let missing = e.missing(&ids);
-            for (at, (id, m)) in ids.into_iter().zip(missing).enumerate() {
-                if m && seen.insert(id) {
-                    todo.push((f, at, id));
+            let found: Vec<(Option<PathBuf>, u64)> =
+                feed.items.iter().map(|i| record_of(&records, i)).collect();
+            let sigs: Vec<(u64, u64)> = ids
+                .iter()
+                .zip(&feed.items)
+                .zip(&found)
+                .map(|((&id, item), (_, len))| (id, signature(item, *len)))
+                .collect();
+            let stale = e.stale(&sigs);
+            for (at, ((id, sig), s)) in sigs.into_iter().zip(stale).enumerate() {
+                if s && seen.insert(id) {
+                    todo.push(Candidate {
+                        feed_url: url.clone(),
+                        item: feed.items[at].clone(),
+                        id,
+                        sig,
+                        record: found[at].0.clone(),
+                    });
                 }
             }
+            let current: HashSet<u64> = ids.into_iter().collect();
+            gone.extend(
+                e.feed_ids(url)
+                    .into_iter()
+                    .filter(|id| !current.contains(id) && !saved.contains(id)),
+            );
         }
-        (feeds, todo)
+        if !gone.is_empty() {
+            // Another feed of the batch or of the subscriptions may carry the article.
+            let batch: Vec<super::seen::Keys> = feeds.iter().map(|(_, f)| f.keys()).collect();
+            let carried: HashSet<u64> = others
+                .iter()
+                .chain(&batch)
+                .flat_map(|k| k.iter().map(|k| super::seen::item_id(k)))
+                .collect();
+            gone.retain(|id| !carried.contains(id));
+            e.delete(gone);
+        }
+        todo
     })
     .await
     .map_err(|e| e.to_string())?;
+    index_items(services, engine, todo).await
+}
+
+/// Indexes the saved items missing from the index (an index built again from the caches
+/// after a crash or an upgrade would not hold those their feeds dropped).
+async fn index_saved(
+    services: &Arc<crate::command::Services>,
+    engine: &Arc<Engine>,
+) -> Result<(), String> {
+    let items: Vec<super::saved::SavedItem> =
+        super::saved_items(services).lock().await.items().clone();
+    let records = super::fulltext_jobs(services).dir().to_path_buf();
+    let e = engine.clone();
+    let todo = tokio::task::spawn_blocking(move || {
+        let ids: Vec<u64> = items
+            .iter()
+            .map(|s| super::seen::parse_id(&s.id).unwrap_or(0))
+            .collect();
+        let missing = e.missing(&ids);
+        items
+            .into_iter()
+            .zip(ids)
+            .zip(missing)
+            .filter(|((_, id), m)| *m && *id != 0)
+            .map(|((s, id), _)| {
+                let (record, len) = record_of(&records, &s.item);
+                Candidate {
+                    sig: signature(&s.item, len),
+                    feed_url: s.feed_url,
+                    item: s.item,
+                    id,
+                    record,
+                }
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    index_items(services, engine, todo).await
+}
+
+/// Renders `todo`'s items to text in workers (their HTML is untrusted), adds their
+/// articles' full text, and hands them to the writer.
+async fn index_items(
+    services: &Arc<crate::command::Services>,
+    engine: &Arc<Engine>,
+    todo: Vec<Candidate>,
+) -> Result<(), String> {
     let now = crate::clock::now_ms() as i64;
     for chunk in todo.chunks(RENDER_ITEMS) {
         if services.shutdown.is_cancelled() {
             break;
         }
-        let items: Vec<paw_jobs::feed::Item> = chunk
-            .iter()
-            .map(|&(f, at, _)| feeds[f].1.items[at].clone())
-            .collect();
-        let dates: Vec<Option<i64>> = items.iter().map(paw_jobs::feed::Item::sort_key).collect();
+        let items: Vec<paw_jobs::feed::Item> = chunk.iter().map(|c| c.item.clone()).collect();
         let (rendered, texts) =
             super::jobs::render(&services.workers, items, paw_jobs::feed::Form::FullText)
                 .await
                 .map_err(|e| e.message)?;
+        let records: Vec<Option<PathBuf>> = chunk.iter().map(|c| c.record.clone()).collect();
+        let articles = tokio::task::spawn_blocking(move || {
+            records
+                .iter()
+                .map(|r| {
+                    r.as_deref()
+                        .and_then(|p| super::fulltext::article_text(p, MAX_TEXT_CHARS))
+                })
+                .collect::<Vec<_>>()
+        })
+        .await
+        .map_err(|e| e.to_string())?;
         let docs: Vec<Doc> = chunk
             .iter()
             .zip(rendered)
             .zip(texts.into_iter().chain(std::iter::repeat(None)))
-            .zip(dates)
-            .map(|(((&(f, _, id), item), text), date)| Doc {
-                id,
-                feed_url: feeds[f].0.clone(),
-                title: item.title.clone().unwrap_or_default(),
-                text: text.or_else(|| item.summary.clone()).unwrap_or_default(),
-                link: item.link.clone(),
-                summary: item.summary.clone(),
-                published: item.published_at.clone(),
-                date_ms: date.unwrap_or(now),
+            .zip(articles)
+            .map(|(((c, item), text), article)| {
+                let mut text = text.or_else(|| item.summary.clone()).unwrap_or_default();
+                if let Some(a) = article {
+                    text.push('\n');
+                    text.push_str(&a);
+                }
+                Doc {
+                    id: c.id,
+                    feed_url: c.feed_url.clone(),
+                    title: item.title.clone().unwrap_or_default(),
+                    text,
+                    link: item.link.clone(),
+                    summary: item.summary.clone(),
+                    published: item.published_at.clone(),
+                    date_ms: c.item.sort_key().unwrap_or(now),
+                    sig: c.sig,
+                }
             })
             .collect();
         let e = engine.clone();
@@ -786,6 +987,39 @@ async fn index_feeds(
             .map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// Takes `ids` out of the index unless saved or carried by a subscribed feed (a feed
+/// removed, items unsaved): the feeds the background refresh keeps keys of, but `except`
+/// (the feed being removed), and the caches of `check`.
+pub async fn forget(
+    services: &Arc<crate::command::Services>,
+    ids: Vec<u64>,
+    check: &[String],
+    except: Option<&str>,
+) {
+    let Ok(engine) = super::search_index(services).engine().await else {
+        return;
+    };
+    let saved = saved_ids(services).await;
+    let mut carried: HashSet<u64> = super::feed_keys::feed_keys(services)
+        .map
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .filter(|(u, _)| except != Some(String::as_str(u)))
+        .flat_map(|(_, k)| k.iter().map(|k| super::seen::item_id(k)))
+        .collect();
+    for url in check {
+        if let Some(f) = super::rss_store(services).cached(url).await {
+            carried.extend(f.keys().iter().map(|k| super::seen::item_id(k)));
+        }
+    }
+    let gone: Vec<u64> = ids
+        .into_iter()
+        .filter(|id| !saved.contains(id) && !carried.contains(id))
+        .collect();
+    let _ = tokio::task::spawn_blocking(move || engine.delete(gone)).await;
 }
 
 impl crate::command::CommandState for SearchIndex {

@@ -26,6 +26,7 @@ mod search;
 pub mod seen;
 mod star;
 pub mod store;
+mod words;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;

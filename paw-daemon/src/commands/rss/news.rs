@@ -76,7 +76,10 @@ struct Ordered {
 /// merged again — else the one made here is published.
 fn order(
     mut got: Vec<(usize, Got)>,
-    universe: Option<&std::sync::Mutex<super::seen::Universe>>,
+    universe: Option<(
+        &std::sync::Mutex<super::seen::Universe>,
+        &[super::seen::Cat],
+    )>,
     keyword: Option<&str>,
     unread: Option<&super::marks::ReadMarks>,
     new_only: Option<(&super::seen::Given, usize)>,
@@ -96,14 +99,19 @@ fn order(
         })
         .collect();
     let keys: Vec<&super::seen::Keys> = feeds.iter().map(|f| &f.keys).collect();
-    let reused = universe.and_then(|u| u.lock().unwrap_or_else(|e| e.into_inner()).reuse(&keys));
+    let reused =
+        universe.and_then(|(u, _)| u.lock().unwrap_or_else(|e| e.into_inner()).reuse(&keys));
     let (mut digest, duplicates_merged) = match reused {
         Some(d) => d,
         None => {
             let made = super::seen::digest(&keys.iter().map(|k| &***k).collect::<Vec<_>>());
-            if let Some(u) = universe {
-                u.lock().unwrap_or_else(|e| e.into_inner()).set(
+            if let Some((u, cats)) = universe {
+                u.lock().unwrap_or_else(|e| e.into_inner()).set_with(
                     keys.iter().map(|&k| k.clone()).collect(),
+                    feeds
+                        .iter()
+                        .map(|f| cats.get(f.sub).cloned().flatten())
+                        .collect(),
                     made.0.clone(),
                     made.1,
                 );
@@ -350,13 +358,14 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         None
     };
     let for_order = given.clone();
+    let cats = super::category::notice_cats(&subs);
     let Ordered {
         feeds,
         mut digest,
         duplicates_merged,
     } = tokio::task::spawn_blocking(move || {
         let new_only = for_order.as_deref().map(|g| (g, limit));
-        let all = (!one_source).then_some(&*universe);
+        let all = (!one_source).then_some((&*universe, cats.as_slice()));
         order(got, all, kw.as_deref(), marks.as_deref(), new_only)
     })
     .await
@@ -394,12 +403,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .iter()
         .zip(brief)
         .map(|(e, item)| NewsItem {
-            id: super::seen::id_text(super::seen::item_id(keys_at(feeds, e))),
             source: subs[feeds[e.feed as usize].sub].name.clone(),
-            title: item.title,
-            published_at: item.published_at,
-            link: item.link,
-            summary: item.summary,
+            item: Shown::of(super::seen::item_id(keys_at(feeds, e)), item),
         })
         .collect();
     let reply = News {
@@ -416,16 +421,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     Ok(Output::reply(&reply, Vec::new()).untrusted("the subscribed feeds (each item's source)"))
 }
 
-/// One digest item (seed 001's fields).
+/// One digest item (seed 001's fields, and its id).
 #[derive(serde::Serialize)]
 struct NewsItem {
-    /// The item's id (`rss mark`, `rss star`).
-    id: String,
     source: String,
-    title: Option<String>,
-    published_at: Option<String>,
-    link: Option<String>,
-    summary: Option<String>,
+    #[serde(flatten)]
+    item: Shown,
 }
 
 /// One feed the digest could not refresh.
@@ -492,42 +493,51 @@ impl Reply for News {
         }
         let mut s = String::new();
         for (n, d) in self.items.iter().enumerate() {
-            ItemText {
-                source: &d.source,
-                title: d.title.as_deref(),
-                published_at: d.published_at.as_deref(),
-                summary: d.summary.as_deref(),
-                link: d.link.as_deref(),
-                id: &d.id,
-            }
-            .write(n + 1, &mut s);
+            d.item.write(&d.source, n + 1, true, &mut s);
         }
         s
     }
 }
 
-/// An item as `rss news`, `rss search` and `rss saved` print it.
-pub(super) struct ItemText<'a> {
-    pub source: &'a str,
-    pub title: Option<&'a str>,
-    pub published_at: Option<&'a str>,
-    pub summary: Option<&'a str>,
-    pub link: Option<&'a str>,
-    pub id: &'a str,
+/// An item's fields as `rss news`, `rss search` and `rss saved` answer and print them.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Shown {
+    /// The item's id (`rss mark`, `rss star`).
+    pub id: String,
+    pub title: Option<String>,
+    pub published_at: Option<String>,
+    pub link: Option<String>,
+    pub summary: Option<String>,
 }
 
-impl ItemText<'_> {
-    /// `N. [source] title (date)`, then the summary, the link and the id, indented.
-    pub fn write(&self, n: usize, s: &mut String) {
+impl Shown {
+    /// Item `id` as rendered for a digest (`Form::Brief`: plain text, cut).
+    pub fn of(id: u64, item: Item) -> Self {
+        Self {
+            id: super::seen::id_text(id),
+            title: item.title,
+            published_at: item.published_at,
+            link: item.link,
+            summary: item.summary,
+        }
+    }
+
+    /// `N. [source] title (date)`, then the summary (with `summary`), the link and the
+    /// id, indented.
+    pub fn write(&self, source: &str, n: usize, summary: bool, s: &mut String) {
         s.push_str(&format!(
-            "{n}. [{}] {}{}\n",
-            self.source,
-            self.title.filter(|t| !t.is_empty()).unwrap_or("(untitled)"),
+            "{n}. [{source}] {}{}\n",
+            self.title
+                .as_deref()
+                .filter(|t| !t.is_empty())
+                .unwrap_or("(untitled)"),
             self.published_at
+                .as_deref()
                 .map(|p| format!(" ({p})"))
                 .unwrap_or_default()
         ));
-        for line in [self.summary, self.link].into_iter().flatten() {
+        let summary = self.summary.as_deref().filter(|_| summary);
+        for line in [summary, self.link.as_deref()].into_iter().flatten() {
             s.push_str(&format!("   {line}\n"));
         }
         s.push_str(&format!("   id {}\n", self.id));

@@ -11,13 +11,14 @@ use crate::command::args::{clamp, parse};
 use crate::command::{CmdError, CmdResult, Ctx, Output, Reply};
 use paw_jobs::feed::Item;
 
-/// The feed item `--name N --guid G` or `--link URL` names, if cached.
+/// The feed item `--name N --guid G` or `--link URL` names, if cached: its subscription's
+/// name and URL, and the item.
 async fn find_item(
     ctx: &Ctx,
     name: Option<&str>,
     guid: Option<&str>,
     link: Option<&str>,
-) -> Result<Option<(String, Item)>, CmdError> {
+) -> Result<Option<(String, String, Item)>, CmdError> {
     let subs = {
         let mut store = rss_store(&ctx.services).lock().await;
         match name {
@@ -35,7 +36,7 @@ async fn find_item(
             _ => false,
         });
         if let Some(i) = hit {
-            return Ok(Some((sub.name.clone(), i.clone())));
+            return Ok(Some((sub.name.clone(), sub.url.clone(), i.clone())));
         }
     }
     Ok(None)
@@ -101,7 +102,8 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
             )));
         }
     };
-    let (source, item, link) = match (a.link.as_deref(), a.name.as_deref(), a.guid.as_deref()) {
+    let (source, feed, item, link) = match (a.link.as_deref(), a.name.as_deref(), a.guid.as_deref())
+    {
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
             return Err(CmdError::invalid_args(
                 "give --link, or --name with --guid, not both",
@@ -110,12 +112,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         (Some(l), None, None) => {
             let link = super::add::check_url(l)?;
             match find_item(ctx, None, None, Some(&link)).await? {
-                Some((s, i)) => (Some(s), Some(i), link),
-                None => (None, None, link),
+                Some((s, u, i)) => (Some(s), Some(u), Some(i), link),
+                None => (None, None, None, link),
             }
         }
         (None, Some(n), Some(g)) => {
-            let Some((s, i)) = find_item(ctx, Some(n), Some(g), None).await? else {
+            let Some((s, u, i)) = find_item(ctx, Some(n), Some(g), None).await? else {
                 return Err(CmdError::new(
                     ErrorCode::NotFound,
                     format!(
@@ -129,7 +131,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
                     format!("item {g:?} of {n} has no link to read"),
                 ));
             };
-            (Some(s), Some(i), link)
+            (Some(s), Some(u), Some(i), link)
         }
         (None, _, _) => {
             return Err(CmdError::invalid_args(
@@ -188,7 +190,7 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     } else {
         let backoff = Duration::from_secs(cfg.failure_backoff_secs);
         match fulltext_jobs(&ctx.services)
-            .find_or_start(&ctx.services, &link, backoff)
+            .find_or_start(&ctx.services, &link, feed, backoff)
             .await
         {
             Found::Done(r) => (status_of(&r), Some(r)),

@@ -366,18 +366,23 @@ impl Refresher {
     async fn publish(&self, services: &Services) {
         self.keys.dirty.store(false, Ordering::Release);
         self.published_ms.store(now_ms(), Ordering::Release);
-        let (seq, feeds): (u64, Vec<Keys>) = {
+        let (seq, feeds, cats): (u64, Vec<Keys>, Vec<super::seen::Cat>) = {
             // Numbered under the store's lock and the keys' lock: a later number has newer
             // subscriptions and newer keys (a turn that read the subscriptions before an
             // `rss add` saved one cannot publish after the add's digest and hide its feed).
             let mut store = rss_store(services).lock().await;
-            let subs: Vec<String> = store.state().subs.iter().map(|s| s.url.clone()).collect();
+            let subs = &store.state().subs;
+            let all_cats = super::category::notice_cats(subs);
             let keys = lock(&self.keys.map);
             let seq = self.publish_seq.fetch_add(1, Ordering::AcqRel) + 1;
-            let feeds = subs.iter().filter_map(|u| keys.get(u).cloned()).collect();
+            let (feeds, cats) = subs
+                .iter()
+                .zip(all_cats)
+                .filter_map(|(s, c)| keys.get(&s.url).map(|k| (k.clone(), c)))
+                .unzip();
             drop(keys);
             drop(store);
-            (seq, feeds)
+            (seq, feeds, cats)
         };
         let universe = rss_store(services).universe();
         let _ = tokio::task::spawn_blocking(move || {
@@ -386,7 +391,7 @@ impl Refresher {
             universe
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .publish(seq, feeds, items, merged);
+                .publish_with(seq, feeds, cats, items, merged);
         })
         .await;
     }

@@ -41,10 +41,14 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         fulltext_jobs(&ctx.services).forget(&links).await;
     }
     rss_store(&ctx.services).drop_cache(&sub.url).await;
-    // Its items leave the search index too (when the index is open).
+    // Its items leave the search index too, but saved ones and those another subscribed
+    // feed carries.
     if let Ok(engine) = super::search_index(&ctx.services).engine().await {
         let url = sub.url.clone();
-        let _ = tokio::task::spawn_blocking(move || engine.delete_feed(&url)).await;
+        let ids = tokio::task::spawn_blocking(move || engine.feed_ids(&url))
+            .await
+            .unwrap_or_default();
+        super::index::forget(&ctx.services, ids, &[], Some(&sub.url)).await;
     }
     let reply = Removed {
         ok: true,

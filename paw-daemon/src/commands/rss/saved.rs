@@ -203,14 +203,13 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         .iter()
         .zip(brief)
         .map(|(s, item)| ListedSaved {
-            id: s.id.clone(),
             source: s.feed.clone(),
             category: s.category.clone(),
             saved_at: crate::clock::rfc3339_ms(s.saved_at_ms),
-            title: item.title,
-            published_at: item.published_at,
-            link: item.link,
-            summary: item.summary,
+            item: super::news::Shown {
+                id: s.id.clone(),
+                ..super::news::Shown::of(0, item)
+            },
         })
         .collect();
     let reply = SavedList {
@@ -227,15 +226,12 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
 /// One saved item as `rss saved` shows it.
 #[derive(serde::Serialize)]
 struct ListedSaved {
-    id: String,
     source: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     category: Option<String>,
     saved_at: String,
-    title: Option<String>,
-    published_at: Option<String>,
-    link: Option<String>,
-    summary: Option<String>,
+    #[serde(flatten)]
+    item: super::news::Shown,
 }
 
 /// `rss saved`'s result.
@@ -257,15 +253,7 @@ impl Reply for SavedList {
         }
         let mut s = String::new();
         for (n, d) in self.items.iter().enumerate() {
-            super::news::ItemText {
-                source: &d.source,
-                title: d.title.as_deref(),
-                published_at: d.published_at.as_deref(),
-                summary: None,
-                link: d.link.as_deref(),
-                id: &d.id,
-            }
-            .write(n + 1, &mut s);
+            d.item.write(&d.source, n + 1, false, &mut s);
             s.push_str(&format!("   saved {}\n", d.saved_at));
         }
         if self.count_total > self.count {

@@ -1,5 +1,6 @@
-//! `rss search QUERY [--since D] [--feed N] [--category C] [--limit N]`: cached items (and
-//! those that have left their feed since) ranked by BM25 ([`super::index`]).
+//! `rss search QUERY [--since D] [--feed N] [--category C] [--limit N]`: the subscriptions'
+//! cached items, the articles read in full and the saved items, ranked by BM25
+//! ([`super::index`]).
 
 use paw_proto::ErrorCode;
 
@@ -8,7 +9,7 @@ use super::items::parse_before;
 use crate::command::args::{clamp, parse};
 use crate::command::{CmdError, CmdResult, Ctx, Output, Reply};
 
-/// search the items of every feed (and those that have left a feed), best match first
+/// search the items of every feed, the articles read in full and the saved items, best match first
 #[derive(clap::Parser)]
 #[command(name = "rss search")]
 pub struct Args {
@@ -167,16 +168,7 @@ impl Reply for Searched {
         }
         let mut s = String::new();
         for (n, f) in self.items.iter().enumerate() {
-            let d = &f.hit;
-            super::news::ItemText {
-                source: &f.source,
-                title: d.title.as_deref(),
-                published_at: d.published_at.as_deref(),
-                summary: d.summary.as_deref(),
-                link: d.link.as_deref(),
-                id: &d.id,
-            }
-            .write(n + 1, &mut s);
+            f.hit.item.write(&f.source, n + 1, true, &mut s);
         }
         if self.total_matches > self.items.len() {
             s.push_str(&format!(

@@ -3,7 +3,7 @@
 //! (docs/commands.md `rss`), kept across restarts; the count of the rest is the session's
 //! `notices.rss.new` (docs/protocol.md `terminal.exec`).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -215,6 +215,10 @@ pub fn merge_duplicates<'k, T>(items: &mut Vec<T>, keys_of: impl Fn(&T) -> &'k [
 pub struct Universe {
     /// The feeds' keys.
     feeds: Vec<Keys>,
+    /// Each feed's category (its outermost folder), as `feeds`.
+    cats: Vec<Cat>,
+    /// The items of each category.
+    totals: BTreeMap<Arc<str>, u64>,
     /// Each item, newest first: its feed in `feeds` and its place there.
     items: Vec<Entry>,
     /// Copies merged away.
@@ -229,27 +233,57 @@ pub struct Universe {
     published: u64,
 }
 
-/// What one change of the digest added and removed (each item by its keys).
+/// A feed's category in the notices: its outermost folder, if any.
+pub type Cat = Option<Arc<str>>;
+
+/// What one change of the digest added and removed (each item by its keys, with its
+/// feed's category).
 struct Change {
     version: u64,
-    added: Vec<Vec<Key>>,
-    removed: Vec<Vec<Key>>,
+    added: Vec<(Vec<Key>, Cat)>,
+    removed: Vec<(Vec<Key>, Cat)>,
+}
+
+/// A session's count of items not given: in all, and by category.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Count {
+    pub new: u64,
+    pub by_category: BTreeMap<Arc<str>, u64>,
+}
+
+impl Count {
+    fn add(&mut self, cat: &Cat, by: i64) {
+        self.new = self.new.saturating_add_signed(by);
+        if let Some(c) = cat {
+            let n = self.by_category.entry(c.clone()).or_default();
+            *n = n.saturating_add_signed(by);
+            if *n == 0 {
+                self.by_category.remove(c);
+            }
+        }
+    }
 }
 
 /// The most items the kept changes of the digest hold (a change bigger than this is not
 /// kept: the sessions recount on the blocking pool).
 const MAX_CHANGES: usize = 4096;
 
-/// The items a change added and removed, each by its keys.
-type AddedRemoved = (Vec<Vec<Key>>, Vec<Vec<Key>>);
+/// The items a change added and removed, each by its keys, with its category.
+type AddedRemoved = (Vec<(Vec<Key>, Cat)>, Vec<(Vec<Key>, Cat)>);
 
-/// Each entry's keys.
-fn entry_keys<'a>(feeds: &'a [Keys], items: &'a [Entry]) -> impl Iterator<Item = &'a [Key]> {
+/// Each entry's keys and its feed's category.
+fn entry_keys<'a>(
+    feeds: &'a [Keys],
+    cats: &'a [Cat],
+    items: &'a [Entry],
+) -> impl Iterator<Item = (&'a [Key], &'a Cat)> {
+    const NONE: &Cat = &None;
     items.iter().map(|&Entry { feed: f, at }| {
-        feeds
+        let keys = feeds
             .get(f as usize)
             .and_then(|k| k.get(at as usize))
-            .map_or(&[][..], Vec::as_slice)
+            .map_or(&[][..], Vec::as_slice);
+        (keys, cats.get(f as usize).unwrap_or(NONE))
     })
 }
 
@@ -267,6 +301,13 @@ impl Universe {
     /// sessions' counts stay valid). What changed is kept for the sessions' counts: a pass
     /// over both digests, so call on the blocking pool.
     pub fn set(&mut self, feeds: Vec<Keys>, items: Vec<Entry>, merged: usize) {
+        let cats = vec![None; feeds.len()];
+        self.set_with(feeds, cats, items, merged);
+    }
+
+    /// [`set`](Self::set) with each feed's category (`cats`, as `feeds`), which the
+    /// notices count by.
+    pub fn set_with(&mut self, feeds: Vec<Keys>, cats: Vec<Cat>, items: Vec<Entry>, merged: usize) {
         let same = self.items == items
             && self.feeds.len() == feeds.len()
             && self
@@ -274,9 +315,15 @@ impl Universe {
                 .iter()
                 .zip(&feeds)
                 .all(|(a, b)| Arc::ptr_eq(a, b));
-        if !same {
-            let change = self.change_to(&feeds, &items);
-            (self.feeds, self.items) = (feeds, items);
+        if !same || self.cats != cats {
+            let change = self.change_to(&feeds, &cats, &items);
+            self.totals = BTreeMap::new();
+            for (_, c) in entry_keys(&feeds, &cats, &items) {
+                if let Some(c) = c {
+                    *self.totals.entry(c.clone()).or_default() += 1;
+                }
+            }
+            (self.feeds, self.cats, self.items) = (feeds, cats, items);
             self.version += 1;
             match change {
                 Some((added, removed)) => {
@@ -301,50 +348,69 @@ impl Universe {
     /// [`set`](Self::set) by the publish numbered `seq` (the refresh scheduler's and an
     /// explicit fetch's): a publish taken earlier that lands later is dropped.
     pub fn publish(&mut self, seq: u64, feeds: Vec<Keys>, items: Vec<Entry>, merged: usize) {
+        let cats = vec![None; feeds.len()];
+        self.publish_with(seq, feeds, cats, items, merged);
+    }
+
+    /// [`publish`](Self::publish) with each feed's category.
+    pub fn publish_with(
+        &mut self,
+        seq: u64,
+        feeds: Vec<Keys>,
+        cats: Vec<Cat>,
+        items: Vec<Entry>,
+        merged: usize,
+    ) {
         if seq > self.published {
             self.published = seq;
-            self.set(feeds, items, merged);
+            self.set_with(feeds, cats, items, merged);
         }
     }
 
     /// The items added and removed from the current digest to `items`, if at most
     /// [`MAX_CHANGES`] in all.
-    fn change_to(&self, feeds: &[Keys], items: &[Entry]) -> Option<AddedRemoved> {
-        type Set<'a> = std::collections::HashSet<&'a [Key], foldhash::fast::RandomState>;
-        let old: Set<'_> = entry_keys(&self.feeds, &self.items).collect();
-        let new: Set<'_> = entry_keys(feeds, items).collect();
-        let added: Vec<Vec<Key>> = new
+    fn change_to(&self, feeds: &[Keys], cats: &[Cat], items: &[Entry]) -> Option<AddedRemoved> {
+        type Map<'a> = std::collections::HashMap<&'a [Key], &'a Cat, foldhash::fast::RandomState>;
+        let old: Map<'_> = entry_keys(&self.feeds, &self.cats, &self.items).collect();
+        let new: Map<'_> = entry_keys(feeds, cats, items).collect();
+        // An item whose feed moved to another category is removed from one and added to
+        // the other.
+        let added: Vec<(Vec<Key>, Cat)> = new
             .iter()
-            .filter(|k| !old.contains(*k))
+            .filter(|(k, c)| old.get(*k) != Some(*c))
             .take(MAX_CHANGES + 1)
-            .map(|k| k.to_vec())
+            .map(|(k, c)| (k.to_vec(), (*c).clone()))
             .collect();
-        let removed: Vec<Vec<Key>> = old
+        let removed: Vec<(Vec<Key>, Cat)> = old
             .iter()
-            .filter(|k| !new.contains(*k))
+            .filter(|(k, c)| new.get(*k) != Some(*c))
             .take(MAX_CHANGES + 1)
-            .map(|k| k.to_vec())
+            .map(|(k, c)| (k.to_vec(), (*c).clone()))
             .collect();
         (added.len() + removed.len() <= MAX_CHANGES).then_some((added, removed))
     }
 
     /// The count of items not given now, from the count `n` made at `version`, when the
     /// changes since then are kept (from memory: a pass over the changes only).
-    fn catch_up(&self, version: u64, n: u64, given: impl Fn(&[Key]) -> bool) -> Option<u64> {
+    fn catch_up(&self, version: u64, n: &Count, given: impl Fn(&[Key]) -> bool) -> Option<Count> {
         let first = self.changes.front()?.version;
         if version.saturating_add(1) < first {
             return None;
         }
-        let mut n = n as i64;
+        let mut n = n.clone();
         for c in self.changes.iter().filter(|c| c.version > version) {
-            n += c.added.iter().filter(|k| !given(k)).count() as i64;
-            n -= c.removed.iter().filter(|k| !given(k)).count() as i64;
+            for (_, cat) in c.added.iter().filter(|(k, _)| !given(k)) {
+                n.add(cat, 1);
+            }
+            for (_, cat) in c.removed.iter().filter(|(k, _)| !given(k)) {
+                n.add(cat, -1);
+            }
         }
-        Some(n.max(0) as u64)
+        Some(n)
     }
 
-    fn keys(&self) -> impl Iterator<Item = &[Key]> {
-        entry_keys(&self.feeds, &self.items)
+    fn keys(&self) -> impl Iterator<Item = (&[Key], &Cat)> {
+        entry_keys(&self.feeds, &self.cats, &self.items)
     }
 }
 
@@ -371,7 +437,7 @@ struct GivenState {
     set: KeySet,
     order: VecDeque<Key>,
     /// (universe version, given count) → the count of new items then.
-    counted: Option<((u64, usize), u64)>,
+    counted: Option<((u64, usize), Count)>,
     /// Bumped at every change (the snapshot's generation).
     generation: u64,
     /// A recount is on the blocking pool.
@@ -513,19 +579,26 @@ impl Given {
     /// Digest items not given yet (from memory; recounted only when the digest or the set
     /// changed).
     pub fn new_count(&self) -> u64 {
+        self.count().new
+    }
+
+    /// [`new_count`](Self::new_count), and by category.
+    pub fn count(&self) -> Count {
         let u = self.universe.lock().unwrap_or_else(|e| e.into_inner());
         let mut st = self.lock();
         let key = (u.version, st.set.len());
-        if let Some((k, n)) = st.counted
-            && k == key
+        if let Some((k, n)) = &st.counted
+            && *k == key
         {
-            return n;
+            return n.clone();
         }
-        let n = u
-            .keys()
-            .filter(|ks| !ks.iter().any(|k| st.set.contains(k)))
-            .count() as u64;
-        st.counted = Some((key, n));
+        let mut n = Count::default();
+        for (ks, cat) in u.keys() {
+            if !ks.iter().any(|k| st.set.contains(k)) {
+                n.add(cat, 1);
+            }
+        }
+        st.counted = Some((key, n.clone()));
         n
     }
 }
@@ -557,26 +630,29 @@ impl Given {
     /// The count of new items if it is still right or can be brought up to date from the
     /// digest's kept changes (an empty set counts every item), else the last one made (if
     /// any).
-    fn fresh_count(&self) -> Result<u64, Option<u64>> {
+    fn fresh_count(&self) -> Result<Count, Option<Count>> {
         let u = self.universe.lock().unwrap_or_else(|e| e.into_inner());
         let mut st = self.lock();
         if st.set.is_empty() {
-            return Ok(u.items.len() as u64);
+            return Ok(Count {
+                new: u.items.len() as u64,
+                by_category: u.totals.clone(),
+            });
         }
         let now = (u.version, st.set.len());
-        match st.counted {
-            Some((k, n)) if k == now => Ok(n),
-            Some(((version, len), n)) if len == st.set.len() => {
-                let caught = u.catch_up(version, n, |ks| ks.iter().any(|k| st.set.contains(k)));
+        match &st.counted {
+            Some((k, n)) if *k == now => Ok(n.clone()),
+            Some(((version, len), n)) if *len == st.set.len() => {
+                let caught = u.catch_up(*version, n, |ks| ks.iter().any(|k| st.set.contains(k)));
                 match caught {
                     Some(n) => {
-                        st.counted = Some((now, n));
+                        st.counted = Some((now, n.clone()));
                         Ok(n)
                     }
-                    None => Err(Some(n)),
+                    None => Err(Some(n.clone())),
                 }
             }
-            other => Err(other.map(|(_, n)| n)),
+            other => Err(other.as_ref().map(|(_, n)| n.clone())),
         }
     }
 
@@ -619,9 +695,35 @@ impl SessionResource for Given {
                 }
             }
         };
-        if n > 0 {
-            out.rss = Some(paw_proto::RssNotices { new: n });
+        if n.new > 0 {
+            out.rss = Some(rss_notices(&n));
         }
+    }
+}
+
+/// Categories named in the notices (the busiest), and the characters of each name shown.
+const NOTICE_CATEGORIES: usize = 3;
+const NOTICE_CATEGORY_CHARS: usize = 32;
+
+/// The notices of a count: the new items, and those of the busiest categories (a few
+/// short names: the notices stay a few hundred bytes).
+pub fn rss_notices(n: &Count) -> paw_proto::RssNotices {
+    let mut cats: Vec<(&Arc<str>, u64)> = n
+        .by_category
+        .iter()
+        .filter(|(_, c)| **c > 0)
+        .map(|(k, c)| (k, *c))
+        .collect();
+    cats.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    let more = cats.len().saturating_sub(NOTICE_CATEGORIES);
+    paw_proto::RssNotices {
+        new: n.new,
+        categories: cats
+            .into_iter()
+            .take(NOTICE_CATEGORIES)
+            .map(|(k, c)| (k.chars().take(NOTICE_CATEGORY_CHARS).collect(), c))
+            .collect(),
+        more_categories: more,
     }
 }
 

@@ -26,21 +26,33 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
     let saved = super::saved_items(&ctx.services);
     if a.remove {
         let mut l = saved.lock().await;
-        let before = l.items().len();
+        let before = l.items().clone();
         l.items()
             .retain(|s| super::seen::parse_id(&s.id).is_none_or(|id| !ids.contains(&id)));
-        let removed = before - l.items().len();
+        let removed = before.len() - l.items().len();
         if removed == 0 {
             return Err(not_found("saved", &ids));
         }
-        l.save().await?;
+        if let Err(e) = l.save().await {
+            *l.items() = before;
+            return Err(e);
+        }
+        let total = l.items().len();
+        drop(l);
+        // An unsaved item its feed no longer carries leaves the search index.
+        let feeds: Vec<String> = before
+            .iter()
+            .filter(|s| super::seen::parse_id(&s.id).is_some_and(|id| ids.contains(&id)))
+            .map(|s| s.feed_url.clone())
+            .collect();
+        super::index::forget(&ctx.services, ids.iter().copied().collect(), &feeds, None).await;
         return Ok(Output::reply(
             &Starred {
                 ok: true,
                 command: "rss star",
                 saved: Vec::new(),
                 removed,
-                total: l.items().len(),
+                total,
             },
             Vec::new(),
         ));

@@ -260,3 +260,59 @@ fn a_given_set_changed_or_damaged_on_disk_is_read_again_or_moved_aside() {
     let again = Given::load(path, universe);
     assert!(ks.iter().all(|k| again.was_given(k)));
 }
+
+#[test]
+fn new_items_are_counted_by_category_and_caught_up_from_changes() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let universe = Arc::new(Mutex::new(Universe::default()));
+    let tech = keys_of(&[
+        item("Rust 2", "https://t.example/1", "t1"),
+        item("Rust 3", "https://t.example/2", "t2"),
+    ]);
+    let news = keys_of(&[item("Storm", "https://n.example/1", "n1")]);
+    let cats: Vec<Cat> = vec![Some("Tech".into()), Some("News".into())];
+    let at = |pairs: &[(u32, u32)]| -> Vec<Entry> {
+        pairs.iter().map(|&(feed, at)| Entry { feed, at }).collect()
+    };
+    universe.lock().expect("u").set_with(
+        vec![tech.clone(), news.clone()],
+        cats.clone(),
+        at(&[(0, 0), (0, 1), (1, 0)]),
+        0,
+    );
+    let g = Given::load(dir.path().join("given.json"), universe.clone());
+    let n = g.count();
+    assert_eq!(n.new, 3);
+    assert_eq!(n.by_category.get("Tech"), Some(&2));
+    assert_eq!(n.by_category.get("News"), Some(&1));
+    // Given one Tech item, then a News item arrives: caught up from the change.
+    g.give(vec![tech[0].clone()]).expect("give");
+    assert_eq!(g.count().by_category.get("Tech"), Some(&1));
+    let news2 = keys_of(&[
+        item("Storm", "https://n.example/1", "n1"),
+        item("Flood", "https://n.example/2", "n2"),
+    ]);
+    universe.lock().expect("u").set_with(
+        vec![tech.clone(), news2],
+        cats,
+        at(&[(0, 0), (0, 1), (1, 0), (1, 1)]),
+        0,
+    );
+    let caught = g.fresh_count().expect("caught up from the kept change");
+    assert_eq!(caught.new, 3);
+    assert_eq!(caught.by_category.get("News"), Some(&2));
+    assert_eq!(caught.by_category.get("Tech"), Some(&1));
+    assert_eq!(caught, g.count(), "the same as a full count");
+    // The notices name the busiest three, names cut.
+    let many = Count {
+        new: 10,
+        by_category: [("a", 1), ("b", 4), ("c", 3), ("d", 2)]
+            .into_iter()
+            .map(|(k, n)| (Arc::from(k.repeat(40).as_str()), n))
+            .collect(),
+    };
+    let shown = rss_notices(&many);
+    assert_eq!(shown.more_categories, 1);
+    let names: Vec<&str> = shown.categories.keys().map(String::as_str).collect();
+    assert_eq!(names, ["b".repeat(32), "c".repeat(32), "d".repeat(32)]);
+}
