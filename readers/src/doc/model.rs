@@ -57,6 +57,10 @@ pub struct Page {
     pub ocr: bool,
     /// Its blocks in reading order.
     pub blocks: Vec<Block>,
+    /// A PDF page whose text went to a table continued from the page before (joined there):
+    /// a page with a text layer, not one for OCR, even when it is left with no blocks.
+    #[serde(skip)]
+    pub continued: bool,
 }
 
 fn is_false(b: &bool) -> bool {

@@ -629,3 +629,62 @@ fn a_page_over_the_glyph_cap_stops_with_a_warning() {
     );
     assert!(!doc.pages[0].blocks.is_empty());
 }
+
+#[test]
+fn a_page_whose_rows_joined_the_table_before_is_not_sent_to_ocr() {
+    // A rule-less table over two pages: the second page's rows join the first page's
+    // table, which leaves that page with no blocks of its own. It has a text layer: OCR
+    // (asked for here by a deferred job, which fails when a page needs it) must not read it
+    // again.
+    let rows: Vec<[String; 3]> = (0..36)
+        .map(|i| {
+            [
+                format!("Region {i}"),
+                format!("{}.{}", 10 + i, i % 10),
+                format!("{}", 200 + 3 * i),
+            ]
+        })
+        .collect();
+    let page = |part: &[[String; 3]]| -> Vec<(f32, f32, f32, String)> {
+        let mut t = vec![
+            (72.0, 720.0, 10.0, "Region".to_string()),
+            (260.0, 720.0, 10.0, "Share".to_string()),
+            (400.0, 720.0, 10.0, "Count".to_string()),
+        ];
+        for (i, r) in part.iter().enumerate() {
+            let y = 700.0 - 16.0 * i as f32;
+            t.push((72.0, y, 10.0, r[0].clone()));
+            t.push((260.0, y, 10.0, r[1].clone()));
+            t.push((400.0, y, 10.0, r[2].clone()));
+        }
+        t
+    };
+    let (p1, p2) = (page(&rows[..18]), page(&rows[18..]));
+    let pages: Vec<PdfPage<'_>> = [&p1, &p2]
+        .iter()
+        .map(|p| PdfPage {
+            text: p
+                .iter()
+                .map(|(x, y, s, t)| (*x, *y, *s, t.as_str()))
+                .collect(),
+            lines: Vec::new(),
+            cm: None,
+        })
+        .collect();
+    let ocr = super::ocr::Ocr {
+        mode: super::ocr::OcrMode::Auto,
+        lang: "eng",
+        data: &[],
+        deferred: true,
+    };
+    let doc = super::read_doc_with(&bytes_of(&pages), Some(Format::Pdf), None, Some(&ocr), None)
+        .expect("no page needs OCR");
+    assert!(doc.pages[1].blocks.is_empty(), "{:?}", doc.pages[1].blocks);
+    let t = doc.pages[0].blocks[0]
+        .table
+        .as_ref()
+        .expect("the joined table");
+    assert_eq!(t.rows, 37, "the header once and 36 rows");
+    let text = render(&doc, Mode::Text);
+    assert_eq!(text.matches("Region 35").count(), 1, "{text}");
+}

@@ -426,8 +426,14 @@ fn text_chars(p: &Page) -> usize {
             if let Some(items) = &b.items {
                 n += items.iter().map(|i| i.text.trim().len()).sum::<usize>();
             }
-            if b.table.is_some() {
-                n += 1;
+            if let Some(t) = &b.table {
+                // A table's text is in its cells (a page holding only a table has text).
+                n += t
+                    .cells
+                    .iter()
+                    .map(|c| c.text.chars().filter(|c| !c.is_whitespace()).count())
+                    .sum::<usize>()
+                    .max(1);
             }
             n
         })
@@ -450,7 +456,9 @@ pub fn pdf_pages(
         .pages
         .iter()
         .enumerate()
-        .filter(|(_, p)| ocr.mode == OcrMode::Always || text_chars(p) < USABLE_CHARS)
+        .filter(|(_, p)| {
+            ocr.mode == OcrMode::Always || (!p.continued && text_chars(p) < USABLE_CHARS)
+        })
         .map(|(i, _)| i)
         .collect();
     if wanted.is_empty() {

@@ -147,13 +147,14 @@ pub fn pdf_with(bytes: &[u8], password: Option<&str>) -> Result<Document, DocErr
         .zip(&furniture)
         .map(|(p, furn)| layout::page_blocks(p, furn, &ctx))
         .collect();
-    tables::join_pages(&mut blocks);
+    let gave = tables::join_pages(&mut blocks);
     let mut rows = 0;
-    for (i, (p, b)) in pages.iter().zip(blocks).enumerate() {
+    for (i, ((p, b), gave)) in pages.iter().zip(blocks).zip(gave).enumerate() {
         let mut page = Page::new(i + 1, None);
         page.width = Some(p.width);
         page.height = Some(p.height);
         page.blocks = b;
+        page.continued = gave;
         rows += p.rows.len();
         out.pages.push(page);
     }
@@ -174,9 +175,10 @@ pub fn join_tables(doc: &mut Document) {
         .iter_mut()
         .map(|p| std::mem::take(&mut p.blocks))
         .collect();
-    tables::join_pages(&mut blocks);
-    for (p, b) in doc.pages.iter_mut().zip(blocks) {
+    let gave = tables::join_pages(&mut blocks);
+    for ((p, b), gave) in doc.pages.iter_mut().zip(blocks).zip(gave) {
         p.blocks = b;
+        p.continued |= gave;
     }
 }
 

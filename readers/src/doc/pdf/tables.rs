@@ -835,8 +835,10 @@ const CONTINUED_OVERLAP: f32 = 0.7;
 /// page's first block that is a table with as many columns over the same x range (so no
 /// caption or heading stands between them), are one table; the continuation's rows are
 /// added to the first part, dropping a repeated header, and the table notes the pages it
-/// runs on. A page that holds nothing but the continuation lets the table go on.
-pub fn join_pages(pages: &mut [Vec<Block>]) {
+/// runs on. A page that holds nothing but the continuation lets the table go on. Answers,
+/// per page, whether it gave its first table to the page before.
+pub fn join_pages(pages: &mut [Vec<Block>]) -> Vec<bool> {
+    let mut gave = vec![false; pages.len()];
     let content = |b: &Block| b.kind != Kind::Furniture;
     // The open table: its page, its index there, and the last page it took rows from.
     let mut open: Option<(usize, usize, usize)> = None;
@@ -849,6 +851,7 @@ pub fn join_pages(pages: &mut [Vec<Block>]) {
             if continues_table(part, &after[0][first]) {
                 let next = after[0].remove(first);
                 append(part, next, op + 1, p + 1);
+                gave[p] = true;
                 open = Some((op, ob, p));
                 if !pages[p].iter().any(content) {
                     continue;
@@ -861,6 +864,7 @@ pub fn join_pages(pages: &mut [Vec<Block>]) {
             .filter(|&i| pages[p][i].kind == Kind::Table)
             .map(|i| (p, i, p));
     }
+    gave
 }
 
 fn continues_table(a: &Block, b: &Block) -> bool {
