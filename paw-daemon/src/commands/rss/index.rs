@@ -16,7 +16,7 @@
 //! The index holds each item's words (with their counts, no positions), and stores its
 //! id, feed, title, link, date and summary for the answer, and its signature; no page text
 //! is stored. It is
-//! kept under `tools.rss.search_index_max_mb`: past it, the oldest quarter of the items (by
+//! kept under `tools.rss.search_index_max_mb`: past it, the oldest quarter of the unsaved items (by
 //! date) is deleted and the segments merged.
 
 use std::collections::{HashMap, HashSet};
@@ -148,6 +148,8 @@ pub struct Engine {
     /// Ids sent to the writer and not committed yet, with their signatures (so they are
     /// not sent twice).
     pending: Arc<Mutex<HashMap<u64, u64>>>,
+    /// Ids the cap never deletes (the saved items), shared with the writer thread.
+    kept: Arc<Mutex<HashSet<u64>>>,
     /// The writer thread, joined when the engine goes (its writer's lock released).
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
@@ -172,6 +174,8 @@ struct Writer {
     dir: PathBuf,
     pending: Arc<Mutex<HashMap<u64, u64>>>,
     cap_bytes: u64,
+    /// Ids the cap never deletes (the saved items).
+    kept: Arc<Mutex<HashSet<u64>>>,
 }
 
 impl Engine {
@@ -208,6 +212,7 @@ impl Engine {
             .map_err(|e: tantivy::TantivyError| e.to_string())?;
         let (tx, rx) = std::sync::mpsc::sync_channel(16);
         let pending: Arc<Mutex<HashMap<u64, u64>>> = Arc::default();
+        let kept: Arc<Mutex<HashSet<u64>>> = Arc::default();
         let w = Writer {
             writer,
             index,
@@ -216,6 +221,7 @@ impl Engine {
             dir: dir.to_path_buf(),
             pending: pending.clone(),
             cap_bytes,
+            kept: kept.clone(),
         };
         let thread = std::thread::Builder::new()
             .name("paw-rss-index".into())
@@ -227,6 +233,7 @@ impl Engine {
             dir: dir.to_path_buf(),
             tx,
             pending,
+            kept,
             thread: Mutex::new(Some(thread)),
         });
         Ok((engine, warning))
@@ -304,6 +311,11 @@ impl Engine {
             .unwrap_or_else(|e| e.into_inner())
             .extend(docs.iter().map(|d| (d.id, d.sig)));
         let _ = self.tx.send(Msg::Add(docs));
+    }
+
+    /// The ids the cap must never delete (the saved items), replacing those given before.
+    pub fn keep(&self, ids: HashSet<u64>) {
+        *self.kept.lock().unwrap_or_else(|e| e.into_inner()) = ids;
     }
 
     /// Deletes items (a feed's removed items, items no longer saved).
@@ -490,35 +502,35 @@ impl Writer {
         }
     }
 
-    /// Deletes the oldest quarter of the items by date, merges the segments and removes
-    /// the files they leave.
+    /// Deletes the oldest quarter of the items by date (never a kept one: the saved items
+    /// stay searchable), merges the segments and removes the files they leave.
     fn shrink(&mut self) {
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let searcher = self.reader.searcher();
-        let mut dates: Vec<i64> = Vec::with_capacity(searcher.num_docs() as usize);
+        let mut items: Vec<(i64, u64)> = Vec::with_capacity(searcher.num_docs() as usize);
         for seg in searcher.segment_readers() {
-            let Ok(col) = seg.fast_fields().i64("date") else {
+            let (Ok(dates), Ok(ids)) = (seg.fast_fields().i64("date"), seg.fast_fields().u64("id"))
+            else {
                 continue;
             };
             let alive = seg.alive_bitset();
             for doc in 0..seg.max_doc() {
-                if alive.is_none_or(|a| a.is_alive(doc)) {
-                    dates.extend(col.first(doc));
+                if alive.is_none_or(|a| a.is_alive(doc))
+                    && let (Some(date), Some(id)) = (dates.first(doc), ids.first(doc))
+                    && !kept.contains(&id)
+                {
+                    items.push((date, id));
                 }
             }
         }
-        if dates.is_empty() {
+        if items.is_empty() {
             return;
         }
-        let cut_at = dates.len() / 4;
-        let (_, &mut cutoff, _) = dates.select_nth_unstable(cut_at);
+        let cut_at = items.len() / 4;
+        items.select_nth_unstable(cut_at);
         let before = dir_bytes(&self.dir);
-        let old = RangeQuery::new(
-            std::ops::Bound::Unbounded,
-            std::ops::Bound::Included(Term::from_field_i64(self.f.date, cutoff)),
-        );
-        if let Err(e) = self.writer.delete_query(Box::new(old)) {
-            tracing::error!(error = %e, "cannot delete old items from the search index");
-            return;
+        for &(_, id) in &items[..=cut_at] {
+            self.writer.delete_term(Term::from_field_u64(self.f.id, id));
         }
         if let Err(e) = self.writer.commit() {
             tracing::error!(error = %e, "cannot commit the search index");
@@ -535,7 +547,7 @@ impl Writer {
         tracing::info!(
             before,
             after = dir_bytes(&self.dir),
-            "the search index was over its cap: the oldest quarter of its items deleted"
+            "the search index was over its cap: the oldest quarter of its unsaved items deleted"
         );
     }
 
@@ -802,13 +814,25 @@ fn record_of(dir: &Path, item: &paw_jobs::feed::Item) -> (Option<PathBuf>, u64) 
     }
 }
 
-/// The ids of the saved items (they stay in the index when their feed drops them).
-async fn saved_ids(services: &crate::command::Services) -> HashSet<u64> {
-    let mut l = super::saved_items(services).lock().await;
-    l.items()
+/// The ids of the saved items (they stay in the index when their feed drops them, and its
+/// cap never deletes them: the engine is told them too).
+async fn saved_ids(services: &crate::command::Services, engine: &Engine) -> HashSet<u64> {
+    let ids: HashSet<u64> = super::saved_items(services)
+        .lock()
+        .await
+        .items()
         .iter()
         .filter_map(|s| super::seen::parse_id(&s.id))
-        .collect()
+        .collect();
+    engine.keep(ids.clone());
+    ids
+}
+
+/// Tells an open index the saved items (after `rss star`), so its cap keeps them.
+pub async fn note_saved(services: &crate::command::Services) {
+    if let Ok(engine) = super::search_index(services).engine().await {
+        saved_ids(services, &engine).await;
+    }
 }
 
 /// Indexes the cached items of `urls` that are new or changed since they were indexed,
@@ -826,7 +850,7 @@ async fn index_feeds(
             feeds.push((url.clone(), f));
         }
     }
-    let saved = saved_ids(services).await;
+    let saved = saved_ids(services, engine).await;
     // Every subscribed feed's items by their keys (kept while the background refresh is
     // on): an article that left one feed but is in another stays.
     let others: Vec<super::seen::Keys> = super::feed_keys::feed_keys(services)
@@ -896,6 +920,7 @@ async fn index_saved(
     services: &Arc<crate::command::Services>,
     engine: &Arc<Engine>,
 ) -> Result<(), String> {
+    saved_ids(services, engine).await;
     let items: Vec<super::saved::SavedItem> =
         super::saved_items(services).lock().await.items().clone();
     let records = super::fulltext_jobs(services).dir().to_path_buf();
@@ -1001,7 +1026,7 @@ pub async fn forget(
     let Ok(engine) = super::search_index(services).engine().await else {
         return;
     };
-    let saved = saved_ids(services).await;
+    let saved = saved_ids(services, &engine).await;
     let mut carried: HashSet<u64> = super::feed_keys::feed_keys(services)
         .map
         .lock()

@@ -91,13 +91,17 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         *l.items() = before;
         return Err(e);
     }
+    let total = l.items().len();
+    drop(l);
+    // The search index's cap keeps saved items.
+    super::index::note_saved(&ctx.services).await;
     Ok(Output::reply(
         &Starred {
             ok: true,
             command: "rss star",
             saved: newly,
             removed: 0,
-            total: l.items().len(),
+            total,
         },
         Vec::new(),
     ))

@@ -16,6 +16,14 @@ fn doc(id: u64, title: &str, text: &str, date_ms: i64) -> Doc {
     }
 }
 
+/// 200 words that vary from item to item (an index of them does not compress away).
+fn varied(i: u64) -> String {
+    (0..200)
+        .map(|w| format!("w{}x{}", (i * 7 + w) % 5_000, w % 17))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn ids(hits: &[Hit]) -> Vec<String> {
     hits.iter().map(|h| h.item.id.clone()).collect()
 }
@@ -133,17 +141,11 @@ fn past_its_cap_the_oldest_items_go() {
     let dir = tempfile::tempdir().expect("tempdir");
     let cap = 256 * 1024;
     let (e, _) = Engine::open(dir.path(), cap).expect("opens");
-    let words = |i: u64| {
-        (0..200)
-            .map(|w| format!("w{}x{}", (i * 7 + w) % 5_000, w % 17))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     for batch in 0..10u64 {
         let docs = (0..200)
             .map(|i| {
                 let id = batch * 200 + i;
-                doc(id, &format!("item {id}"), &words(id), id as i64)
+                doc(id, &format!("item {id}"), &varied(id), id as i64)
             })
             .collect();
         e.add(docs);
@@ -158,6 +160,28 @@ fn past_its_cap_the_oldest_items_go() {
         .expect("search")
         .0;
     assert!(oldest.iter().all(|h| h.item.id != "0000000000000000"));
+}
+
+#[test]
+fn past_its_cap_saved_items_stay_however_old() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cap = 256 * 1024;
+    let (e, _) = Engine::open(dir.path(), cap).expect("opens");
+    // The ten oldest items are saved.
+    e.keep((0..10).collect());
+    for batch in 0..10u64 {
+        let docs = (0..200)
+            .map(|i| {
+                let id = batch * 200 + i;
+                doc(id, &format!("item {id}"), &varied(id), id as i64)
+            })
+            .collect();
+        e.add(docs);
+        e.commit();
+    }
+    assert!(e.docs() < 2_000, "the cap deleted some: {}", e.docs());
+    assert_eq!(e.missing(&(0..10).collect::<Vec<_>>()), [false; 10]);
+    assert_eq!(e.missing(&[10, 11]), [true, true], "unsaved old items went");
 }
 
 #[test]
