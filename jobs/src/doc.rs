@@ -452,6 +452,7 @@ mod tests {
             pages: None,
             ocr: OcrJob::default(),
             password: None,
+            also_text: false,
         };
         let mut docx = b"PK\x03\x04".to_vec();
         docx.resize(1000, 0);

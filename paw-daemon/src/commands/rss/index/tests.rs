@@ -24,6 +24,20 @@ fn varied(i: u64) -> String {
         .join(" ")
 }
 
+/// 2,000 items dated by their ids, in ten committed batches: past a 256 KiB cap.
+fn fill(e: &Engine) {
+    for batch in 0..10u64 {
+        let docs = (0..200)
+            .map(|i| {
+                let id = batch * 200 + i;
+                doc(id, &format!("item {id}"), &varied(id), id as i64)
+            })
+            .collect();
+        e.add(docs);
+        e.commit();
+    }
+}
+
 fn ids(hits: &[Hit]) -> Vec<String> {
     hits.iter().map(|h| h.item.id.clone()).collect()
 }
@@ -141,16 +155,7 @@ fn past_its_cap_the_oldest_items_go() {
     let dir = tempfile::tempdir().expect("tempdir");
     let cap = 256 * 1024;
     let (e, _) = Engine::open(dir.path(), cap).expect("opens");
-    for batch in 0..10u64 {
-        let docs = (0..200)
-            .map(|i| {
-                let id = batch * 200 + i;
-                doc(id, &format!("item {id}"), &varied(id), id as i64)
-            })
-            .collect();
-        e.add(docs);
-        e.commit();
-    }
+    fill(&e);
     assert!(e.bytes() <= cap * 2, "{} bytes", e.bytes());
     let newest = e.missing(&[1_999, 1_998]);
     assert_eq!(newest, [false, false], "the newest items stay");
@@ -169,16 +174,7 @@ fn past_its_cap_saved_items_stay_however_old() {
     let (e, _) = Engine::open(dir.path(), cap).expect("opens");
     // The ten oldest items are saved.
     e.keep((0..10).collect());
-    for batch in 0..10u64 {
-        let docs = (0..200)
-            .map(|i| {
-                let id = batch * 200 + i;
-                doc(id, &format!("item {id}"), &varied(id), id as i64)
-            })
-            .collect();
-        e.add(docs);
-        e.commit();
-    }
+    fill(&e);
     assert!(e.docs() < 2_000, "the cap deleted some: {}", e.docs());
     assert_eq!(e.missing(&(0..10).collect::<Vec<_>>()), [false; 10]);
     assert_eq!(e.missing(&[10, 11]), [true, true], "unsaved old items went");
