@@ -65,6 +65,7 @@ fuzz_target!(|data: &[u8]| {
         // (fuzz_targets/doc_image.rs fuzzes picture decoding).
         ocr: Default::default(),
         password: None,
+        also_text: false,
     };
     if let Ok((info, text)) = job.run(bytes.to_vec()) {
         let text = String::from_utf8(text).expect("utf-8 text");
