@@ -49,12 +49,12 @@ struct NumFmt {
 
 /// What a workbook shares among its sheets: each style's number format, the 1904 flag,
 /// and the shared strings calamine trims that Excel shows with their spaces (and those of
-/// the inline strings of the sheet being read).
+/// the inline strings of the sheet being read, once it has a string cell).
 struct Shared {
     formats: Vec<NumFmt>,
     date1904: bool,
     spaced: HashMap<String, String>,
-    inline: HashMap<String, String>,
+    inline: Option<HashMap<String, String>>,
 }
 
 impl Shared {
@@ -81,7 +81,7 @@ impl Shared {
         let s = self
             .spaced
             .get(s)
-            .or_else(|| self.inline.get(s))
+            .or_else(|| self.inline.as_ref()?.get(s))
             .map_or(s, String::as_str);
         let shown = if code == "General" || code == "@" {
             Cow::Borrowed(s)
@@ -131,8 +131,12 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
         Err(e) => {
             let (d, f) = main.rsplit_once('/').unwrap_or(("", &main));
             let rels_part = format!("{d}/_rels/{f}.rels");
-            let Some(fixed) =
-                repackaged(bytes, rels_part.trim_start_matches('/'), &mut doc.warnings)?
+            let Some(fixed) = repackaged(
+                bytes,
+                &mut probe,
+                rels_part.trim_start_matches('/'),
+                &mut doc.warnings,
+            )?
             else {
                 return Err(DocError::Parse(format!("cannot read the workbook: {e}")));
             };
@@ -148,7 +152,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
         formats: Vec::new(),
         date1904: wb.has_1904_epoch(),
         spaced,
-        inline: HashMap::new(),
+        inline: None,
     };
     // The sheets' inline strings are read by a reader of their own, so the scan does not
     // spend the package's inflation budget; a sheet it cannot read is left to calamine.
@@ -173,13 +177,16 @@ pub(super) fn read(bytes: &[u8]) -> Result<Document, DocError> {
             doc.pages.push(page);
             continue;
         }
-        shared.inline = parts
-            .get(name)
-            .and_then(|part| inline_probe.read(part).ok())
-            .filter(|xml| xml.contains("inlineStr"))
-            .map(|xml| spaced_strings(&xml, "is"))
-            .unwrap_or_default();
-        let cells = match sheet_cells(&mut wb, name, &mut shared, &mut left) {
+        shared.inline = None;
+        let mut inline = || {
+            parts
+                .get(name)
+                .and_then(|part| inline_probe.read(part).ok())
+                .filter(|xml| xml.contains("inlineStr"))
+                .map(|xml| spaced_strings(&xml, "is"))
+                .unwrap_or_default()
+        };
+        let cells = match sheet_cells(&mut wb, name, &mut shared, &mut inline, &mut left) {
             Ok(c) => c,
             Err(SheetError::Over(e)) => return Err(e),
             Err(SheetError::Skip(e)) => {
@@ -223,15 +230,16 @@ const MACRO_SHEET_TYPES: [&str; 2] = ["/xlMacrosheet", "/xlIntlMacrosheet"];
 /// A copy of the package with `\` in entry names made `/` and the workbook's relationships
 /// (`rels_part`) calling every macro sheet a worksheet (a macro sheet is a worksheet in all
 /// but its root element); `None` when there is nothing to mend. Every other entry is copied
-/// as stored, not inflated; the relationships part is read through the capped reader.
+/// as stored, not inflated; the relationships part is read through `probe`, the package's
+/// capped reader.
 fn repackaged(
     bytes: &[u8],
+    probe: &mut Zip<'_>,
     rels_part: &str,
     warnings: &mut Vec<String>,
 ) -> Result<Option<Vec<u8>>, DocError> {
     let err =
         |e: zip::result::ZipError| DocError::Parse(format!("cannot repair the workbook: {e}"));
-    let mut probe = Zip::new(bytes)?;
     let rels = probe
         .read_optional(rels_part, warnings)?
         .unwrap_or_default();
@@ -286,6 +294,7 @@ fn sheet_cells(
     wb: &mut Xlsx<Cursor<&[u8]>>,
     name: &str,
     shared: &mut Shared,
+    inline: &mut dyn FnMut() -> HashMap<String, String>,
     left: &mut Left,
 ) -> Result<Vec<SheetCell>, SheetError> {
     let mut reader = wb
@@ -318,6 +327,11 @@ fn sheet_cells(
             .next_cell_with_style_id()
             .map_err(|e| SheetError::Skip(e.to_string()))?;
         let Some((cell, style)) = next else { break };
+        // The sheet is read again for its inline strings' runs only once it has a string
+        // cell that is not shared (a sheet of numbers and shared strings never is).
+        if shared.inline.is_none() && matches!(cell.get_value(), DataRef::String(_)) {
+            shared.inline = Some(inline());
+        }
         let text = shared.text(cell.get_value(), style);
         if text.trim().is_empty() {
             continue;

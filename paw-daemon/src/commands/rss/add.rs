@@ -196,8 +196,11 @@ pub async fn run(ctx: &Ctx, args: &[String]) -> CmdResult {
         // The verification noted the feed's keys before it was a subscription, and a
         // refresh turn in between forgets unsubscribed feeds' keys: note them again now
         // that it is one, so the digest below counts them.
-        if let Some(cached) = super::rss_store(&ctx.services).cached(&feed_url).await {
-            super::feed_keys::feed_keys(&ctx.services).note(&feed_url, cached.keys());
+        if let Some(cached) = super::rss_store(&ctx.services).cached(&feed_url).await
+            // Made with the cache already, unless it left memory: then off this thread.
+            && let Ok(keys) = tokio::task::spawn_blocking(move || cached.keys()).await
+        {
+            super::feed_keys::feed_keys(&ctx.services).note(&feed_url, keys);
         }
         // The verification fetched the feed: every session's next answer counts its items.
         refresher.publish_now(&ctx.services).await;

@@ -26,6 +26,7 @@ pub use paw_jobs::doc::{OcrJob, OcrMode};
 use super::model::{Block, Document, Page};
 use super::pdf::tables_scan::{self, ScanWord};
 use super::{DocError, Format};
+use crate::page::tree::nonspace;
 pub use decode::{MAX_PIXELS, check_size};
 use tess::{Engine, Gray, Word};
 
@@ -422,7 +423,7 @@ fn text_chars(p: &Page) -> usize {
     p.blocks
         .iter()
         .map(|b| {
-            let mut n = b.text().chars().filter(|c| !c.is_whitespace()).count();
+            let mut n = nonspace(b.text());
             if let Some(items) = &b.items {
                 n += items.iter().map(|i| i.text.trim().len()).sum::<usize>();
             }
@@ -431,7 +432,7 @@ fn text_chars(p: &Page) -> usize {
                 n += t
                     .cells
                     .iter()
-                    .map(|c| c.text.chars().filter(|c| !c.is_whitespace()).count())
+                    .map(|c| nonspace(&c.text))
                     .sum::<usize>()
                     .max(1);
             }
