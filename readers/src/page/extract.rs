@@ -141,15 +141,16 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         });
     }
     let kind = kind.unwrap_or_else(|| super::kind::kind(&doc, &ld, url));
+    let cards = super::cards::find(&doc);
     if matches!(kind, Kind::Forum | Kind::Documentation | Kind::Service)
         && let Some(x) = by_kind(&doc.clone(), kind, html, url)
     {
-        return Ok(x);
+        return Ok(or_cards(x, cards, kind, || doc, html, url));
     }
-    // The page as it was parsed, for its largest block once Readability has changed the
-    // tree: a copy of a small page's tree costs a fraction of parsing it again; a large
-    // page (whose article is rarely short) is parsed again when its block is wanted.
-    let page = (html.len() <= COPY_MAX_BYTES).then(|| doc.clone());
+    // The page as it was parsed, for its largest block or its cards once Readability has
+    // changed the tree: a copy of a small page's tree costs a fraction of parsing it
+    // again; a large page (whose article is rarely short) is parsed again when wanted.
+    let mut page = (html.len() <= COPY_MAX_BYTES).then(|| doc.clone());
     let cfg = dom_smoothie::Config {
         // Counted already (the tree builder stopped past the limit and the page was
         // refused): dom_smoothie's own count would walk the whole tree again.
@@ -191,7 +192,9 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // of a listing's entries): the page's largest block of text, when it holds twice as
     // much. A page with a main text is never `failed`: with no article, its largest block.
     let block = if short {
-        let page = page.unwrap_or_else(|| super::shape::parse_measured(html, MAX_ELEMENTS).0);
+        let page = page
+            .take()
+            .unwrap_or_else(|| super::shape::parse_measured(html, MAX_ELEMENTS).0);
         largest_block(&page, beat, ARTICLE_SHARE).map(|(title, block)| {
             // Its chrome stays out of the text.
             drop_named(&block, CHROME);
@@ -222,8 +225,51 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     };
     let body_html = sanitize(&body_html, Some(url));
     let (body_html, body_text) = with_fact_boxes(body_html, body_text, &boxes, url);
+    let x = finished(&title, body_html, body_text, html, warning);
+    let page = || page.unwrap_or_else(|| super::shape::parse_measured(html, MAX_ELEMENTS).0);
+    Ok(or_cards(x, cards, kind, page, html, url))
+}
 
-    Ok(finished(&title, body_html, body_text, html, warning))
+/// How many times the text read a page's repeated cards must hold to be read instead.
+const CARDS_OVER: usize = 2;
+
+/// `x`, or the page's repeated cards ([`super::cards`]) when they hold more than
+/// [`CARDS_OVER`] times its text once cleaned: a listing read whole, under the title found.
+/// On a page taken for an article, only when its text is short (under
+/// [`SHORT_ARTICLE_CHARS`]: a listing Readability read one card of), and the cards are
+/// cleaned as an article's text is; on a page of another kind they keep their figures (a
+/// testimonial is one) and their linked titles (a card's title is its link). Measured:
+/// docs/benchmarks.md, "Every kind of page". `page` gives the page's tree as parsed (the
+/// cards' element is looked up in it by id).
+fn or_cards(
+    x: Extracted,
+    cards: Option<super::cards::Cards>,
+    kind: Kind,
+    page: impl FnOnce() -> Document,
+    html: &str,
+    url: &Url,
+) -> Extracted {
+    let least = CARDS_OVER.saturating_mul(nonspace(&x.text));
+    // An article's own text of some length stands: the cards beside it are its comments,
+    // its "related stories" (on Readability's test pages they replaced five articles).
+    if kind == Kind::Article && nonspace(&x.text) >= SHORT_ARTICLE_CHARS {
+        return x;
+    }
+
+    let Some(cards) = cards.filter(|c| c.chars > least) else {
+        return x;
+    };
+    let page = page();
+    let block = NodeRef::new(cards.id, &page.tree);
+    drop_named(&block, super::cards::CHROME);
+    clean_with(&block, false, false, kind != Kind::Article);
+    let text = tree::text(&block);
+
+    if nonspace(&text) <= least {
+        return x;
+    }
+    let body = sanitize(&block.inner_html(), Some(url));
+    finished(&x.title, body, text, html, None)
 }
 
 /// The result: the article's own title (see [`article_title`]) heading its text once.
@@ -939,6 +985,12 @@ const BOILERPLATE_OPENINGS: &[&str] = &[
 /// link-dense short blocks. `root` itself is judged too when `with_root` (the article's
 /// own container); a container that goes takes the article's text with it.
 fn clean(root: &NodeRef<'_>, with_root: bool, posts: bool) {
+    clean_with(root, with_root, posts, false);
+}
+
+/// [`clean`]; `cards`: a listing's cards, whose figures and short linked blocks (a card's
+/// picture, its linked title) are its content.
+fn clean_with(root: &NodeRef<'_>, with_root: bool, posts: bool, cards: bool) {
     let counts = tree::counts(root, BLOCKS);
     let of = |e: &NodeRef<'_>| counts.get(&e.id).copied().unwrap_or_default();
     let total = of(root).text;
@@ -950,7 +1002,7 @@ fn clean(root: &NodeRef<'_>, with_root: bool, posts: bool) {
         }
         let c = of(&e);
         // A footer or aside that carries the author's licence is the post's own line.
-        if named(&e, DROPPED) && !c.licence {
+        if named(&e, DROPPED) && !c.licence && !(cards && named(&e, &["figure", "figcaption"])) {
             doomed.push(e);
             continue;
         }
@@ -983,7 +1035,7 @@ fn clean(root: &NodeRef<'_>, with_root: bool, posts: bool) {
             }
         }
         let linked = if c.in_link { len } else { c.linked };
-        if linked as f64 > LINK_DENSITY * len as f64 && !fact_in_a_row(&e, &counts) {
+        if !cards && linked as f64 > LINK_DENSITY * len as f64 && !fact_in_a_row(&e, &counts) {
             doomed.push(e);
         }
     }
@@ -1059,6 +1111,61 @@ mod tests {
         assert_eq!(x.text.matches("The Title Of This Story").count(), 1);
         assert!(x.html.starts_with("<h1>"), "{}", x.html);
         assert_eq!(x.warning, None);
+    }
+
+    /// A press page: a heading, a line of intro, then `n` cards (a linked title, its source
+    /// and date), each too short for Readability to take as a paragraph.
+    fn news_index(n: usize) -> String {
+        let cards: String = (0..n)
+            .map(|i| {
+                format!(
+                    "<li class='teaser'><a href='/news/{i}'>Tutoring program {i} shows promise</a> \
+                     <span class='source'>Gazette {i}, 12/0{}/2025</span></li>",
+                    i % 9 + 1
+                )
+            })
+            .collect();
+        format!(
+            "<html><head><title>News | Center</title></head><body><nav><a href='/'>Home</a></nav>\
+             <main><h1>News</h1><p>What the press says about our work, and where it said it.</p><ul class='teasers'>{cards}</ul></main>\
+             <footer>© Center</footer></body></html>"
+        )
+    }
+
+    #[test]
+    fn a_listing_is_read_as_all_its_cards_not_one() {
+        // A category page (by its URL): Readability alone gives the intro.
+        let url = Url::parse("https://center.example.org/category/press").expect("url");
+        let x = extract(&news_index(12), &url).expect("extracted");
+        for i in 0..12 {
+            assert!(
+                x.text
+                    .contains(&format!("Tutoring program {i} shows promise"))
+                    && x.text.contains(&format!("Gazette {i},")),
+                "card {i} missing: {}",
+                x.text
+            );
+        }
+        assert!(!x.text.contains("© Center"), "{}", x.text);
+        assert_eq!(x.warning, None);
+    }
+
+    #[test]
+    fn an_articles_own_text_stands_against_the_cards_beside_it() {
+        // An article with forty cards of other stories below it holding more than twice
+        // its text: the article is read, not the strip.
+        let related: String = (0..40)
+            .map(|i| format!("<div class='card'><a href='/r/{i}'>Another story number {i} on a quite different subject</a><p>Its summary {i}, a sentence or two about that other story and why one might read it.</p></div>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>The Title Of This Story - Site</title></head><body>\
+             <article><h1>The Title Of This Story</h1>{}</article><div class='more'>{related}</div></body></html>",
+            para(12)
+        );
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("Paragraph 11 says"), "{}", x.text);
+        assert!(!x.text.contains("Another story number"), "{}", x.text);
     }
 
     #[test]

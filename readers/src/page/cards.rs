@@ -1,0 +1,187 @@
+//! A listing's repeated cards (docs/commands.md, `rss read`): the element whose children
+//! repeat one shape — the same tag and classes, each holding a line of text or more — and
+//! hold the most text that way. A news index, a shop's category, a list of services or of
+//! press mentions is that element: Readability takes one card of it, or the intro above
+//! it. Found from the page's structure alone, whatever the page calls itself; when it
+//! replaces what was read is the extractor's choice (`extract::or_cards`): on WCXB's
+//! development split listings went from 0.484 to 0.549 and collections from 0.539 to 0.598,
+//! articles and the article benchmark unchanged (docs/benchmarks.md, "Every kind of page").
+//!
+//! One pass over the tree, bounded by its size: each element's children are grouped once,
+//! when it closes (a sort of their shapes).
+
+use std::hash::{Hash, Hasher};
+
+use dom_query::{Document, NodeId, NodeRef};
+
+use super::tree::{self, Edge};
+
+/// Subtrees whose text is not a listing's: navigation, chrome, scripts, controls.
+pub const CHROME: &[&str] = &[
+    "nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template", "svg",
+    "button", "select",
+];
+
+/// Fewest cards of one shape that make a listing.
+const MIN_CARDS: usize = 3;
+
+/// Fewest characters (no whitespace) a card holds to count: a title at least.
+const MIN_CARD_CHARS: usize = 16;
+
+/// The element holding a page's repeated cards: its id in the tree it was found in (the
+/// same in a copy of that tree, or in the tree parsed again from the same page), and the
+/// characters (no whitespace) of its whole text outside [`CHROME`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cards {
+    pub id: NodeId,
+    pub chars: usize,
+}
+
+/// One open element during the pass: its text so far, and its closed child elements'
+/// shapes and texts.
+#[derive(Default)]
+struct Frame {
+    chars: usize,
+    kids: Vec<(u64, usize)>,
+}
+
+/// The page's repeated cards ([`Cards`]), `None` when no element has [`MIN_CARDS`]
+/// children of one shape with text.
+pub fn find(doc: &Document) -> Option<Cards> {
+    let mut open: Vec<Frame> = vec![Frame::default()];
+    let mut in_chrome = 0usize;
+    // (cards' characters, the element, its whole text)
+    let mut best: Option<(usize, NodeId, usize)> = None;
+    for edge in tree::edges(&doc.root()) {
+        match edge {
+            Edge::Open(n) if n.is_text() => {
+                if in_chrome == 0
+                    && let Some(top) = open.last_mut()
+                {
+                    top.chars += tree::text_len(&n);
+                }
+            }
+            Edge::Open(n) => {
+                if n.is_element() {
+                    in_chrome += usize::from(tree::named(&n, CHROME));
+                    open.push(Frame::default());
+                }
+            }
+            Edge::Close(n) => {
+                if !n.is_element() {
+                    continue;
+                }
+                let Frame { chars, mut kids } = open.pop().unwrap_or_default();
+                let chrome = tree::named(&n, CHROME);
+                if in_chrome == 0
+                    && let Some(cards) = repeated(&mut kids)
+                    && best.is_none_or(|(b, ..)| cards > b)
+                {
+                    best = Some((cards, n.id, chars));
+                }
+                in_chrome -= usize::from(chrome);
+                if let Some(top) = open.last_mut() {
+                    top.chars += chars;
+                    top.kids.push((shape(&n), chars));
+                }
+            }
+        }
+    }
+    best.map(|(_, id, chars)| Cards { id, chars })
+}
+
+/// The characters of the largest group of children of one shape when it has at least
+/// [`MIN_CARDS`] members of [`MIN_CARD_CHARS`] or more (only those counted).
+fn repeated(kids: &mut [(u64, usize)]) -> Option<usize> {
+    if kids.len() < MIN_CARDS {
+        return None;
+    }
+    kids.sort_unstable_by_key(|k| k.0);
+    kids.chunk_by(|a, b| a.0 == b.0)
+        .filter_map(|group| {
+            let cards: Vec<usize> = group
+                .iter()
+                .map(|k| k.1)
+                .filter(|&c| c >= MIN_CARD_CHARS)
+                .collect();
+            (cards.len() >= MIN_CARDS).then(|| cards.iter().sum())
+        })
+        .max()
+}
+
+/// An element's shape: its tag and its classes, those with a digit left out (`item-3`,
+/// generated names), in any order.
+fn shape(n: &NodeRef<'_>) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    if let Some(q) = n.qual_name_ref() {
+        q.local.hash(&mut h);
+    }
+    if let Some(class) = n.class() {
+        let mut words: Vec<&str> = class
+            .split_ascii_whitespace()
+            .filter(|w| !w.bytes().any(|b| b.is_ascii_digit()))
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        words.hash(&mut h);
+    }
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards_text(html: &str) -> Option<String> {
+        let (doc, _) = super::super::shape::parse_measured(html, 50_000);
+        let c = find(&doc)?;
+        Some(tree::text(&NodeRef::new(c.id, &doc.tree)))
+    }
+
+    #[test]
+    fn the_element_whose_children_repeat_one_shape_with_text_is_the_listing() {
+        let card = |i: usize| {
+            format!(
+                "<div class='card card-{i}'><h3><a href='/n/{i}'>Story number {i} of the week</a></h3><p>What happened in story {i}.</p></div>"
+            )
+        };
+        let cards: String = (0..5).map(card).collect();
+        let html = format!(
+            "<html><body><nav><ul><li><a href='/'>Home page of the site</a></li><li><a href='/a'>About the people here</a></li><li><a href='/c'>Contact us by mail</a></li><li><a href='/d'>Donate to the cause</a></li></ul></nav>\
+             <main><h1>News</h1><p>Our latest stories.</p><div class='grid'>{cards}</div></main></body></html>"
+        );
+        let text = cards_text(&html).expect("cards");
+        for i in 0..5 {
+            assert!(text.contains(&format!("Story number {i}")), "{text}");
+        }
+        assert!(
+            !text.contains("Home page"),
+            "navigation is not a listing: {text}"
+        );
+    }
+
+    #[test]
+    fn fewer_than_three_cards_or_cards_without_text_are_no_listing() {
+        assert_eq!(
+            cards_text(
+                "<div><div class='c'>A card with enough text</div><div class='c'>Another card with text</div></div>"
+            ),
+            None
+        );
+        assert_eq!(
+            cards_text(
+                "<div><span class='c'>a</span><span class='c'>b</span><span class='c'>c</span></div>"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_deep_and_wide_page_is_one_pass() {
+        // 20,000 siblings of one shape under 400 nested divs: found, with no recursion.
+        let cards = "<p class='x'>a line of a card's text</p>".repeat(20_000);
+        let html = format!("{}{cards}{}", "<div>".repeat(400), "</div>".repeat(400));
+        let text = cards_text(&html).expect("cards");
+        assert!(text.len() > 20_000 * 20);
+    }
+}
