@@ -66,6 +66,8 @@ fuzz_target!(|data: &[u8]| {
         ocr: Default::default(),
         password: None,
         also_text: false,
+        images: paw_jobs::doc::Images::Refs,
+        images_dir: String::new(),
     };
     if let Ok((info, text)) = job.run(bytes.to_vec()) {
         let text = String::from_utf8(text).expect("utf-8 text");

@@ -10,6 +10,7 @@
 mod geom;
 mod glyphs;
 mod layout;
+mod pictures;
 mod tables;
 pub mod tables_scan;
 #[cfg(test)]
@@ -31,6 +32,7 @@ use hayro::hayro_interpret::{
 use super::model::{Document, Metadata, Page};
 use super::{DocError, Format};
 use glyphs::{Capped, Collector};
+pub use pictures::pictures;
 
 /// How the warning of a PDF without any text ends; OCR, when it reads pages, takes that
 /// warning back by it.

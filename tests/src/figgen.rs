@@ -1,0 +1,217 @@
+//! Documents holding real pictures, for the figure tests (`doc extract --images`): DOCX,
+//! PPTX and EPUB packages with PNG or JPEG parts, and PDFs drawing image XObjects. The
+//! pictures are made here (`png`, `jpeg`), so each test knows the bytes it must get back.
+
+use lopdf::content::{Content, Operation};
+use lopdf::{Document, Object, Stream, dictionary};
+
+use crate::hostile::zip;
+
+/// A `w`×`h` PNG whose pixels depend on `seed` (distinct seeds, distinct files).
+pub fn png(w: u32, h: u32, seed: u8) -> Vec<u8> {
+    encode(w, h, seed, image::ImageFormat::Png)
+}
+
+/// A `w`×`h` JPEG whose pixels depend on `seed`.
+pub fn jpeg(w: u32, h: u32, seed: u8) -> Vec<u8> {
+    encode(w, h, seed, image::ImageFormat::Jpeg)
+}
+
+fn encode(w: u32, h: u32, seed: u8, format: image::ImageFormat) -> Vec<u8> {
+    let img = image::RgbImage::from_fn(w, h, |x, y| {
+        image::Rgb([seed, (x * 7 % 256) as u8, (y * 5 % 256) as u8])
+    });
+    let mut out = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut out, format).expect("encode");
+    out.into_inner()
+}
+
+const REL_NS: &str = "http://schemas.openxmlformats.org/package/2006/relationships";
+const R: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+const NS: &str = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\" xmlns:wp=\"http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing\" xmlns:a=\"http://schemas.openxmlformats.org/drawingml/2006/main\" xmlns:pic=\"http://schemas.openxmlformats.org/drawingml/2006/picture\" xmlns:p=\"http://schemas.openxmlformats.org/presentationml/2006/main\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"";
+
+fn rels(items: &[(String, &str, String)]) -> Vec<u8> {
+    let body: String = items
+        .iter()
+        .map(|(id, kind, target)| {
+            format!("<Relationship Id=\"{id}\" Type=\"{R}/{kind}\" Target=\"{target}\"/>")
+        })
+        .collect();
+    format!("<Relationships xmlns=\"{REL_NS}\">{body}</Relationships>").into_bytes()
+}
+
+/// A DOCX: a paragraph, then one drawing per `(description, relationship target, bytes)`;
+/// each target is a part name relative to `word/` (a hostile one may climb with `..`), and
+/// the same target may be drawn more than once (its bytes given the first time).
+pub fn docx(text: &str, pictures: &[(&str, &str, Option<Vec<u8>>)]) -> Vec<u8> {
+    let mut body = format!("<w:p><w:r><w:t>{text}</w:t></w:r></w:p>");
+    let mut items = Vec::new();
+    let mut parts = Vec::new();
+    for (i, (descr, target, bytes)) in pictures.iter().enumerate() {
+        let id = format!("rIdImg{i}");
+        body.push_str(&format!(
+            "<w:p><w:r><w:drawing><wp:inline><wp:docPr id=\"{i}\" name=\"Picture {i}\" descr=\"{descr}\"/><a:graphic><a:graphicData><pic:pic><pic:nvPicPr><pic:cNvPr id=\"{i}\" name=\"p\"/></pic:nvPicPr><pic:blipFill><a:blip r:embed=\"{id}\"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>"
+        ));
+        items.push((id, "image", target.to_string()));
+        if let Some(b) = bytes {
+            parts.push((resolve("word", target), b.clone()));
+        }
+    }
+    let mut entries = vec![
+        (
+            "[Content_Types].xml".to_string(),
+            b"<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"><Default Extension=\"xml\" ContentType=\"application/xml\"/><Override PartName=\"/word/document.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml\"/></Types>".to_vec(),
+        ),
+        (
+            "_rels/.rels".to_string(),
+            rels(&[("rId1".into(), "officeDocument", "word/document.xml".into())]),
+        ),
+        (
+            "word/document.xml".to_string(),
+            format!("<w:document {NS}><w:body>{body}</w:body></w:document>").into_bytes(),
+        ),
+        ("word/_rels/document.xml.rels".to_string(), rels(&items)),
+    ];
+    entries.extend(parts);
+    zip(&entries)
+}
+
+/// A part name from a relationship target relative to `dir`, as a package reader resolves
+/// it (`..` past the root stays at the root).
+fn resolve(dir: &str, target: &str) -> String {
+    let mut parts: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
+    for seg in target.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    parts.join("/")
+}
+
+/// A one-slide PPTX: a title and one picture with its description.
+pub fn pptx(title: &str, descr: &str, picture: &[u8]) -> Vec<u8> {
+    let slide = format!(
+        "<p:sld {NS}><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id=\"2\" name=\"Title\"/><p:cNvSpPr/><p:nvPr><p:ph type=\"title\"/></p:nvPr></p:nvSpPr><p:txBody><a:p><a:r><a:t>{title}</a:t></a:r></a:p></p:txBody></p:sp><p:pic><p:nvPicPr><p:cNvPr id=\"3\" name=\"Picture\" descr=\"{descr}\"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed=\"rId2\"/></p:blipFill><p:spPr><a:xfrm><a:off x=\"100\" y=\"2000000\"/><a:ext cx=\"100\" cy=\"100\"/></a:xfrm></p:spPr></p:pic></p:spTree></p:cSld></p:sld>"
+    );
+    let entries = vec![
+        (
+            "[Content_Types].xml".to_string(),
+            b"<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"><Override PartName=\"/ppt/presentation.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml\"/></Types>".to_vec(),
+        ),
+        (
+            "_rels/.rels".to_string(),
+            rels(&[("rId1".into(), "officeDocument", "ppt/presentation.xml".into())]),
+        ),
+        (
+            "ppt/presentation.xml".to_string(),
+            format!("<p:presentation {NS}><p:sldIdLst><p:sldId id=\"256\" r:id=\"rId7\"/></p:sldIdLst></p:presentation>").into_bytes(),
+        ),
+        (
+            "ppt/_rels/presentation.xml.rels".to_string(),
+            rels(&[("rId7".into(), "slide", "slides/slide1.xml".into())]),
+        ),
+        ("ppt/slides/slide1.xml".to_string(), slide.into_bytes()),
+        (
+            "ppt/slides/_rels/slide1.xml.rels".to_string(),
+            rels(&[("rId2".into(), "image", "../media/image1.png".into())]),
+        ),
+        ("ppt/media/image1.png".to_string(), picture.to_vec()),
+    ];
+    zip(&entries)
+}
+
+/// An EPUB of one chapter: a heading, a paragraph and `<img src="images/fig.jpg">` (from
+/// `OPS/text/`) with its alt text.
+pub fn epub(alt: &str, picture: &[u8]) -> Vec<u8> {
+    let chapter = format!(
+        "<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>c</title></head><body><h1>Chapter One</h1><p>It begins.</p><p><img src=\"../images/fig.jpg\" alt=\"{alt}\"/></p></body></html>"
+    );
+    let entries = vec![
+        ("mimetype".to_string(), b"application/epub+zip".to_vec()),
+        (
+            "META-INF/container.xml".to_string(),
+            b"<container><rootfiles><rootfile full-path=\"OPS/book.opf\"/></rootfiles></container>"
+                .to_vec(),
+        ),
+        (
+            "OPS/book.opf".to_string(),
+            b"<package><manifest><item id=\"c1\" href=\"text/c1.xhtml\"/><item id=\"f\" href=\"images/fig.jpg\"/></manifest><spine><itemref idref=\"c1\"/></spine></package>".to_vec(),
+        ),
+        ("OPS/text/c1.xhtml".to_string(), chapter.into_bytes()),
+        ("OPS/images/fig.jpg".to_string(), picture.to_vec()),
+    ];
+    zip(&entries)
+}
+
+/// An image XObject: `w`×`h`, RGB, 8 bits, with `filter` (none for raw samples).
+pub fn image_xobject(w: i64, h: i64, filter: Option<&str>, data: Vec<u8>) -> Stream {
+    let mut dict = dictionary! {
+        "Type" => "XObject", "Subtype" => "Image", "Width" => w, "Height" => h,
+        "ColorSpace" => "DeviceRGB", "BitsPerComponent" => 8,
+    };
+    if let Some(f) = filter {
+        dict.set("Filter", Object::Name(f.as_bytes().to_vec()));
+    }
+    Stream::new(dict, data).with_compression(false)
+}
+
+/// A PDF whose pages each draw text and the named images: `pages` is each page's line of
+/// text and the images it draws as `(name, x, y, width, height)` in points; `images` are
+/// the XObjects by name (shared by every page).
+pub fn pdf(pages: &[(&str, Vec<(&str, i64, i64, i64, i64)>)], images: Vec<(&str, Stream)>) -> Vec<u8> {
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font = doc.add_object(
+        dictionary! {"Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica"},
+    );
+    let mut xobjects = lopdf::Dictionary::new();
+    for (name, stream) in images {
+        let id = doc.add_object(stream);
+        xobjects.set(name, id);
+    }
+    let resources =
+        doc.add_object(dictionary! {"Font" => dictionary! {"F1" => font}, "XObject" => xobjects});
+    let mut kids: Vec<Object> = Vec::new();
+    for (text, draws) in pages {
+        let mut ops = crate::pdfgen::text_at(72, 740, 12, text.to_string());
+        for (name, x, y, w, h) in draws {
+            ops.push(Operation::new("q", vec![]));
+            ops.push(Operation::new(
+                "cm",
+                vec![(*w).into(), 0.into(), 0.into(), (*h).into(), (*x).into(), (*y).into()],
+            ));
+            ops.push(Operation::new("Do", vec![Object::Name(name.as_bytes().to_vec())]));
+            ops.push(Operation::new("Q", vec![]));
+        }
+        let content = Content { operations: ops }.encode().expect("encode");
+        let c = doc.add_object(Stream::new(dictionary! {}, content));
+        kids.push(
+            doc.add_object(dictionary! {"Type" => "Page", "Parent" => pages_id, "Contents" => c})
+                .into(),
+        );
+    }
+    let count = kids.len() as i64;
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => kids, "Count" => count, "Resources" => resources,
+            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+        }),
+    );
+    let catalog = doc.add_object(dictionary! {"Type" => "Catalog", "Pages" => pages_id});
+    doc.trailer.set("Root", catalog);
+    let mut buf = Vec::new();
+    doc.save_to(&mut buf).expect("save");
+    buf
+}
+
+/// Raw RGB samples of a `w`×`h` picture.
+pub fn rgb_samples(w: usize, h: usize, seed: u8) -> Vec<u8> {
+    (0..w * h)
+        .flat_map(|i| [seed, (i % 251) as u8, (i / w % 256) as u8])
+        .collect()
+}
