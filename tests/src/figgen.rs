@@ -162,7 +162,10 @@ pub fn image_xobject(w: i64, h: i64, filter: Option<&str>, data: Vec<u8>) -> Str
 /// A PDF whose pages each draw text and the named images: `pages` is each page's line of
 /// text and the images it draws as `(name, x, y, width, height)` in points; `images` are
 /// the XObjects by name (shared by every page).
-pub fn pdf(pages: &[(&str, Vec<(&str, i64, i64, i64, i64)>)], images: Vec<(&str, Stream)>) -> Vec<u8> {
+pub fn pdf(
+    pages: &[(&str, Vec<(&str, i64, i64, i64, i64)>)],
+    images: Vec<(&str, Stream)>,
+) -> Vec<u8> {
     let mut doc = Document::with_version("1.5");
     let pages_id = doc.new_object_id();
     let font = doc.add_object(
@@ -182,9 +185,19 @@ pub fn pdf(pages: &[(&str, Vec<(&str, i64, i64, i64, i64)>)], images: Vec<(&str,
             ops.push(Operation::new("q", vec![]));
             ops.push(Operation::new(
                 "cm",
-                vec![(*w).into(), 0.into(), 0.into(), (*h).into(), (*x).into(), (*y).into()],
+                vec![
+                    (*w).into(),
+                    0.into(),
+                    0.into(),
+                    (*h).into(),
+                    (*x).into(),
+                    (*y).into(),
+                ],
             ));
-            ops.push(Operation::new("Do", vec![Object::Name(name.as_bytes().to_vec())]));
+            ops.push(Operation::new(
+                "Do",
+                vec![Object::Name(name.as_bytes().to_vec())],
+            ));
             ops.push(Operation::new("Q", vec![]));
         }
         let content = Content { operations: ops }.encode().expect("encode");
@@ -214,4 +227,159 @@ pub fn rgb_samples(w: usize, h: usize, seed: u8) -> Vec<u8> {
     (0..w * h)
         .flat_map(|i| [seed, (i % 251) as u8, (i / w % 256) as u8])
         .collect()
+}
+
+/// A DOCX of `n` drawings, each its own distinct tiny PNG.
+pub fn docx_many_pictures(n: usize) -> Vec<u8> {
+    let targets: Vec<String> = (0..n).map(|i| format!("media/i{i}.png")).collect();
+    let pictures: Vec<(&str, &str, Option<Vec<u8>>)> = targets
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let (w, h) = (1 + (i % 128) as u32, 1 + (i / 128) as u32);
+            ("tiny", t.as_str(), Some(png(w, h, 0)))
+        })
+        .collect();
+    docx("Many pictures.", &pictures)
+}
+
+/// A DOCX whose one picture part inflates to `mib` MiB of zeros, then an ordinary picture.
+/// The bomb's deflate stream is one fully flushed MiB of zeros repeated (so it costs
+/// milliseconds to make, not a minute of compression), about 1 KiB packed per MiB.
+pub fn docx_picture_bomb(mib: usize) -> Vec<u8> {
+    let small = docx(
+        "A bomb.",
+        &[
+            ("Bomb", "media/bomb.png", None),
+            ("Fine", "media/fine.png", Some(png(20, 20, 8))),
+        ],
+    );
+    let mut r = zip::ZipArchive::new(std::io::Cursor::new(small)).expect("zip");
+    let mut entries = Vec::new();
+    for i in 0..r.len() {
+        let mut f = r.by_index(i).expect("entry");
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut f, &mut bytes).expect("read");
+        let name = f.name().expect("name").to_string();
+        let mut crc = flate2::Crc::new();
+        crc.update(&bytes);
+        entries.push(RawEntry {
+            name,
+            deflated: false,
+            crc: crc.sum(),
+            size: bytes.len() as u64,
+            data: bytes,
+        });
+    }
+    let chunk = vec![0u8; 1 << 20];
+    let mut c = flate2::Compress::new(flate2::Compression::best(), false);
+    let mut block = Vec::with_capacity(4096);
+    c.compress_vec(&chunk, &mut block, flate2::FlushCompress::Full)
+        .expect("deflate");
+    let mut end = Vec::with_capacity(64);
+    c.compress_vec(&[], &mut end, flate2::FlushCompress::Finish)
+        .expect("deflate");
+    let mut one = flate2::Crc::new();
+    one.update(&chunk);
+    let mut crc = flate2::Crc::new();
+    let mut data = Vec::with_capacity(block.len() * mib + end.len());
+    for _ in 0..mib {
+        data.extend_from_slice(&block);
+        crc.combine(&one);
+    }
+    data.extend_from_slice(&end);
+    entries.push(RawEntry {
+        name: "word/media/bomb.png".into(),
+        deflated: true,
+        crc: crc.sum(),
+        size: (mib as u64) << 20,
+        data,
+    });
+    raw_zip(&entries)
+}
+
+/// A zip entry as it is stored.
+struct RawEntry {
+    name: String,
+    deflated: bool,
+    crc: u32,
+    /// Its size once inflated.
+    size: u64,
+    data: Vec<u8>,
+}
+
+/// A zip archive of entries already packed (sizes under 4 GiB: no zip64).
+fn raw_zip(entries: &[RawEntry]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    let u16le = |v: &mut Vec<u8>, n: u16| v.extend_from_slice(&n.to_le_bytes());
+    let u32le = |v: &mut Vec<u8>, n: u32| v.extend_from_slice(&n.to_le_bytes());
+    for e in entries {
+        let offset = out.len() as u32;
+        let method = if e.deflated { 8 } else { 0 };
+        let fields = |v: &mut Vec<u8>| {
+            u16le(v, 20); // version needed
+            u16le(v, 0); // flags
+            u16le(v, method);
+            u16le(v, 0); // time
+            u16le(v, 0x21); // date: 1980-01-01
+            u32le(v, e.crc);
+            u32le(v, e.data.len() as u32);
+            u32le(v, e.size as u32);
+            u16le(v, e.name.len() as u16);
+            u16le(v, 0); // extra
+        };
+        u32le(&mut out, 0x0403_4b50);
+        fields(&mut out);
+        out.extend_from_slice(e.name.as_bytes());
+        out.extend_from_slice(&e.data);
+        u32le(&mut central, 0x0201_4b50);
+        u16le(&mut central, 20); // version made by
+        fields(&mut central);
+        u16le(&mut central, 0); // comment
+        u16le(&mut central, 0); // disk
+        u16le(&mut central, 0); // internal attributes
+        u32le(&mut central, 0); // external attributes
+        u32le(&mut central, offset);
+        central.extend_from_slice(e.name.as_bytes());
+    }
+    let at = out.len() as u32;
+    out.extend_from_slice(&central);
+    u32le(&mut out, 0x0605_4b50);
+    u16le(&mut out, 0);
+    u16le(&mut out, 0);
+    u16le(&mut out, entries.len() as u16);
+    u16le(&mut out, entries.len() as u16);
+    u32le(&mut out, central.len() as u32);
+    u32le(&mut out, at);
+    u16le(&mut out, 0);
+    out
+}
+
+/// A DOCX whose pictures are reached by targets climbing out of the package
+/// (`../../../../etc/evil.png`, resolved to the part `etc/evil.png`), beside an entry
+/// named `../../escape.png`.
+pub fn docx_climbing_targets() -> Vec<u8> {
+    let mut bytes = docx(
+        "Climbing.",
+        &[
+            ("Evil", "../../../../etc/evil.png", Some(png(20, 20, 9))),
+            ("Escape", "../../escape.png", None),
+        ],
+    );
+    // Append an entry whose own name climbs (no reader should ever write by it).
+    let mut w = zip::ZipWriter::new_append(std::io::Cursor::new(&mut bytes)).expect("append");
+    w.start_file("../../escape.png", zip::write::SimpleFileOptions::default())
+        .expect("start");
+    std::io::Write::write_all(&mut w, &png(20, 20, 10)).expect("write");
+    w.finish().expect("finish");
+    bytes
+}
+
+/// A PDF drawing one image that claims `w`×`h` pixels with a few bytes of samples.
+pub fn pdf_claiming_pixels(w: i64, h: i64) -> Vec<u8> {
+    pdf(
+        &[("A huge claim.", vec![("Big", 72, 300, 200, 200)])],
+        vec![("Big", image_xobject(w, h, None, vec![0; 300]))],
+    )
 }

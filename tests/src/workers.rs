@@ -80,6 +80,7 @@ impl Workers {
                 job,
                 Default::default(),
             ))
+            .map(|x| (x.info, x.text))
             .map_err(|e| e.message)
     }
 

@@ -207,7 +207,10 @@ impl Flow {
         let keep_heading = self.heading;
         self.flush();
         self.heading = keep_heading;
-        let src = src.map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        let src = src
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string);
         self.blocks.push(Block::picture(collapse(alt), src));
     }
 

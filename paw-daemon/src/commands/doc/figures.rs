@@ -118,7 +118,10 @@ mod tests {
             folder("a/b/my paper.v2.md"),
             ("my paper.v2_files".into(), "a/b/my paper.v2_files".into())
         );
-        assert_eq!(folder("notes/README"), ("README_files".into(), "notes/README_files".into()));
+        assert_eq!(
+            folder("notes/README"),
+            ("README_files".into(), "notes/README_files".into())
+        );
         assert_eq!(folder(".md"), (".md_files".into(), ".md_files".into()));
     }
 }

@@ -196,7 +196,11 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
     crate::command::paths::resolve(ctx.home.agents(), out, true)?;
     let (images_link, images_folder) = figures::folder(out);
     if images == Images::Files {
-        crate::command::paths::resolve(ctx.home.agents(), &format!("{images_folder}/p1-1.png"), true)?;
+        crate::command::paths::resolve(
+            ctx.home.agents(),
+            &format!("{images_folder}/p1-1.png"),
+            true,
+        )?;
     }
     if let Some(input) = a.input.as_deref()
         && let Some(root) = input_dir(ctx, input).await?

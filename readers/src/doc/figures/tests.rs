@@ -9,7 +9,8 @@ fn png(w: u32, h: u32, seed: u8) -> Vec<u8> {
         image::Rgb([seed, (x % 256) as u8, (y % 256) as u8])
     });
     let mut out = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut out, image::ImageFormat::Png).expect("png");
+    img.write_to(&mut out, image::ImageFormat::Png)
+        .expect("png");
     out.into_inner()
 }
 
@@ -99,7 +100,10 @@ fn a_docx_picture_is_one_file_linked_wherever_it_is_drawn() {
     assert_eq!(files, [logo, other]);
     assert_eq!(info.images[0].alt, "Logo");
     assert_eq!(info.images[0].media_type, "image/png");
-    assert_eq!((info.images[0].width, info.images[0].height), (Some(40), Some(20)));
+    assert_eq!(
+        (info.images[0].width, info.images[0].height),
+        (Some(40), Some(20))
+    );
     assert_eq!(
         md,
         "Before the figures.\n\n![Logo](my%20doc_files/p1-1.png)\n\n![A chart](my%20doc_files/p1-2.png)\n\n![](my%20doc_files/p1-1.png)\n"
@@ -149,7 +153,11 @@ fn past_the_count_cap_figures_keep_their_description_without_a_file() {
     let media: Vec<(&str, &str, Vec<u8>)> = media
         .into_iter()
         .chain(ids.iter().zip(&targets).enumerate().map(|(i, (id, t))| {
-            (id.as_str(), t.as_str(), png(1 + (i % 200) as u32, 1 + (i / 200) as u32, 3))
+            (
+                id.as_str(),
+                t.as_str(),
+                png(1 + (i % 200) as u32, 1 + (i / 200) as u32, 3),
+            )
         }))
         .collect();
     let (info, payload) = extract(&docx(&drawings, &media), Mode::Md, Images::Files);
@@ -193,8 +201,14 @@ fn a_picture_part_inflating_past_the_bytes_cap_is_read_no_further() {
 #[test]
 fn media_types_come_from_the_bytes() {
     assert_eq!(media_type(&png(1, 1, 0)), Some(("image/png", "png")));
-    assert_eq!(media_type(b"\xFF\xD8\xFF\xE0rest"), Some(("image/jpeg", "jpg")));
-    assert_eq!(media_type(b"GIF89a\x10\0\x20\0"), Some(("image/gif", "gif")));
+    assert_eq!(
+        media_type(b"\xFF\xD8\xFF\xE0rest"),
+        Some(("image/jpeg", "jpg"))
+    );
+    assert_eq!(
+        media_type(b"GIF89a\x10\0\x20\0"),
+        Some(("image/gif", "gif"))
+    );
     assert_eq!(
         media_type(b"<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>"),
         Some(("image/svg+xml", "svg"))

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use hayro::hayro_interpret::font::GlyphRun;
 use hayro::hayro_interpret::hayro_syntax::object::Name;
 use hayro::hayro_interpret::kurbo::{Point, Rect};
 use hayro::hayro_interpret::{
@@ -16,7 +17,6 @@ use hayro::hayro_interpret::{
     ImageDrawProps, InterpreterCache, InterpreterSettings, LumaData, SoftMask, TransformExt,
     interpret_page,
 };
-use hayro::hayro_interpret::font::GlyphRun;
 
 use super::super::DocError;
 use super::super::figures::{MAX_DECODE_PIXELS, MAX_FIGURE_BLOCKS, MIN_SIDE, Pictures};
@@ -146,10 +146,7 @@ impl Drawn<'_> {
             dict.get::<Name<'_>>(b"Filter").as_deref(),
             Some(b"DCTDecode" | b"DCT")
         );
-        if jpeg
-            && plain_color
-            && !dict.contains_key(b"Decode")
-        {
+        if jpeg && plain_color && !dict.contains_key(b"Decode") {
             let raw = stream.raw_data().into_owned();
             if raw.starts_with(b"\xFF\xD8\xFF") {
                 return self.out.admit(self.page, "", raw, Some((w, h)));
@@ -190,7 +187,12 @@ fn encode_png(data: ImageData, alpha: Option<LumaData>) -> Option<(Vec<u8>, (u32
             (px, image::ExtendedColorType::Rgba8)
         }
         (ImageData::Luma(l), Some(a)) => {
-            let px = l.data.iter().zip(&a.data).flat_map(|(&g, &a)| [g, a]).collect();
+            let px = l
+                .data
+                .iter()
+                .zip(&a.data)
+                .flat_map(|(&g, &a)| [g, a])
+                .collect();
             (px, image::ExtendedColorType::La8)
         }
     };
@@ -220,7 +222,13 @@ fn bounds(t: hayro::hayro_interpret::kurbo::Affine) -> Rect {
 }
 
 impl<'a> Device<'a> for Drawn<'_> {
-    fn draw_path(&mut self, _: &hayro::hayro_interpret::kurbo::BezPath, _: DrawProps<'a>, _: &DrawMode) {}
+    fn draw_path(
+        &mut self,
+        _: &hayro::hayro_interpret::kurbo::BezPath,
+        _: DrawProps<'a>,
+        _: &DrawMode,
+    ) {
+    }
 
     fn push_clip_path(&mut self, _: &ClipPath) {}
 
