@@ -2,8 +2,8 @@
 //! PPTX and EPUB packages with PNG or JPEG parts, and PDFs drawing image XObjects. The
 //! pictures are made here (`png`, `jpeg`), so each test knows the bytes it must get back.
 
-use lopdf::content::{Content, Operation};
-use lopdf::{Document, Object, Stream, dictionary};
+use lopdf::content::Operation;
+use lopdf::{Object, Stream, dictionary};
 
 use crate::hostile::zip;
 
@@ -40,6 +40,21 @@ fn rels(items: &[(String, &str, String)]) -> Vec<u8> {
     format!("<Relationships xmlns=\"{REL_NS}\">{body}</Relationships>").into_bytes()
 }
 
+/// An Office package's `[Content_Types].xml` and `_rels/.rels`, naming `main` (a part of
+/// the content type `application/vnd.openxmlformats-officedocument.<kind>.main+xml`).
+fn package(main: &str, kind: &str) -> Vec<(String, Vec<u8>)> {
+    vec![
+        (
+            "[Content_Types].xml".to_string(),
+            format!("<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"><Default Extension=\"xml\" ContentType=\"application/xml\"/><Override PartName=\"/{main}\" ContentType=\"application/vnd.openxmlformats-officedocument.{kind}.main+xml\"/></Types>").into_bytes(),
+        ),
+        (
+            "_rels/.rels".to_string(),
+            rels(&[("rId1".into(), "officeDocument", main.into())]),
+        ),
+    ]
+}
+
 /// A DOCX: a paragraph, then one drawing per `(description, relationship target, bytes)`;
 /// each target is a part name relative to `word/` (a hostile one may climb with `..`), and
 /// the same target may be drawn more than once (its bytes given the first time).
@@ -54,42 +69,19 @@ pub fn docx(text: &str, pictures: &[(&str, &str, Option<Vec<u8>>)]) -> Vec<u8> {
         ));
         items.push((id, "image", target.to_string()));
         if let Some(b) = bytes {
-            parts.push((resolve("word", target), b.clone()));
+            parts.push((paw_readers::doc::ooxml::resolve("word", target), b.clone()));
         }
     }
-    let mut entries = vec![
-        (
-            "[Content_Types].xml".to_string(),
-            b"<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"><Default Extension=\"xml\" ContentType=\"application/xml\"/><Override PartName=\"/word/document.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml\"/></Types>".to_vec(),
-        ),
-        (
-            "_rels/.rels".to_string(),
-            rels(&[("rId1".into(), "officeDocument", "word/document.xml".into())]),
-        ),
+    let mut entries = package("word/document.xml", "wordprocessingml.document");
+    entries.extend([
         (
             "word/document.xml".to_string(),
             format!("<w:document {NS}><w:body>{body}</w:body></w:document>").into_bytes(),
         ),
         ("word/_rels/document.xml.rels".to_string(), rels(&items)),
-    ];
+    ]);
     entries.extend(parts);
     zip(&entries)
-}
-
-/// A part name from a relationship target relative to `dir`, as a package reader resolves
-/// it (`..` past the root stays at the root).
-fn resolve(dir: &str, target: &str) -> String {
-    let mut parts: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
-    for seg in target.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            s => parts.push(s),
-        }
-    }
-    parts.join("/")
 }
 
 /// A one-slide PPTX: a title and one picture with its description.
@@ -97,15 +89,8 @@ pub fn pptx(title: &str, descr: &str, picture: &[u8]) -> Vec<u8> {
     let slide = format!(
         "<p:sld {NS}><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id=\"2\" name=\"Title\"/><p:cNvSpPr/><p:nvPr><p:ph type=\"title\"/></p:nvPr></p:nvSpPr><p:txBody><a:p><a:r><a:t>{title}</a:t></a:r></a:p></p:txBody></p:sp><p:pic><p:nvPicPr><p:cNvPr id=\"3\" name=\"Picture\" descr=\"{descr}\"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed=\"rId2\"/></p:blipFill><p:spPr><a:xfrm><a:off x=\"100\" y=\"2000000\"/><a:ext cx=\"100\" cy=\"100\"/></a:xfrm></p:spPr></p:pic></p:spTree></p:cSld></p:sld>"
     );
-    let entries = vec![
-        (
-            "[Content_Types].xml".to_string(),
-            b"<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"><Override PartName=\"/ppt/presentation.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml\"/></Types>".to_vec(),
-        ),
-        (
-            "_rels/.rels".to_string(),
-            rels(&[("rId1".into(), "officeDocument", "ppt/presentation.xml".into())]),
-        ),
+    let mut entries = package("ppt/presentation.xml", "presentationml.presentation");
+    entries.extend([
         (
             "ppt/presentation.xml".to_string(),
             format!("<p:presentation {NS}><p:sldIdLst><p:sldId id=\"256\" r:id=\"rId7\"/></p:sldIdLst></p:presentation>").into_bytes(),
@@ -120,7 +105,7 @@ pub fn pptx(title: &str, descr: &str, picture: &[u8]) -> Vec<u8> {
             rels(&[("rId2".into(), "image", "../media/image1.png".into())]),
         ),
         ("ppt/media/image1.png".to_string(), picture.to_vec()),
-    ];
+    ]);
     zip(&entries)
 }
 
@@ -159,67 +144,41 @@ pub fn image_xobject(w: i64, h: i64, filter: Option<&str>, data: Vec<u8>) -> Str
     Stream::new(dict, data).with_compression(false)
 }
 
+/// An image drawn on a page: its XObject's name and its box `(x, y, width, height)` in
+/// points from the bottom left.
+pub type Draw<'a> = (&'a str, i64, i64, i64, i64);
+
 /// A PDF whose pages each draw text and the named images: `pages` is each page's line of
 /// text and the images it draws as `(name, x, y, width, height)` in points; `images` are
 /// the XObjects by name (shared by every page).
-pub fn pdf(
-    pages: &[(&str, Vec<(&str, i64, i64, i64, i64)>)],
-    images: Vec<(&str, Stream)>,
-) -> Vec<u8> {
-    let mut doc = Document::with_version("1.5");
-    let pages_id = doc.new_object_id();
-    let font = doc.add_object(
-        dictionary! {"Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica"},
-    );
-    let mut xobjects = lopdf::Dictionary::new();
-    for (name, stream) in images {
-        let id = doc.add_object(stream);
-        xobjects.set(name, id);
-    }
-    let resources =
-        doc.add_object(dictionary! {"Font" => dictionary! {"F1" => font}, "XObject" => xobjects});
-    let mut kids: Vec<Object> = Vec::new();
-    for (text, draws) in pages {
-        let mut ops = crate::pdfgen::text_at(72, 740, 12, text.to_string());
-        for (name, x, y, w, h) in draws {
-            ops.push(Operation::new("q", vec![]));
-            ops.push(Operation::new(
-                "cm",
-                vec![
-                    (*w).into(),
-                    0.into(),
-                    0.into(),
-                    (*h).into(),
-                    (*x).into(),
-                    (*y).into(),
-                ],
-            ));
-            ops.push(Operation::new(
-                "Do",
-                vec![Object::Name(name.as_bytes().to_vec())],
-            ));
-            ops.push(Operation::new("Q", vec![]));
-        }
-        let content = Content { operations: ops }.encode().expect("encode");
-        let c = doc.add_object(Stream::new(dictionary! {}, content));
-        kids.push(
-            doc.add_object(dictionary! {"Type" => "Page", "Parent" => pages_id, "Contents" => c})
-                .into(),
-        );
-    }
-    let count = kids.len() as i64;
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(dictionary! {
-            "Type" => "Pages", "Kids" => kids, "Count" => count, "Resources" => resources,
-            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
-        }),
-    );
-    let catalog = doc.add_object(dictionary! {"Type" => "Catalog", "Pages" => pages_id});
-    doc.trailer.set("Root", catalog);
-    let mut buf = Vec::new();
-    doc.save_to(&mut buf).expect("save");
-    buf
+pub fn pdf(pages: &[(&str, Vec<Draw<'_>>)], images: Vec<(&str, Stream)>) -> Vec<u8> {
+    let pages = pages
+        .iter()
+        .map(|(text, draws)| {
+            let mut ops = crate::pdfgen::text_at(72, 740, 12, text.to_string());
+            for (name, x, y, w, h) in draws {
+                ops.push(Operation::new("q", vec![]));
+                ops.push(Operation::new(
+                    "cm",
+                    vec![
+                        (*w).into(),
+                        0.into(),
+                        0.into(),
+                        (*h).into(),
+                        (*x).into(),
+                        (*y).into(),
+                    ],
+                ));
+                ops.push(Operation::new(
+                    "Do",
+                    vec![Object::Name(name.as_bytes().to_vec())],
+                ));
+                ops.push(Operation::new("Q", vec![]));
+            }
+            ops
+        })
+        .collect();
+    crate::pdfgen::pdf_with_images(pages, images)
 }
 
 /// Raw RGB samples of a `w`×`h` picture.

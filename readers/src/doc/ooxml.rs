@@ -291,7 +291,7 @@ pub(super) fn rels(
 
 /// A relationship target relative to the directory `dir` as a part name: `../charts/c.xml`
 /// from `ppt/slides` is `ppt/charts/c.xml`; a leading `/` starts at the package root.
-pub(super) fn resolve(dir: &str, target: &str) -> String {
+pub fn resolve(dir: &str, target: &str) -> String {
     let mut parts: Vec<&str> = if target.starts_with('/') {
         Vec::new()
     } else {

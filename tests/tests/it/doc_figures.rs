@@ -38,12 +38,13 @@ fn unescape(t: &str) -> String {
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&t[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let Ok(v) = u8::from_str_radix(&t[i + 1..i + 3], 16)
+        {
+            out.push(v);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;
@@ -100,7 +101,9 @@ fn office_and_book_pictures_become_files_the_markdown_links_by_relative_path() {
     let d = Daemon::start();
     let logo = png(48, 24, 1);
     let chart = jpeg(64, 40, 2);
-    let cases: [(&str, Vec<u8>, Vec<(&str, Vec<u8>)>); 3] = [
+    // Each document, and the pictures its Markdown must link, in order, with their alt.
+    type Linked<'a> = Vec<(&'a str, Vec<u8>)>;
+    let cases: [(&str, Vec<u8>, Linked<'_>); 3] = [
         (
             "report.docx",
             docx(

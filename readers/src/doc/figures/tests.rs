@@ -1,5 +1,3 @@
-use std::io::Write;
-
 use super::*;
 use crate::doc::{Images, Mode, Output, read_extract, read_text};
 
@@ -12,18 +10,6 @@ fn png(w: u32, h: u32, seed: u8) -> Vec<u8> {
     img.write_to(&mut out, image::ImageFormat::Png)
         .expect("png");
     out.into_inner()
-}
-
-fn zip_of(parts: &[(String, Vec<u8>)]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated)
-        .compression_level(Some(1));
-    for (name, body) in parts {
-        w.start_file(name.as_str(), opts).expect("start");
-        w.write_all(body).expect("write");
-    }
-    w.finish().expect("finish").into_inner()
 }
 
 const W: &str = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\" xmlns:wp=\"http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing\" xmlns:a=\"http://schemas.openxmlformats.org/drawingml/2006/main\" xmlns:pic=\"http://schemas.openxmlformats.org/drawingml/2006/picture\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"";
@@ -58,7 +44,11 @@ fn docx(drawings: &[(&str, &str)], media: &[(&str, &str, Vec<u8>)]) -> Vec<u8> {
     for (_, target, bytes) in media {
         parts.push((crate::doc::ooxml::resolve("word", target), bytes.clone()));
     }
-    zip_of(&parts)
+    let parts: Vec<(&str, &[u8])> = parts
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    crate::doc::tests::zip_of(&parts)
 }
 
 fn extract(bytes: &[u8], mode: Mode, images: Images) -> (crate::doc::DocText, Vec<u8>) {

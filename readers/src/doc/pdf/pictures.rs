@@ -7,15 +7,13 @@
 //! drawn, placed among the text blocks by its top edge.
 
 use std::collections::HashMap;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use hayro::hayro_interpret::font::GlyphRun;
 use hayro::hayro_interpret::hayro_syntax::object::Name;
 use hayro::hayro_interpret::kurbo::{Point, Rect};
 use hayro::hayro_interpret::{
-    BlendMode, CacheKey, ClipPath, Context, Device, DrawMode, DrawProps, Image, ImageData,
-    ImageDrawProps, InterpreterCache, InterpreterSettings, LumaData, SoftMask, TransformExt,
-    interpret_page,
+    BlendMode, CacheKey, ClipPath, Device, DrawMode, DrawProps, Image, ImageData, ImageDrawProps,
+    InterpreterCache, InterpreterSettings, LumaData, SoftMask,
 };
 
 use super::super::DocError;
@@ -55,16 +53,7 @@ pub fn pictures(
             found: Vec::new(),
         };
         // A page the parser gives up on keeps the pictures found before it stopped.
-        let _ = catch_unwind(AssertUnwindSafe(|| {
-            let mut ctx = Context::new(
-                p.initial_transform(true).to_kurbo(),
-                Rect::new(0.0, 0.0, f64::from(w), f64::from(h)),
-                &cache,
-                p.xref(),
-                settings.clone(),
-            );
-            interpret_page(p, &mut ctx, &mut device);
-        }));
+        let _ = super::draw(p, &cache, &settings, &mut device);
         let found = device.found;
         for (bbox, image) in found {
             if added >= MAX_FIGURE_BLOCKS {
