@@ -342,3 +342,38 @@ pub fn pdf_claiming_pixels(w: i64, h: i64) -> Vec<u8> {
         vec![("Big", image_xobject(w, h, None, vec![0; 300]))],
     )
 }
+
+/// A one-sheet workbook: two cells, and a drawing holding one picture with its
+/// description.
+pub fn xlsx(descr: &str, picture: &[u8]) -> Vec<u8> {
+    const SHEET_NS: &str = "xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"";
+    let workbook = format!(
+        "<workbook {SHEET_NS} xmlns:r=\"{R}\"><sheets><sheet name=\"Data\" sheetId=\"1\" r:id=\"rId1\"/></sheets></workbook>"
+    );
+    let sheet = format!(
+        "<worksheet {SHEET_NS} xmlns:r=\"{R}\"><sheetData><row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><t>Region</t></is></c><c r=\"B1\"><v>42</v></c></row></sheetData><drawing r:id=\"rId9\"/></worksheet>"
+    );
+    let drawing = format!(
+        "<xdr:wsDr xmlns:xdr=\"http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing\" xmlns:a=\"http://schemas.openxmlformats.org/drawingml/2006/main\" xmlns:r=\"{R}\"><xdr:oneCellAnchor><xdr:pic><xdr:nvPicPr><xdr:cNvPr id=\"2\" name=\"Picture 1\" descr=\"{descr}\"/><xdr:cNvPicPr/></xdr:nvPicPr><xdr:blipFill><a:blip r:embed=\"rId3\"/></xdr:blipFill></xdr:pic></xdr:oneCellAnchor></xdr:wsDr>"
+    );
+    let mut entries = package("xl/workbook.xml", "spreadsheetml.sheet");
+    entries.extend([
+        ("xl/workbook.xml".to_string(), workbook.into_bytes()),
+        (
+            "xl/_rels/workbook.xml.rels".to_string(),
+            rels(&[("rId1".into(), "worksheet", "worksheets/sheet1.xml".into())]),
+        ),
+        ("xl/worksheets/sheet1.xml".to_string(), sheet.into_bytes()),
+        (
+            "xl/worksheets/_rels/sheet1.xml.rels".to_string(),
+            rels(&[("rId9".into(), "drawing", "../drawings/drawing1.xml".into())]),
+        ),
+        ("xl/drawings/drawing1.xml".to_string(), drawing.into_bytes()),
+        (
+            "xl/drawings/_rels/drawing1.xml.rels".to_string(),
+            rels(&[("rId3".into(), "image", "../media/image1.png".into())]),
+        ),
+        ("xl/media/image1.png".to_string(), picture.to_vec()),
+    ]);
+    zip(&entries)
+}

@@ -1,8 +1,8 @@
 //! Figures' pictures as files (`doc extract --images files`; docs/commands.md "doc
 //! extract", docs/doc-model.md "Figures"): after a document is read, each figure whose
 //! reader recorded where its picture is (a package part: DOCX, PPTX, EPUB) has that part
-//! read, and a PDF's pages are drawn again to collect the image XObjects they paint
-//! (`pdf::pictures`). Each distinct picture becomes one file named by paw
+//! read here; a PDF's pages are drawn again to collect the image XObjects they paint
+//! (`pdf::pictures`, into the same [`Pictures`]; `read.rs` picks the pass). Each distinct picture becomes one file named by paw
 //! (`p<page>-<n>.<ext>`), its media type from its bytes; a picture met again (a logo on
 //! every slide) is the same file.
 //!
@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 
 use super::model::{Document, Image, Kind};
 use super::ooxml::{PartBytes, Zip};
-use super::{DocError, Format, ImageFile};
+use super::{DocError, ImageFile};
 
 /// The most picture files one document gives.
 pub const MAX_IMAGES: usize = 500;
@@ -146,8 +146,13 @@ impl Pictures {
         Some(image)
     }
 
-    /// The files, and the warnings of what was left out.
-    pub fn finish(self, warnings: &mut Vec<String>) -> Vec<(ImageFile, Vec<u8>)> {
+    /// The files, and the warnings of what was left out (added to `doc`'s, whose blocks
+    /// lose the part names their readers recorded).
+    pub fn finish(self, doc: &mut Document) -> Vec<(ImageFile, Vec<u8>)> {
+        for b in doc.pages.iter_mut().flat_map(|p| &mut p.blocks) {
+            b.source = None;
+        }
+        let warnings = &mut doc.warnings;
         let mut say = |n: usize, why: String| {
             if n > 0 {
                 warnings.push(format!(
@@ -180,30 +185,12 @@ impl Pictures {
     }
 }
 
-/// Gives each figure of `doc` its picture file (`--images files`), linked as
-/// `<dir>/<name>`; returns the files in order. `input` is the document's bytes.
-pub fn attach(
+/// The pictures of a zip package's figures (DOCX, PPTX, EPUB), each part read once.
+pub fn from_package(
     input: &[u8],
     doc: &mut Document,
-    dir: &str,
-    password: Option<&str>,
-) -> Result<Vec<(ImageFile, Vec<u8>)>, DocError> {
-    let mut pictures = Pictures::new(dir);
-    match doc.format {
-        Format::Docx | Format::Pptx | Format::Xlsx | Format::Epub => {
-            from_package(input, doc, &mut pictures)?
-        }
-        Format::Pdf => super::pdf::pictures(input, password, doc, &mut pictures)?,
-        _ => {}
-    }
-    for b in doc.pages.iter_mut().flat_map(|p| &mut p.blocks) {
-        b.source = None;
-    }
-    Ok(pictures.finish(&mut doc.warnings))
-}
-
-/// The pictures of a zip package's figures, each part read once.
-fn from_package(input: &[u8], doc: &mut Document, pictures: &mut Pictures) -> Result<(), DocError> {
+    pictures: &mut Pictures,
+) -> Result<(), DocError> {
     let mut zip = Zip::new(input)?;
     let mut by_part: HashMap<String, Option<Image>> = HashMap::new();
     for page in &mut doc.pages {

@@ -126,6 +126,11 @@ pub struct Block {
     /// `--images files`; not part of the model.
     #[serde(skip)]
     pub source: Option<String>,
+    /// A picture shown only with `--images files` (an XLSX sheet's pictures: without
+    /// files, its reading stays what it was before pictures were read); not part of the
+    /// model.
+    #[serde(skip)]
+    pub files_only: bool,
 }
 
 /// A figure's picture, written as a file beside the output (`--images files`).
@@ -216,6 +221,7 @@ impl Block {
             confidence: None,
             image: None,
             source: None,
+            files_only: false,
         }
     }
 

@@ -129,6 +129,11 @@ pub fn read_extract(
     out: &Output<'_>,
 ) -> Result<(DocText, Vec<u8>), DocError> {
     let mut doc = read_doc_with(bytes, format, pages, ocr, out.password)?;
+    if out.images != Images::Files {
+        for p in &mut doc.pages {
+            p.blocks.retain(|b| !b.files_only);
+        }
+    }
     let count = doc.pages.len();
     let mut truncated = false;
     if mode == Mode::Json && max_chars > 0 {
@@ -140,7 +145,15 @@ pub fn read_extract(
     }
     let mut files = Vec::new();
     if out.images == Images::Files {
-        files = figures::attach(bytes, &mut doc, out.images_dir, out.password)?;
+        let mut pictures = figures::Pictures::new(out.images_dir);
+        match doc.format {
+            Format::Docx | Format::Pptx | Format::Xlsx | Format::Epub => {
+                figures::from_package(bytes, &mut doc, &mut pictures)?
+            }
+            Format::Pdf => pdf::pictures(bytes, out.password, &mut doc, &mut pictures)?,
+            _ => {}
+        }
+        files = pictures.finish(&mut doc);
     }
     let mut text = render_with(&doc, mode, out.images);
     if mode != Mode::Json && max_chars > 0 {

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use paw_tests::Daemon;
-use paw_tests::figgen::{docx, epub, image_xobject, jpeg, pdf, png, pptx, rgb_samples};
+use paw_tests::figgen::{docx, epub, image_xobject, jpeg, pdf, png, pptx, rgb_samples, xlsx};
 use serde_json::Value;
 
 fn put(d: &Daemon, rel: &str, bytes: &[u8]) {
@@ -103,7 +103,7 @@ fn office_and_book_pictures_become_files_the_markdown_links_by_relative_path() {
     let chart = jpeg(64, 40, 2);
     // Each document, and the pictures its Markdown must link, in order, with their alt.
     type Linked<'a> = Vec<(&'a str, Vec<u8>)>;
-    let cases: [(&str, Vec<u8>, Linked<'_>); 3] = [
+    let cases: [(&str, Vec<u8>, Linked<'_>); 4] = [
         (
             "report.docx",
             docx(
@@ -130,6 +130,11 @@ fn office_and_book_pictures_become_files_the_markdown_links_by_relative_path() {
             "book.epub",
             epub("A map of the island", &chart),
             vec![("A map of the island", chart.clone())],
+        ),
+        (
+            "sheet.xlsx",
+            xlsx("Team photo", &logo),
+            vec![("Team photo", logo.clone())],
         ),
     ];
     for (name, bytes, want) in cases {
@@ -274,6 +279,17 @@ fn none_and_refs_write_no_files_and_refs_reads_as_without_the_flag() {
     let mut all = files_under(&d.agents().join("out"));
     all.retain(|f| !f.ends_with(".md"));
     assert!(all.is_empty(), "{all:?}");
+    // A workbook's pictures appear only as files: without them its reading is unchanged.
+    put(&d, "in/s.xlsx", &xlsx("Team photo", &png(16, 16, 4)));
+    let plain = d.exec("doc extract --in in/s.xlsx --out out/s-plain.md --mode md");
+    let refs = d.exec("doc extract --in in/s.xlsx --out out/s-refs.md --mode md --images refs");
+    assert_eq!(plain["exit_code"], 0, "{plain}");
+    assert_eq!(refs["exit_code"], 0, "{refs}");
+    assert_eq!(read("out/s-refs.md"), read("out/s-plain.md"));
+    assert_eq!(
+        read("out/s-refs.md"),
+        "## Sheet: Data\n\n| Region | 42 |\n| --- | --- |\n"
+    );
     let bad = d.exec("doc extract --in in/r.docx --out out/x.md --images all");
     assert_eq!(bad["error_code"], "InvalidArgs", "{bad}");
 }

@@ -1,3 +1,6 @@
+//! `--images files` over DOCX packages built here with real PNGs: links, the JSON model,
+//! `none`/`refs` unchanged, and the count and bytes caps.
+
 use super::*;
 use crate::doc::{Images, Mode, Output, read_extract, read_text};
 
