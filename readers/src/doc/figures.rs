@@ -24,8 +24,10 @@ pub const MAX_IMAGES: usize = 500;
 /// The most bytes of pictures one document gives, all files together.
 pub const MAX_IMAGES_BYTES: usize = 64 << 20;
 /// The most pixels a picture that must be decoded (a PDF image that is not a JPEG) may
-/// claim: the OCR decoder's cap (`ocr::decode::MAX_PIXELS`).
-pub const MAX_DECODE_PIXELS: u64 = super::ocr::decode::MAX_PIXELS;
+/// claim: a 300 dpi A4 page is 8.7 million. Decoding and writing it as PNG holds up to 12
+/// bytes a pixel at once (RGB, its alpha, the RGBA copy, the PNG), 190 MiB here, well
+/// inside a worker's memory beside the document.
+pub const MAX_DECODE_PIXELS: u64 = 16_000_000;
 /// A PDF image narrower or lower than this many pixels is a rule, a bullet or a spacer,
 /// not a figure.
 pub const MIN_SIDE: u32 = 16;

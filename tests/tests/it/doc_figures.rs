@@ -250,6 +250,19 @@ fn a_pdfs_images_are_files_once_each_and_rules_and_bullets_are_not() {
         );
         assert!(f["bbox"].is_array(), "{f}");
     }
+    // Where the photo is drawn, in points from the page's top left: x 72..232, and
+    // 120 pt tall from 792 - 520.
+    let bbox: Vec<i64> = model["pages"][0]["blocks"]
+        .as_array()
+        .expect("blocks")
+        .iter()
+        .find(|b| b["image"]["name"] == "p1-1.jpg")
+        .and_then(|b| b["bbox"].as_array())
+        .expect("the photo's box")
+        .iter()
+        .map(|v| v.as_f64().unwrap_or(-1.0).round() as i64)
+        .collect();
+    assert_eq!(bbox, [72, 272, 232, 392]);
 }
 
 #[test]

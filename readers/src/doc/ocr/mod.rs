@@ -14,7 +14,7 @@
 //! the two readings kept. Words are grouped into Tesseract's paragraphs, lines joined,
 //! hyphens at line ends undone, with a bbox in points and the mean word confidence.
 
-pub(crate) mod decode;
+mod decode;
 pub mod tess;
 
 use std::cell::RefCell;

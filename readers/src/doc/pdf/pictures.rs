@@ -192,13 +192,14 @@ fn encode_png(data: ImageData, alpha: Option<LumaData>) -> Option<(Vec<u8>, (u32
     Some((out, (w, h)))
 }
 
-/// The box the unit square lands in under `t`.
-fn bounds(t: hayro::hayro_interpret::kurbo::Affine) -> Rect {
+/// The box on the page an image of `w`×`h` pixels lands in: hayro's transform maps the
+/// image's pixel grid (not the unit square) to the page.
+fn bounds(t: hayro::hayro_interpret::kurbo::Affine, w: f64, h: f64) -> Rect {
     let pts = [
         t * Point::new(0.0, 0.0),
-        t * Point::new(1.0, 0.0),
-        t * Point::new(0.0, 1.0),
-        t * Point::new(1.0, 1.0),
+        t * Point::new(w, 0.0),
+        t * Point::new(0.0, h),
+        t * Point::new(w, h),
     ];
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     for p in pts {
@@ -227,7 +228,8 @@ impl<'a> Device<'a> for Drawn<'_> {
 
     fn draw_image(&mut self, image: Image<'a, '_>, props: ImageDrawProps<'a>) {
         if let Image::Raster(r) = &image {
-            self.raster(r, bounds(props.transform));
+            let (w, h) = (f64::from(r.width()), f64::from(r.height()));
+            self.raster(r, bounds(props.transform, w, h));
         }
     }
 
