@@ -408,8 +408,15 @@ impl Job for Extract {
         payload.saturating_sub(self.ocr.data_len())
     }
 
+    /// Pictures as files (`--images files`) count twice: a PDF's pages are drawn again,
+    /// which doubled the reading's time on the public PDFs (docs/benchmarks.md
+    /// "Documents: figures").
     fn cost(&self, input: &[u8]) -> usize {
-        packed_cost(input, self.size(input.len()))
+        let cost = packed_cost(input, self.size(input.len()));
+        match self.images {
+            Images::Files => cost.saturating_mul(2),
+            _ => cost,
+        }
     }
 
     /// OCR's cost is in its pixels, not its bytes: a job that carries the language data
@@ -537,6 +544,11 @@ mod tests {
         pdf.resize(1000, 0);
         assert_eq!(job.cost(&docx), 8000);
         assert_eq!(job.cost(&pdf), 1000);
+        let files = Extract {
+            images: Images::Files,
+            ..job.clone()
+        };
+        assert_eq!(files.cost(&pdf), 2000);
         let tables = Tables {
             format: None,
             to: TableFormat::Csv,

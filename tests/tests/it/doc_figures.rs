@@ -156,6 +156,11 @@ fn office_and_book_pictures_become_files_the_markdown_links_by_relative_path() {
                 "{name}: {target}"
             );
         }
+        let stdout = o["stdout"].as_str().unwrap_or("");
+        assert!(
+            stdout.contains(&format!("pictures → .agents/out/{name}_files/")),
+            "{name}: {stdout}"
+        );
         // Listed in the result and as artifacts, each distinct picture once.
         let images = o["result"]["images"].as_array().expect("images");
         let distinct = if name == "report.docx" { 2 } else { 1 };
@@ -240,6 +245,24 @@ fn a_pdfs_images_are_files_once_each_and_rules_and_bullets_are_not() {
         .filter(|b| b["kind"] == "figure")
         .collect();
     assert_eq!(figures.len(), 3, "{model}");
+    // The model with pictures is valid against the schema the daemon serves.
+    let cmds = d.conn().result("terminal.commands", serde_json::json!({}));
+    let schema = cmds["commands"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["name"] == "doc"))
+        .map(|c| c["schemas"]["doc extract --mode json"].clone())
+        .expect("doc's schema");
+    let v = jsonschema::validator_for(&schema).expect("compile");
+    let errors: Vec<String> = v.iter_errors(&model).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    // An image whose name is not paw's is refused by it.
+    let mut bad = model.clone();
+    let at = model["pages"][0]["blocks"]
+        .as_array()
+        .and_then(|b| b.iter().position(|b| b["kind"] == "figure"))
+        .expect("a figure");
+    bad["pages"][0]["blocks"][at]["image"]["name"] = "../x.png".into();
+    assert!(!v.is_valid(&bad));
     for f in figures {
         let path = f["image"]["path"].as_str().expect("path");
         assert!(path.starts_with("model_files/"), "{f}");
