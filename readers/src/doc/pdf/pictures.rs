@@ -22,6 +22,10 @@ use super::super::model::{Block, Document, Image as FigureImage};
 
 /// An image covering at least this share of the page is its background or a scan.
 const PAGE_SHARE: f64 = 0.9;
+/// The most distinct images remembered over a document (each with its file or none):
+/// past it, a new image is counted over the cap without being looked at, so a document of
+/// millions of distinct inline images cannot grow the table.
+const MAX_SEEN: usize = 50_000;
 
 /// Adds a figure block with its picture file for each distinct image the kept pages of
 /// `doc` draw.
@@ -93,6 +97,10 @@ impl Drawn<'_> {
         let key = image.cache_key();
         let file = match self.seen.get(&key) {
             Some(f) => f.clone(),
+            None if self.seen.len() >= MAX_SEEN => {
+                self.out.over_count();
+                None
+            }
             None => {
                 let f = self.file_of(image, w, h);
                 self.seen.insert(key, f.clone());
