@@ -14,7 +14,9 @@
 //!
 //! Means are per format over the documents where the oracle reads more than 50 non-space
 //! characters; a document a reader refuses or fails counts 0 there. Times per document
-//! through the worker (paw) and inside Python (markitdown), medians.
+//! through the worker (paw) and inside Python (markitdown), medians; and paw's whole
+//! `doc extract` call, socket to answer, through a real daemon (its default OCR, the output
+//! file written), beside markitdown's in-process median (the figure: ≤ ÷ 20).
 //!
 //! Run: `PAW_DOC_ORACLES=DIR cargo bench -p paw-tests --bench oracles`
 //! (`PAW_BENCH_ORACLES_PAW_ONLY=1`: without markitdown; `PAW_BENCH_ORACLES_LIST=N`: the N
@@ -28,6 +30,7 @@ use paw_jobs::doc::Mode;
 use paw_tests::docscore::{bag_f1, median};
 use paw_tests::markitdown::{self, Run};
 use paw_tests::workers::Workers;
+use serde_json::json;
 
 /// One corpus document: its format, where it came from and its oracles' texts.
 struct Doc {
@@ -129,6 +132,34 @@ fn row(name: &str, docs: &[&Doc], runs: &[&Run], oracles: &BTreeSet<String>) {
     );
 }
 
+/// Each document's whole `doc extract` call through a real daemon, socket to answer, in
+/// milliseconds (copied under `.agents/in/` first, untimed), one call each after one
+/// untimed warm-up call.
+fn whole_calls(docs: &[Doc]) -> Vec<f64> {
+    let d = paw_tests::Daemon::start();
+    let inbox = d.agents().join("in");
+    std::fs::create_dir_all(&inbox).expect("in/");
+    let mut c = d.conn();
+    let mut call = |i: usize, doc: &Doc| {
+        let name = format!("{i:04}.{}", doc.format);
+        let command = format!("doc extract --in in/{name} --out out/{name}.txt --mode text");
+        let t = Instant::now();
+        c.exec(json!({ "command": command, "timeout_ms": 120_000 }));
+        t.elapsed().as_secs_f64() * 1e3
+    };
+    docs.iter()
+        .enumerate()
+        .map(|(i, doc)| {
+            let name = format!("{i:04}.{}", doc.format);
+            std::fs::copy(&doc.path, inbox.join(&name)).expect("copy");
+            if i == 0 {
+                call(i, doc);
+            }
+            call(i, doc)
+        })
+        .collect()
+}
+
 fn main() {
     let Some(dir) = std::env::var_os("PAW_DOC_ORACLES") else {
         eprintln!(
@@ -159,6 +190,7 @@ fn main() {
             }
         })
         .collect();
+    let calls = whole_calls(&docs);
     let theirs: HashMap<PathBuf, Run> = if std::env::var_os("PAW_BENCH_ORACLES_PAW_ONLY").is_some()
     {
         HashMap::new()
@@ -212,6 +244,17 @@ fn main() {
                 .map(|d| theirs.get(&d.path).unwrap_or(&missing))
                 .collect();
             row("markitdown", &of, &runs, &oracles);
+            let theirs_ms: Vec<f64> = runs
+                .iter()
+                .filter(|r| r.error.is_none())
+                .map(|r| r.ms)
+                .collect();
+            let ours_ms: Vec<f64> = idx.iter().map(|&i| calls[i]).collect();
+            let (m, p) = (median(&theirs_ms), median(&ours_ms));
+            println!(
+                "\nwhole `doc extract` call, socket to answer (default OCR): paw median {p:.2} ms; markitdown in process {m:.1} ms: {:.1}× (the issue's figure: ≥ 20×)",
+                m / p
+            );
         }
         // Where the oracles agree (pairwise F1 ≥ 0.8) and paw is below 0.8 against each.
         let mut diff: Vec<(f64, &Doc, &Run)> = idx

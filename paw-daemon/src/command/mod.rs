@@ -441,22 +441,30 @@ impl Registry {
 /// Reads a file of at most `max` bytes on the blocking pool; a larger file is refused
 /// (`ParseError`) before it is read, a missing one is `NotFound`.
 pub async fn read_capped(path: &std::path::Path, max: u64) -> Result<Vec<u8>, (ErrorCode, String)> {
-    use std::io::Read as _;
     let path = path.to_path_buf();
-    tokio::task::spawn_blocking(move || {
-        let f = std::fs::File::open(&path).map_err(|e| (ErrorCode::NotFound, e.to_string()))?;
-        let mut bytes = Vec::new();
-        f.take(max + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| (ErrorCode::NotFound, e.to_string()))?;
-        if bytes.len() as u64 > max {
-            return Err((
-                ErrorCode::ParseError,
-                format!("the file is over the {} MiB limit", max >> 20),
-            ));
-        }
-        Ok(bytes)
-    })
-    .await
-    .map_err(|e| (ErrorCode::CommandFailed, e.to_string()))?
+    tokio::task::spawn_blocking(move || read_capped_now(&path, max, 0))
+        .await
+        .map_err(|e| (ErrorCode::CommandFailed, e.to_string()))?
+}
+
+/// [`read_capped`] on this thread (a blocking one), `expect` bytes reserved: the size
+/// the file was seen at, so a whole read is one allocation.
+pub fn read_capped_now(
+    path: &std::path::Path,
+    max: u64,
+    expect: u64,
+) -> Result<Vec<u8>, (ErrorCode, String)> {
+    use std::io::Read as _;
+    let f = std::fs::File::open(path).map_err(|e| (ErrorCode::NotFound, e.to_string()))?;
+    let mut bytes = Vec::with_capacity(expect.min(max).saturating_add(1) as usize);
+    f.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| (ErrorCode::NotFound, e.to_string()))?;
+    if bytes.len() as u64 > max {
+        return Err((
+            ErrorCode::ParseError,
+            format!("the file is over the {} MiB limit", max >> 20),
+        ));
+    }
+    Ok(bytes)
 }

@@ -124,8 +124,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     let (doc, shape) = super::shape::parse_measured(html, MAX_ELEMENTS);
     if !shape.buildable() {
         return Err(format!(
-            "the page nests elements {} deep (the limit is {}): not an article",
-            shape.depth,
+            "the page nests elements more than {} deep: not an article",
             super::shape::MAX_DEPTH
         ));
     }

@@ -95,6 +95,9 @@ struct Sink {
     /// Inside a script or style whose text no reader of the tree needs (all but JSON-LD,
     /// where the article's metadata is).
     unread: Cell<bool>,
+    /// Stop the tokenizer at the start tag that nests past [`MAX_DEPTH`] (a question of
+    /// buildability needs no more).
+    stop_too_deep: bool,
 }
 
 impl Sink {
@@ -164,11 +167,26 @@ impl Sink {
     }
 }
 
+impl Sink {
+    /// Whether `token`, just noted, is the start tag that took the page past
+    /// [`MAX_DEPTH`]: the tokenizer stops there (a `Script` result, which it allows
+    /// only for a tag; the nesting only grows, so nothing after it changes the answer).
+    fn crossed(&self, token: &Token) -> bool {
+        matches!(token, Token::TagToken(t) if t.kind == TagKind::StartTag)
+            && self.shape.get().depth == MAX_DEPTH + 1
+            && self.depth.get() == MAX_DEPTH + 1
+    }
+}
+
 impl TokenSink for Sink {
     type Handle = ();
 
     fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
-        match self.note(&token) {
+        let raw = self.note(&token);
+        if self.stop_too_deep && self.crossed(&token) {
+            return TokenSinkResult::Script(());
+        }
+        match raw {
             Some(kind) => TokenSinkResult::RawData(kind),
             None => TokenSinkResult::Continue,
         }
@@ -176,8 +194,9 @@ impl TokenSink for Sink {
 }
 
 /// The tree builder behind a [`Sink`] that measures each token first: once the page nests
-/// past [`MAX_DEPTH`] or has more than `max_elements` start tags, the builder gets no more
-/// tokens (its cost, quadratic in the nesting, stops there); the rest is only measured.
+/// past [`MAX_DEPTH`] the tokenizer stops (the page is refused); once it has more than
+/// `max_elements` start tags, the builder gets no more tokens (its cost, quadratic in the
+/// nesting, stops there) and the rest is only measured.
 struct Measured {
     tb: TreeBuilder<<dom_query::Document as TreeSink>::Handle, dom_query::Document>,
     shape: Sink,
@@ -188,10 +207,14 @@ impl TokenSink for Measured {
     type Handle = <dom_query::Document as TreeSink>::Handle;
 
     fn process_token(&self, token: Token, line: u64) -> TokenSinkResult<Self::Handle> {
-        // Measured to the end (a refusal names the page's depth), built up to the limit
-        // (the deepest nesting and the element count only grow: once past, always past);
-        // while building, the builder says which tags hold raw text.
+        // Built up to the limits (the deepest nesting and the element count only grow:
+        // once past, always past); too deep, the tokenizer stops: the page is refused, and
+        // tokenizing the rest cost a second of worker CPU a 2 MB page (debug build); while
+        // building, the builder says which tags hold raw text.
         let raw = self.shape.note(&token);
+        if self.shape.crossed(&token) {
+            return TokenSinkResult::Script(self.tb.sink.get_document());
+        }
         let shape = self.shape.shape.get();
         if !shape.buildable() || shape.elements > self.max_elements {
             return raw.map_or(TokenSinkResult::Continue, TokenSinkResult::RawData);
@@ -216,8 +239,9 @@ impl TokenSink for Measured {
 
 /// Parses `html` into a document for the article extractor in one tokenizer pass,
 /// measuring it on the way (as [`measure`] would): when the shape is not
-/// [`buildable`](Shape::buildable) or has more than `max_elements` elements, the document
-/// holds only what came before and the caller refuses the page by its shape.
+/// [`buildable`](Shape::buildable) (measured only up to the start tag past the limit) or
+/// has more than `max_elements` elements, the document holds only what came before and
+/// the caller refuses the page by its shape.
 pub fn parse_measured(html: &str, max_elements: usize) -> (dom_query::Document, Shape) {
     let opts = TreeBuilderOpts {
         // As dom_query parses (a `<noscript>`'s content is markup).
@@ -232,16 +256,19 @@ pub fn parse_measured(html: &str, max_elements: usize) -> (dom_query::Document, 
     let tok = Tokenizer::new(sink, Default::default());
     let input = BufferQueue::default();
     input.push_back(StrTendril::from_slice(html));
-    // A feed stops at the end of each script; the rest follows.
-    while !matches!(tok.feed(&input), TokenizerResult::Done) {}
+    // A feed stops at the end of each script, and for good past the depth limit.
+    while !matches!(tok.feed(&input), TokenizerResult::Done)
+        && tok.sink.shape.shape.get().buildable()
+    {}
     tok.end();
     let Measured { tb, shape, .. } = tok.sink;
     (tb.sink.finish(), shape.shape.get())
 }
 
-fn run(html: &str, keep_text: bool) -> Sink {
+fn run(html: &str, keep_text: bool, stop_too_deep: bool) -> Sink {
     let sink = Sink {
         keep_text,
+        stop_too_deep,
         ..Sink::default()
     };
     let tok = Tokenizer::new(sink, Default::default());
@@ -254,20 +281,22 @@ fn run(html: &str, keep_text: bool) -> Sink {
 
 /// Whether a tree may be built from `html` ([`Shape::buildable`]). Markup with no more
 /// tags than [`MAX_DEPTH`] cannot nest deeper, so most feed items and pages are answered
-/// by counting `<` without tokenizing them.
+/// by counting `<` without tokenizing them; others are tokenized up to the first start
+/// tag past the limit.
 pub fn buildable(html: &str) -> bool {
-    html.bytes().filter(|b| *b == b'<').count() <= MAX_DEPTH || measure(html).buildable()
+    html.bytes().filter(|b| *b == b'<').count() <= MAX_DEPTH
+        || run(html, false, true).shape.get().buildable()
 }
 
 /// Measures `html` in one pass.
 pub fn measure(html: &str) -> Shape {
-    run(html, false).shape.get()
+    run(html, false, false).shape.get()
 }
 
 /// The text of `html` (entities decoded, script and style left out) without building a
 /// tree: what a page too deep to build renders as. Whitespace is not collapsed.
 pub fn text_only(html: &str) -> String {
-    run(html, true).text.into_inner()
+    run(html, true, false).text.into_inner()
 }
 
 #[cfg(test)]
@@ -284,6 +313,12 @@ mod tests {
         assert_eq!(s.depth, 45_000);
         assert!(!s.buildable());
         assert!(!buildable(&deep));
+        // The question stops the tokenizer at the first start tag past the limit.
+        let asked = run(&deep, false, true).shape.get();
+        assert_eq!(
+            (asked.depth, asked.elements),
+            (MAX_DEPTH + 1, MAX_DEPTH + 1)
+        );
         // Many tags that close: buildable, whether counted or measured.
         assert!(buildable(&"<b>x</b>".repeat(1_000)));
         assert!(buildable("<div><div></div></div>"));
@@ -313,10 +348,11 @@ mod tests {
             1,
             "a script's text is not markup"
         );
-        // Too deep: measured to the end, built only to the limit.
+        // Too deep: measured and built only to the limit.
         let deep = format!("{}<p>x</p>", "<div>".repeat(45_000));
         let (doc, shape) = parse_measured(&deep, 100_000);
-        assert_eq!(shape.depth, 45_000);
+        assert_eq!(shape.depth, MAX_DEPTH + 1);
+        assert_eq!(shape.elements, MAX_DEPTH + 1, "the tokenizer stopped there");
         assert!(!shape.buildable());
         assert!(doc.select("div").length() <= MAX_DEPTH + 1);
         // Too many elements: the same.

@@ -202,9 +202,12 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
             true,
         )?;
     }
-    if let Some(input) = a.input.as_deref()
-        && let Some(root) = input_dir(ctx, input).await?
-    {
+    let opened = match a.input.as_deref() {
+        Some(input) => Some(open_input(ctx, input).await?),
+        None => None,
+    };
+    if let (Some(input), Some(Input::Dir(root))) = (a.input.as_deref(), &opened) {
+        let root = root.clone();
         if password.is_some() {
             return Err(CmdError::invalid_args(
                 "--password-stdin reads one document; --in names a folder",
@@ -221,14 +224,13 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
         };
         return batch::run(ctx, input, root, out, settings).await;
     }
-    let (bytes, format, input) = match (a.input.as_deref(), a.url.as_deref()) {
-        (Some(input), None) => {
-            let bytes = read_input(ctx, input).await?;
+    let (bytes, format, input) = match (a.input.as_deref(), opened, a.url.as_deref()) {
+        (Some(input), Some(Input::File(bytes)), None) => {
             // Text formats carry no signature: their file name says what they are.
             let format = format.or_else(|| fetch::by_name(input, &bytes));
             (bytes, format, input.to_string())
         }
-        (None, Some(url)) => {
+        (None, _, Some(url)) => {
             let cap = ctx.config.tools.doc.max_download_bytes;
             let d = fetch::download(&ctx.services, url, cap).await?;
             let format = format.or_else(|| fetch::reader_for(&d.content_type, &d.body));
@@ -302,72 +304,76 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
     Ok(Output::reply(&reply, written).untrusted(source))
 }
 
-/// Where `--in` is: under .agents/, or (absolute or `~/`) inside a `tools.doc.read_dirs`
-/// folder, resolved on the blocking pool.
-async fn input_path(ctx: &Ctx, input: &str) -> Result<std::path::PathBuf, CmdError> {
-    if !sources::is_outside(input) {
-        return crate::command::paths::resolve(ctx.home.agents(), input, false);
-    }
+/// What `--in` names: a folder (its real path, for `doc extract --in DIR`) or a file's bytes.
+pub(crate) enum Input {
+    Dir(std::path::PathBuf),
+    File(Vec<u8>),
+}
+
+/// Looks at `--in` — under .agents/, or (absolute or `~/`) inside a `tools.doc.read_dirs`
+/// folder — and reads it when it is a file (at most [`MAX_INPUT_BYTES`], not empty): one
+/// step on the blocking pool (each hop there is a thread wake-up on the call's path).
+pub(crate) async fn open_input(ctx: &Ctx, input: &str) -> Result<Input, CmdError> {
     let dirs = ctx.config.tools.doc.read_dirs.clone();
     let agents = ctx.home.agents().to_path_buf();
     let input = input.to_string();
     tokio::task::spawn_blocking(move || {
-        let user_home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-        sources::resolve(&dirs, user_home.as_deref(), &agents, &input)
+        let path = if sources::is_outside(&input) {
+            let user_home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+            sources::resolve(&dirs, user_home.as_deref(), &agents, &input)?
+        } else {
+            crate::command::paths::resolve(&agents, &input, false)?
+        };
+        let not_found = |e: std::io::Error| {
+            CmdError::new(
+                ErrorCode::NotFound,
+                format!("cannot open --in {input}: {e}"),
+            )
+        };
+        let meta = std::fs::metadata(&path).map_err(not_found)?;
+        if meta.is_dir() {
+            return std::fs::canonicalize(&path)
+                .map(Input::Dir)
+                .map_err(not_found);
+        }
+        if !meta.is_file() {
+            return Err(CmdError::invalid_args(format!(
+                "--in {input} is not a file"
+            )));
+        }
+        if meta.len() > MAX_INPUT_BYTES {
+            return Err(CmdError::new(
+                ErrorCode::ParseError,
+                format!(
+                    "{input} is {} MiB; the limit is {} MiB",
+                    meta.len() >> 20,
+                    MAX_INPUT_BYTES >> 20
+                ),
+            ));
+        }
+        if meta.len() == 0 {
+            return Err(CmdError::new(
+                ErrorCode::ParseError,
+                format!("{input} is empty"),
+            ));
+        }
+        // Capped again while reading: the file may have grown since it was looked at.
+        crate::command::read_capped_now(&path, MAX_INPUT_BYTES, meta.len())
+            .map(Input::File)
+            .map_err(|(code, e)| CmdError::new(code, format!("cannot read --in: {e}")))
     })
     .await
     .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))?
 }
 
-/// `--in`'s real path when it names a folder (`doc extract --in DIR`), else `None`.
-async fn input_dir(ctx: &Ctx, input: &str) -> Result<Option<std::path::PathBuf>, CmdError> {
-    let path = input_path(ctx, input).await?;
-    match tokio::fs::metadata(&path).await {
-        Ok(m) if m.is_dir() => tokio::fs::canonicalize(&path).await.map(Some).map_err(|e| {
-            CmdError::new(
-                ErrorCode::NotFound,
-                format!("cannot open --in {input}: {e}"),
-            )
-        }),
-        _ => Ok(None),
-    }
-}
-
-/// Reads `--in` (a file under .agents/ or a read_dirs folder, at most
-/// [`MAX_INPUT_BYTES`], not empty).
+/// Reads `--in`, which must be a file ([`open_input`]).
 pub(crate) async fn read_input(ctx: &Ctx, input: &str) -> Result<Vec<u8>, CmdError> {
-    let in_path = input_path(ctx, input).await?;
-    let meta = tokio::fs::metadata(&in_path).await.map_err(|e| {
-        CmdError::new(
-            ErrorCode::NotFound,
-            format!("cannot open --in {input}: {e}"),
-        )
-    })?;
-    if !meta.is_file() {
-        return Err(CmdError::invalid_args(format!(
+    match open_input(ctx, input).await? {
+        Input::File(bytes) => Ok(bytes),
+        Input::Dir(_) => Err(CmdError::invalid_args(format!(
             "--in {input} is not a file"
-        )));
+        ))),
     }
-    if meta.len() > MAX_INPUT_BYTES {
-        return Err(CmdError::new(
-            ErrorCode::ParseError,
-            format!(
-                "{input} is {} MiB; the limit is {} MiB",
-                meta.len() >> 20,
-                MAX_INPUT_BYTES >> 20
-            ),
-        ));
-    }
-    if meta.len() == 0 {
-        return Err(CmdError::new(
-            ErrorCode::ParseError,
-            format!("{input} is empty"),
-        ));
-    }
-    // Capped again while reading: the file may have grown since it was looked at.
-    crate::command::read_capped(&in_path, MAX_INPUT_BYTES)
-        .await
-        .map_err(|(code, e)| CmdError::new(code, format!("cannot read --in: {e}")))
 }
 
 /// `doc extract`'s result.
