@@ -1,7 +1,7 @@
 //! `doc extract` and `doc tables` as the worker runs them (`doc::jobs::Extract` and
 //! `doc::jobs::Tables`): the first byte picks PDF, DOCX, PPTX or XLSX (or detection),
-//! the mode (text, Markdown, the JSON model, CSV tables) and a page range; the rest is the
-//! file. Run by `scripts/fuzz`
+//! the mode (text, Markdown, the JSON model, CSV tables), a page range and whether the
+//! pictures are files (`--images files`); the rest is the file. Run by `scripts/fuzz`
 //! under the worker's memory cap (-rss_limit_mb) and a per-input timeout, seeded with the
 //! generated hostile corpus; what stays inside the worker's caps is a finding to record,
 //! a wrong answer (a cut text over its cap) is a failure.
@@ -66,9 +66,21 @@ fuzz_target!(|data: &[u8]| {
         ocr: Default::default(),
         password: None,
         also_text: false,
+        images: if which & 0x80 != 0 {
+            paw_jobs::doc::Images::Files
+        } else {
+            paw_jobs::doc::Images::Refs
+        },
+        images_dir: "out_files".into(),
     };
-    if let Ok((info, text)) = job.run(bytes.to_vec()) {
-        let text = String::from_utf8(text).expect("utf-8 text");
+    if let Ok((info, mut payload)) = job.run(bytes.to_vec()) {
+        // The pictures end the payload: paw's names, within the caps.
+        let pictures: usize = info.images.iter().map(|f| f.len).sum();
+        assert!(pictures <= paw_readers::doc::figures::MAX_IMAGES_BYTES);
+        assert!(info.images.len() <= paw_readers::doc::figures::MAX_IMAGES);
+        assert!(info.images.iter().all(|f| paw_jobs::doc::is_image_name(&f.name)));
+        payload.truncate(payload.len() - pictures);
+        let text = String::from_utf8(payload).expect("utf-8 text");
         assert_eq!(info.chars, text.chars().count());
         if mode == Mode::Json {
             // Whole blocks are cut, so the output stays one JSON document of the model.

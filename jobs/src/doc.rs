@@ -170,6 +170,74 @@ pub struct DocText {
     /// (after the Markdown).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text_at: Option<usize>,
+    /// With [`Images::Files`]: each picture written, in payload order; their bytes end the
+    /// reply's payload, one after another (after the text).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageFile>,
+}
+
+/// `--images`: what becomes of a document's pictures (docs/commands.md "doc extract").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Images {
+    /// No references: a figure is its description alone.
+    None,
+    /// `![description]()` in Markdown, no files (nothing is decoded or read for them).
+    #[default]
+    Refs,
+    /// Each picture a file beside the output, linked from the Markdown by relative path.
+    Files,
+}
+
+impl Images {
+    /// From `--images`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "none" => Some(Images::None),
+            "refs" => Some(Images::Refs),
+            "files" => Some(Images::Files),
+            _ => None,
+        }
+    }
+}
+
+/// One picture of a document as a file: made by the worker, written by the daemon.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageFile {
+    /// `p<page>-<n>.<ext>`, made by paw (never a name from the document).
+    pub name: String,
+    /// The page, slide or chapter it is first drawn on (from 1).
+    pub page: usize,
+    /// Its description (alt text), if the document gives one.
+    pub alt: String,
+    /// Its media type (`image/png`, `image/jpeg`, …), from its bytes.
+    pub media_type: String,
+    /// Width in pixels, where known.
+    pub width: Option<u32>,
+    /// Height in pixels, where known.
+    pub height: Option<u32>,
+    /// Bytes of it in the reply's payload.
+    pub len: usize,
+}
+
+/// Whether `name` is one paw makes for a picture: `p<digits>-<digits>.<letters>`, so a
+/// name from a worker can only ever be a plain file in the pictures' folder.
+pub fn is_image_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('p') else {
+        return false;
+    };
+    let Some((page, rest)) = rest.split_once('-') else {
+        return false;
+    };
+    let Some((n, ext)) = rest.split_once('.') else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit());
+    digits(page)
+        && digits(n)
+        && !ext.is_empty()
+        && ext.len() <= 4
+        && ext.bytes().all(|b| b.is_ascii_lowercase())
 }
 
 /// `--ocr`.
@@ -322,6 +390,13 @@ pub struct Extract {
     /// starts at [`DocText::text_at`].
     #[serde(default)]
     pub also_text: bool,
+    /// `--images`.
+    #[serde(default)]
+    pub images: Images,
+    /// With [`Images::Files`]: the pictures' folder as the Markdown links it, relative to
+    /// the output file (`report_files`).
+    #[serde(default)]
+    pub images_dir: String,
 }
 
 impl Job for Extract {
@@ -333,8 +408,15 @@ impl Job for Extract {
         payload.saturating_sub(self.ocr.data_len())
     }
 
+    /// Pictures as files (`--images files`) count twice: a PDF's pages are drawn again,
+    /// which doubled the reading's time on the public PDFs (docs/benchmarks.md
+    /// "Documents: figures").
     fn cost(&self, input: &[u8]) -> usize {
-        packed_cost(input, self.size(input.len()))
+        let cost = packed_cost(input, self.size(input.len()));
+        match self.images {
+            Images::Files => cost.saturating_mul(2),
+            _ => cost,
+        }
     }
 
     /// OCR's cost is in its pixels, not its bytes: a job that carries the language data
@@ -453,6 +535,8 @@ mod tests {
             ocr: OcrJob::default(),
             password: None,
             also_text: false,
+            images: Images::Refs,
+            images_dir: String::new(),
         };
         let mut docx = b"PK\x03\x04".to_vec();
         docx.resize(1000, 0);
@@ -460,6 +544,11 @@ mod tests {
         pdf.resize(1000, 0);
         assert_eq!(job.cost(&docx), 8000);
         assert_eq!(job.cost(&pdf), 1000);
+        let files = Extract {
+            images: Images::Files,
+            ..job.clone()
+        };
+        assert_eq!(files.cost(&pdf), 2000);
         let tables = Tables {
             format: None,
             to: TableFormat::Csv,
@@ -479,5 +568,27 @@ mod tests {
         assert_eq!(plan(b"\x89PNG", None, Never), Plan::None);
         assert_eq!(plan(b"PK\x03\x04", None, Always), Plan::None);
         assert_eq!(plan(b"PK\x03\x04", Some(Format::Jpeg), Auto), Plan::Now);
+    }
+
+    #[test]
+    fn only_names_paw_makes_are_picture_names() {
+        for good in ["p1-1.png", "p12-3.jpg", "p1-10.emf"] {
+            assert!(is_image_name(good), "{good}");
+        }
+        for bad in [
+            "../p1-1.png",
+            "p1-1.png/../../x",
+            "p1-1",
+            "p-1.png",
+            "p1-.png",
+            "p1-1.PNG",
+            "p1-1.pn/g",
+            ".p1-1.png",
+            "p1-1.png\0",
+            "x1-1.png",
+            "",
+        ] {
+            assert!(!is_image_name(bad), "{bad}");
+        }
     }
 }

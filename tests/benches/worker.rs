@@ -70,6 +70,8 @@ fn main() {
             ocr: Default::default(),
             password: None,
             also_text: false,
+            images: paw_jobs::doc::Images::Refs,
+            images_dir: String::new(),
         };
         let (info, _) = job.run(docx.clone()).expect("doc");
         assert_eq!(info.chars, 28);

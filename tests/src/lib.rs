@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 pub mod alloc;
 pub mod docgen;
 pub mod docscore;
+pub mod figgen;
 pub mod hostile;
 pub mod http;
 pub mod ircd;

@@ -7,12 +7,26 @@ use lopdf::{Document, Object, Stream, dictionary};
 /// A PDF with one page per entry of `pages`, each page's content stream made of its
 /// operations (`F1` is Helvetica).
 pub fn pdf_of_pages(pages: Vec<Vec<Operation>>) -> Vec<u8> {
+    pdf_with_images(pages, Vec::new())
+}
+
+/// [`pdf_of_pages`] with image XObjects every page may draw by name (`/Name Do`).
+pub fn pdf_with_images(pages: Vec<Vec<Operation>>, images: Vec<(&str, Stream)>) -> Vec<u8> {
     let mut doc = Document::with_version("1.5");
     let pages_id = doc.new_object_id();
     let font = doc.add_object(
         dictionary! {"Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica"},
     );
-    let resources = doc.add_object(dictionary! {"Font" => dictionary! {"F1" => font}});
+    let mut xobjects = lopdf::Dictionary::new();
+    for (name, stream) in images {
+        let id = doc.add_object(stream);
+        xobjects.set(name, id);
+    }
+    let mut resources = dictionary! {"Font" => dictionary! {"F1" => font}};
+    if !xobjects.is_empty() {
+        resources.set("XObject", xobjects);
+    }
+    let resources = doc.add_object(resources);
     let count = pages.len() as i64;
     let mut kids: Vec<Object> = Vec::new();
     for ops in pages {

@@ -70,6 +70,8 @@ impl Workers {
             },
             password: None,
             also_text: false,
+            images: paw_jobs::doc::Images::Refs,
+            images_dir: String::new(),
         };
         self.rt
             .block_on(doc_jobs::extract(
@@ -78,6 +80,7 @@ impl Workers {
                 job,
                 Default::default(),
             ))
+            .map(|x| (x.info, x.text))
             .map_err(|e| e.message)
     }
 

@@ -3,7 +3,7 @@
 use paw_jobs::JobFailure;
 use paw_jobs::doc::{DocText, Extract, Tables, TablesReply};
 use paw_readers::doc::ocr;
-use paw_readers::doc::{read_doc, read_text_both, tables};
+use paw_readers::doc::{Output, read_doc, read_extract, tables};
 
 use crate::Run;
 
@@ -18,18 +18,22 @@ impl Run for Extract {
             data: &data,
             deferred: self.ocr.deferred,
         };
-        let (info, text) = read_text_both(
+        let output = Output {
+            password: self.password.as_deref(),
+            also_text: self.also_text,
+            images: self.images,
+            images_dir: &self.images_dir,
+        };
+        read_extract(
             bytes,
             self.format,
             self.mode,
             self.max_chars,
             self.pages,
             Some(&settings),
-            self.password.as_deref(),
-            self.also_text,
+            &output,
         )
-        .map_err(JobFailure::from)?;
-        Ok((info, text.into_bytes()))
+        .map_err(JobFailure::from)
     }
 }
 

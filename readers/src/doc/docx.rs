@@ -642,8 +642,9 @@ struct MathEl {
 #[derive(Default)]
 struct Drawing {
     descr: String,
-    /// Each picture in it (a group holds several) with its own description.
-    pictures: Vec<String>,
+    /// Each picture in it (a group holds several) with its own description and the
+    /// package part of its image (`a:blip r:embed`, `v:imagedata r:id`).
+    pictures: Vec<(String, Option<String>)>,
     chart: Option<String>,
 }
 
@@ -973,15 +974,25 @@ impl<'s> Body<'s> {
                     .unwrap_or_default();
                 if let Some(d) = self.drawing.as_mut() {
                     match d.pictures.last_mut() {
-                        Some(p) if name == "pic:cNvPr" && p.is_empty() => *p = descr,
+                        Some((p, _)) if name == "pic:cNvPr" && p.is_empty() => *p = descr,
                         _ if name == "wp:docPr" && d.descr.is_empty() => d.descr = descr,
                         _ => {}
                     }
                 }
             }
             "pic:pic" | "v:imagedata" => {
+                let part = attr(e, "r:id").and_then(|id| self.image_part(&id));
                 if let Some(d) = self.drawing.as_mut() {
-                    d.pictures.push(attr(e, "o:title").unwrap_or_default());
+                    d.pictures
+                        .push((attr(e, "o:title").unwrap_or_default(), part));
+                }
+            }
+            "a:blip" => {
+                let part = attr(e, "r:embed").and_then(|id| self.image_part(&id));
+                if let Some((_, source)) = self.drawing.as_mut().and_then(|d| d.pictures.last_mut())
+                    && source.is_none()
+                {
+                    *source = part;
                 }
             }
             "c:chart" => {
@@ -1164,6 +1175,15 @@ impl<'s> Body<'s> {
         Ok(())
     }
 
+    /// The package part an image relationship points to (an external one is a link, not
+    /// a picture in the package).
+    fn image_part(&self, id: &str) -> Option<String> {
+        self.rels
+            .get(id)
+            .filter(|r| !r.external && r.kind == "image")
+            .map(|r| r.target.clone())
+    }
+
     fn finish_drawing(&mut self, d: Drawing, zip: &mut Zip<'_>) -> Result<(), DocError> {
         let mut blocks = Vec::new();
         if let Some(id) = d.chart
@@ -1184,15 +1204,16 @@ impl<'s> Body<'s> {
                 }
                 Err(e) => self.warnings.push(format!("{e}: chart left out")),
             }
-        } else if d.pictures.len() == 1 {
-            let own = d.pictures[0].trim();
-            blocks.push(Block::figure(if own.is_empty() {
-                d.descr.trim()
-            } else {
-                own
-            }));
+        } else if let [(own, source)] = d.pictures.as_slice() {
+            let own = own.trim();
+            let text = if own.is_empty() { d.descr.trim() } else { own };
+            blocks.push(Block::picture(text, source.clone()));
         } else {
-            blocks.extend(d.pictures.iter().map(|p| Block::figure(p.trim())));
+            blocks.extend(
+                d.pictures
+                    .iter()
+                    .map(|(p, source)| Block::picture(p.trim(), source.clone())),
+            );
         }
         if let Some(p) = self.paras.last_mut() {
             p.figures.extend(blocks);

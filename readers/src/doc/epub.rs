@@ -66,6 +66,10 @@ pub fn read(bytes: &[u8]) -> Result<Document, DocError> {
         };
         let mut page = Page::new(doc.pages.len() + 1, None);
         page.blocks = super::html::blocks(&xhtml, &mut doc.warnings);
+        let chapter_dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+        for b in &mut page.blocks {
+            b.source = b.source.take().and_then(|src| item_of(chapter_dir, &src));
+        }
         doc.pages.push(page);
     }
     doc.tidy();
@@ -142,6 +146,17 @@ fn attr_of(xml: &str, part: &str, element: &str, key: &str) -> Result<Option<Str
             _ => {}
         }
     }
+}
+
+/// The package item an `<img src>` of a chapter in `dir` names: a relative reference
+/// only (a URL with a scheme, `data:` or a network path is not in the package).
+fn item_of(dir: &str, src: &str) -> Option<String> {
+    if src.contains(':') || src.starts_with("//") {
+        return None;
+    }
+    let src = src.split(['?', '#']).next().unwrap_or("");
+    let path = join(dir, src);
+    (!path.is_empty()).then_some(path)
 }
 
 /// `href` (relative to the package's folder `dir`, maybe with a `#fragment`) as a zip

@@ -194,6 +194,12 @@ impl Flow {
     /// An image: a figure block with its description (in a table cell, its description
     /// joins the cell's text).
     pub fn image(&mut self, alt: &str) {
+        self.image_from(alt, None);
+    }
+
+    /// An image with its source as the markup names it (`src`, kept on the figure block for
+    /// `--images files`; in a table cell only its description is kept).
+    pub fn image_from(&mut self, alt: &str, src: Option<&str>) {
         if self.table.is_some() {
             self.text(alt);
             return;
@@ -201,7 +207,11 @@ impl Flow {
         let keep_heading = self.heading;
         self.flush();
         self.heading = keep_heading;
-        self.blocks.push(Block::figure(collapse(alt)));
+        let src = src
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string);
+        self.blocks.push(Block::picture(collapse(alt), src));
     }
 
     /// Blocks made elsewhere (raw HTML inside Markdown) take their place in the flow.

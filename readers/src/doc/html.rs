@@ -94,7 +94,7 @@ pub fn blocks(html: &str, warnings: &mut Vec<String>) -> Vec<Block> {
                         }
                         match name {
                             "br" => flow.line_break(),
-                            "img" => flow.image(e.attr("alt").unwrap_or("")),
+                            "img" => flow.image_from(e.attr("alt").unwrap_or(""), e.attr("src")),
                             _ => {
                                 if let Some(tag) = tag_of(name, |a| e.attr(a)) {
                                     flow.start(tag);

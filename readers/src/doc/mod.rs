@@ -9,6 +9,7 @@ mod delimited;
 mod docx;
 mod email;
 mod epub;
+pub mod figures;
 pub mod flow;
 pub mod html;
 mod markdown;
@@ -25,8 +26,8 @@ mod rtf;
 pub mod tables;
 pub mod xlsx;
 
-pub use paw_jobs::doc::{DocText, Format, Mode};
-pub use read::{detect, read_doc, read_doc_with, read_text, read_text_both};
+pub use paw_jobs::doc::{DocText, Format, ImageFile, Images, Mode};
+pub use read::{Output, detect, read_doc, read_doc_with, read_extract, read_text, read_text_both};
 
 /// Why a document could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

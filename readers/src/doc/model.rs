@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Format, Mode};
+use super::{Format, Images, Mode};
 
 /// A whole document.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -119,6 +119,40 @@ pub struct Block {
     /// OCR's mean confidence for it, 0..=100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confidence: Option<f32>,
+    /// A figure's picture as a file (`--images files`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<Image>,
+    /// Where a figure's picture is inside the document (a part of its package), for
+    /// `--images files`; not part of the model.
+    #[serde(skip)]
+    pub source: Option<String>,
+    /// A picture shown only with `--images files` (an XLSX sheet's pictures: without
+    /// files, its reading stays what it was before pictures were read); not part of the
+    /// model.
+    #[serde(skip)]
+    pub files_only: bool,
+}
+
+/// A figure's picture, written as a file beside the output (`--images files`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Image {
+    /// The file's name, made by paw: `p<page>-<n>.<ext>`.
+    pub name: String,
+    /// Its path relative to the output file (`report_files/p3-1.png`).
+    pub path: String,
+    /// The page, slide or chapter it was first found on; a picture drawn again later
+    /// (a logo on every page) is one file.
+    pub page: usize,
+    /// Its media type, from its bytes (`image/png`, `image/jpeg`, …).
+    pub media_type: String,
+    /// Width in pixels, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    /// Height in pixels, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<u32>,
+    /// Its size in bytes.
+    pub bytes: usize,
 }
 
 /// One list item.
@@ -185,6 +219,9 @@ impl Block {
             bbox: None,
             ocr: false,
             confidence: None,
+            image: None,
+            source: None,
+            files_only: false,
         }
     }
 
@@ -238,6 +275,15 @@ impl Block {
         Block {
             text: Some(text.into()),
             ..Block::new(Kind::Figure)
+        }
+    }
+
+    /// A figure whose picture is the package part `source` (read only for
+    /// `--images files`).
+    pub fn picture(text: impl Into<String>, source: Option<String>) -> Self {
+        Block {
+            source,
+            ..Block::figure(text)
         }
     }
 
@@ -548,7 +594,21 @@ fn render_list(items: &[Item], mode: Mode) -> String {
         .join("\n")
 }
 
-fn render_block(b: &Block, mode: Mode) -> Option<String> {
+/// A relative path as a Markdown link target: bytes outside a safe set percent-encoded,
+/// so a space or a parenthesis in the output's name cannot end the link.
+fn md_target(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn render_block(b: &Block, mode: Mode, images: Images) -> Option<String> {
     let s = match (b.kind, mode) {
         (Kind::Furniture, _) => return None,
         (Kind::Heading, Mode::Md) => {
@@ -582,6 +642,15 @@ fn render_block(b: &Block, mode: Mode) -> Option<String> {
             format!("{fence}\n{}\n{fence}", b.text())
         }
         (Kind::Code, _) => b.text().to_string(),
+        (Kind::Figure, Mode::Md) if images == Images::None => b.text().replace('\n', " "),
+        (Kind::Figure, Mode::Md) if images == Images::Files && b.image.is_some() => {
+            let path = b.image.as_ref().map(|i| i.path.as_str()).unwrap_or("");
+            format!(
+                "![{}]({})",
+                b.text().replace(['[', ']', '\n'], " "),
+                md_target(path)
+            )
+        }
         (Kind::Figure, Mode::Md) if !b.text().trim().is_empty() => {
             format!("![{}]()", b.text().replace(['[', ']', '\n'], " "))
         }
@@ -595,7 +664,14 @@ fn render_block(b: &Block, mode: Mode) -> Option<String> {
 /// marked `<!-- Slide N -->` in Markdown (its title is its first block, a heading) and PDF
 /// pages `<!-- page N -->`; in text a labelled page starts `=== label ===` and unlabelled
 /// pages are separated by a form feed. JSON: the document model, one JSON document.
+/// Figures are `![description]()` in Markdown (`--images refs`).
 pub fn render(doc: &Document, mode: Mode) -> String {
+    render_with(doc, mode, Images::Refs)
+}
+
+/// [`render`] with `--images`: `none` writes a figure's description alone, `files` links
+/// each figure that has a picture file to its relative path.
+pub fn render_with(doc: &Document, mode: Mode, images: Images) -> String {
     if mode == Mode::Json {
         return serde_json::to_string(doc).unwrap_or_else(|_| "{}".into());
     }
@@ -616,7 +692,7 @@ pub fn render(doc: &Document, mode: Mode) -> String {
         parts.extend(
             page.blocks
                 .iter()
-                .filter_map(|b| render_block(b, mode))
+                .filter_map(|b| render_block(b, mode, images))
                 .filter(|s| !s.trim().is_empty()),
         );
         if i > 0 && !out.is_empty() {

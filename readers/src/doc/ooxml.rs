@@ -34,6 +34,19 @@ fn fold(name: &str) -> String {
     name.replace('\\', "/").to_lowercase()
 }
 
+/// What [`Zip::read_bytes`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum PartBytes {
+    /// The part's bytes.
+    Found(Vec<u8>),
+    /// No such part.
+    Missing,
+    /// It inflates past the cap asked for.
+    TooLarge,
+    /// Corrupt, truncated or encrypted.
+    Unreadable,
+}
+
 /// A zip archive in memory with an inflation budget.
 pub struct Zip<'a> {
     archive: zip::ZipArchive<Cursor<&'a [u8]>>,
@@ -119,6 +132,31 @@ impl<'a> Zip<'a> {
         }
         self.inflated += bytes.len() as u64;
         String::from_utf8(bytes).map_err(|_| DocError::Parse(format!("{name} is not UTF-8 XML")))
+    }
+
+    /// The entry `name` as bytes (a picture), at most `cap` bytes inflated and within the
+    /// package's budget: reading stops one byte past `cap` (a bomb costs `cap`, not its
+    /// size).
+    pub fn read_bytes(&mut self, name: &str, cap: u64) -> PartBytes {
+        let Some(entry) = self.entry(name) else {
+            return PartBytes::Missing;
+        };
+        let Ok(mut f) = self.archive.by_name(&entry) else {
+            return PartBytes::Unreadable;
+        };
+        if f.encrypted() {
+            return PartBytes::Unreadable;
+        }
+        let cap = cap.min(MAX_TOTAL_BYTES.saturating_sub(self.inflated));
+        let mut bytes = Vec::new();
+        if (&mut f).take(cap + 1).read_to_end(&mut bytes).is_err() {
+            return PartBytes::Unreadable;
+        }
+        self.inflated += bytes.len() as u64;
+        if bytes.len() as u64 > cap {
+            return PartBytes::TooLarge;
+        }
+        PartBytes::Found(bytes)
     }
 
     /// A part the document can do without: `None` when absent; a part that is there but
@@ -253,7 +291,7 @@ pub(super) fn rels(
 
 /// A relationship target relative to the directory `dir` as a part name: `../charts/c.xml`
 /// from `ppt/slides` is `ppt/charts/c.xml`; a leading `/` starts at the package root.
-pub(super) fn resolve(dir: &str, target: &str) -> String {
+pub fn resolve(dir: &str, target: &str) -> String {
     let mut parts: Vec<&str> = if target.starts_with('/') {
         Vec::new()
     } else {

@@ -158,7 +158,7 @@ fn a_presentation_and_a_workbook_found_through_the_relationships() {
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
     );
     let bytes = zip_of(&[
-        ("[Content_Types].xml", &ct),
+        ("[Content_Types].xml", ct.as_str()),
         ("_rels/.rels", &rels),
         ("book/main.xml", &wb),
         ("book/_rels/main.xml.rels", &wrels),

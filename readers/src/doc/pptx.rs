@@ -209,6 +209,9 @@ struct Shape {
     is_ph: bool,
     descr: String,
     picture: bool,
+    /// A picture's image part (`a:blip r:embed`), resolved through the slide's
+    /// relationships.
+    image: Option<String>,
     paras: Vec<PPara>,
     table: Option<Grid>,
     chart: Option<String>,
@@ -406,6 +409,17 @@ fn start_element(
         "c:chart" => {
             if let Some(s) = shape.as_mut() {
                 s.chart = attr(e, "r:id");
+            }
+        }
+        "a:blip" => {
+            if let Some(s) = shape.as_mut()
+                && s.picture
+                && s.image.is_none()
+            {
+                s.image = attr(e, "r:embed")
+                    .and_then(|id| rels.get(&id))
+                    .filter(|r| !r.external && r.kind == "image")
+                    .map(|r| r.target.clone());
             }
         }
         "a:tbl" => {
@@ -629,7 +643,7 @@ fn slide_blocks(
         return Ok(());
     }
     if s.picture {
-        page.blocks.push(Block::figure(s.descr.trim()));
+        page.blocks.push(Block::picture(s.descr.trim(), s.image));
         return Ok(());
     }
     if role == Role::Title && title.is_none() {

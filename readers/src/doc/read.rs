@@ -1,11 +1,11 @@
 //! The document reader the worker runs (docs/reliability.md "Containment (workers)"): format detection from the bytes, the
 //! format's reader, rendering and truncation. Untrusted bytes: only `doc::jobs` (in a worker) calls it.
 
-use super::model::{Document, render, truncate};
+use super::model::{Document, render, render_with, truncate};
 use super::ocr::{self, Ocr};
 use super::{
-    DocError, DocText, Format, Mode, delimited, docx, email, epub, html, markdown, msg, odf, ooxml,
-    pdf, pptx, rtf, xlsx,
+    DocError, DocText, Format, Images, Mode, delimited, docx, email, epub, figures, html, markdown,
+    msg, odf, ooxml, pdf, pptx, rtf, xlsx,
 };
 
 /// Reads a document into the model (in a worker: the bytes are untrusted), keeping only
@@ -91,7 +91,49 @@ pub fn read_text_both(
     password: Option<&str>,
     also_text: bool,
 ) -> Result<(DocText, String), DocError> {
-    let mut doc = read_doc_with(bytes, format, pages, ocr, password)?;
+    let output = Output {
+        password,
+        also_text,
+        ..Output::default()
+    };
+    let (info, payload) = read_extract(bytes, format, mode, max_chars, pages, ocr, &output)?;
+    let text = String::from_utf8(payload)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    Ok((info, text))
+}
+
+/// What `doc extract` asks of the output besides its mode.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Output<'a> {
+    /// The PDF's user password (`--password-stdin`).
+    pub password: Option<&'a str>,
+    /// The plain text too, after the rendering of the mode ([`DocText::text_at`]).
+    pub also_text: bool,
+    /// `--images`.
+    pub images: Images,
+    /// With [`Images::Files`]: the pictures' folder relative to the output file.
+    pub images_dir: &'a str,
+}
+
+/// Reads a document and renders it as `doc extract` does (in a worker: the bytes are
+/// untrusted): the reply's payload is the rendering of `mode`, then with `also_text` the
+/// plain text, then with `--images files` each picture's bytes in
+/// [`DocText::images`]' order.
+pub fn read_extract(
+    bytes: &[u8],
+    format: Option<Format>,
+    mode: Mode,
+    max_chars: usize,
+    pages: Option<(usize, usize)>,
+    ocr: Option<&Ocr<'_>>,
+    out: &Output<'_>,
+) -> Result<(DocText, Vec<u8>), DocError> {
+    let mut doc = read_doc_with(bytes, format, pages, ocr, out.password)?;
+    if out.images != Images::Files {
+        for p in &mut doc.pages {
+            p.blocks.retain(|b| !b.files_only);
+        }
+    }
     let count = doc.pages.len();
     let mut truncated = false;
     if mode == Mode::Json && max_chars > 0 {
@@ -101,12 +143,30 @@ pub fn read_text_both(
                 .push(format!("--max-chars {max_chars}: later blocks left out"));
         }
     }
-    let mut text = render(&doc, mode);
+    let mut files = Vec::new();
+    if out.images == Images::Files {
+        let mut pictures = figures::Pictures::new(out.images_dir);
+        match doc.format {
+            Format::Docx | Format::Pptx | Format::Xlsx | Format::Epub => {
+                figures::from_package(bytes, &mut doc, &mut pictures)?
+            }
+            Format::Pdf => pdf::pictures(bytes, out.password, &mut doc, &mut pictures)?,
+            _ => {}
+        }
+        files = pictures.finish(&mut doc);
+    }
+    let mut text = render_with(&doc, mode, out.images);
     if mode != Mode::Json && max_chars > 0 {
         truncated = truncate(&mut text, max_chars);
+        if truncated && mode == Mode::Md {
+            // A picture whose link the cut left out is not written.
+            files.retain(|(f, _)| {
+                text.contains(&format!("/{})", f.name)) || text.contains(&format!("({})", f.name))
+            });
+        }
     }
     let mut text_at = None;
-    if also_text {
+    if out.also_text {
         let mut plain = render(&doc, Mode::Text);
         if max_chars > 0 {
             truncate(&mut plain, max_chars);
@@ -123,9 +183,25 @@ pub fn read_text_both(
         chars: text[..text_at.unwrap_or(text.len())].chars().count(),
         truncated,
         text_at,
+        images: files.iter().map(|(f, _)| f.clone()).collect(),
     };
-    Ok((info, text))
+    let pictures: usize = files.iter().map(|(_, b)| b.len()).sum();
+    if (text.len() + pictures) as u64 > MAX_REPLY_BYTES {
+        return Err(DocError::Parse(format!(
+            "the text and pictures together are over {} MiB; use --images refs or --pages",
+            MAX_REPLY_BYTES >> 20
+        )));
+    }
+    let mut payload = text.into_bytes();
+    payload.reserve_exact(pictures);
+    for (_, b) in files {
+        payload.extend_from_slice(&b);
+    }
+    Ok((info, payload))
 }
+
+/// The most a reply's payload may carry: the wire's cap, less room for the header.
+const MAX_REPLY_BYTES: u64 = paw_jobs::wire::MAX_PAYLOAD - (1 << 20);
 
 /// The format of `bytes`, from their content, never the file name: `%PDF-`, the PNG, JPEG
 /// and TIFF signatures, `{\rtf`, a compound file holding an Outlook message, a header block

@@ -7,13 +7,13 @@ use super::model::render;
 use super::{DocError, Format, detect, docx, pptx, xlsx};
 
 /// A zip of these parts (name, text), deflated; the Office tests build their files with it.
-pub(super) fn zip_of(parts: &[(&str, &str)]) -> Vec<u8> {
+pub(super) fn zip_of<B: AsRef<[u8]>>(parts: &[(&str, B)]) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let opts = zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated);
     for (name, body) in parts {
         w.start_file(*name, opts).expect("start");
-        w.write_all(body.as_bytes()).expect("write");
+        w.write_all(body.as_ref()).expect("write");
     }
     w.finish().expect("finish").into_inner()
 }

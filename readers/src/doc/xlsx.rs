@@ -635,8 +635,16 @@ fn sheet_parts(
     out
 }
 
+/// What a sheet's drawing part draws: a chart (its relationship id), or a picture (its
+/// description and image relationship id).
+enum Drawn {
+    Chart(String),
+    Picture(String, Option<String>),
+}
+
 /// The charts drawn on a sheet (its drawing part's `c:chart` references, in order): each
-/// a figure with its title and a table of its cached data.
+/// a figure with its title and a table of its cached data; and its pictures, as figures
+/// kept only for `--images files` (`Block::files_only`).
 fn sheet_charts(
     zip: &mut Zip<'_>,
     sheet: &str,
@@ -656,18 +664,56 @@ fn sheet_charts(
             continue;
         };
         let drels = rels(zip, drawing, warnings)?;
-        let mut ids = Vec::new();
+        // Charts and pictures in drawing order.
+        let mut found = Vec::new();
+        let mut pic: Option<(String, Option<String>)> = None;
         let mut r = quick_xml::Reader::from_str(&xml);
         while let Ok(ev) = r.read_event() {
             match ev {
                 Event::Start(e) | Event::Empty(e) if e.name().as_ref() == "c:chart" => {
-                    ids.extend(attr(&e, "r:id"));
+                    found.extend(attr(&e, "r:id").map(Drawn::Chart));
+                }
+                Event::Start(e) if e.local_name().as_ref() == "pic" => {
+                    pic = Some((String::new(), None));
+                }
+                Event::Start(e) | Event::Empty(e) if pic.is_some() => {
+                    let Some((descr, embed)) = pic.as_mut() else {
+                        continue;
+                    };
+                    match e.local_name().as_ref() {
+                        "cNvPr" => {
+                            *descr = attr(&e, "descr")
+                                .filter(|d| !d.trim().is_empty())
+                                .or_else(|| attr(&e, "title"))
+                                .unwrap_or_default();
+                        }
+                        "blip" if embed.is_none() => *embed = attr(&e, "r:embed"),
+                        _ => {}
+                    }
+                }
+                Event::End(e) if e.local_name().as_ref() == "pic" => {
+                    if let Some((descr, embed)) = pic.take() {
+                        found.push(Drawn::Picture(descr, embed));
+                    }
                 }
                 Event::Eof => break,
                 _ => {}
             }
         }
-        for id in ids {
+        for item in found {
+            let id = match item {
+                Drawn::Chart(id) => id,
+                Drawn::Picture(descr, embed) => {
+                    let part = embed
+                        .and_then(|id| drels.get(&id))
+                        .filter(|r| !r.external && r.kind == "image")
+                        .map(|r| r.target.clone());
+                    let mut b = Block::picture(descr.trim(), part);
+                    b.files_only = true;
+                    blocks.push(b);
+                    continue;
+                }
+            };
             let Some(rel) = drels.get(&id).filter(|r| !r.external) else {
                 continue;
             };

@@ -776,3 +776,92 @@ fn hostile_opendocument_rtf_and_mail_cost_a_worker_not_the_daemon() {
     let bin = std::fs::read_to_string(rig.d.agents().join("out/bin.rtf.md")).expect("md");
     assert_eq!(bin, "before\n");
 }
+
+/// Figures' pictures (`doc extract --images files`, docs/doc-model.md "Figures"): each cap
+/// holds and the call still answers, with the figures past it left without a file.
+#[test]
+fn hostile_pictures_stop_at_their_caps_and_write_only_paws_names() {
+    use paw_tests::figgen;
+    let rig = Rig::new("");
+    let run = |what: &str, name: &str, bytes: Vec<u8>| {
+        rig.put(&format!("in/{name}"), &bytes);
+        let o = rig.run(
+            what,
+            &format!("doc extract --in in/{name} --out out/{name}.md --mode md --images files"),
+        );
+        assert_ok(&o, what);
+        o
+    };
+    // 10,000 distinct pictures: 500 files, the rest keep their description.
+    let o = run(
+        "10,000 tiny pictures",
+        "many.docx",
+        figgen::docx_many_pictures(10_000),
+    );
+    assert_eq!(
+        o["result"]["images"].as_array().map(Vec::len),
+        Some(500),
+        "{o}"
+    );
+    let w = o["result"]["warnings"].to_string();
+    assert!(
+        w.contains("9500 pictures left without a file: more than 500"),
+        "{w}"
+    );
+    let md = std::fs::read_to_string(rig.d.agents().join("out/many.docx.md")).expect("md");
+    assert_eq!(md.matches("![tiny](many.docx_files/").count(), 500);
+    assert_eq!(md.matches("![tiny]()").count(), 9_500);
+    // An image claiming 10^10 pixels is never decoded.
+    let o = run(
+        "an image of 100,000 x 100,000 pixels",
+        "huge.pdf",
+        figgen::pdf_claiming_pixels(100_000, 100_000),
+    );
+    assert!(o["result"].get("images").is_none(), "{o}");
+    let w = o["result"]["warnings"].to_string();
+    assert!(w.contains("more than 16 million pixels to decode"), "{w}");
+    // A picture part inflating to 1 GiB is read up to the 64 MiB budget and no further.
+    let bomb = figgen::docx_picture_bomb(1024);
+    assert!(bomb.len() < 4 << 20, "the bomb is {} bytes", bomb.len());
+    let o = run("a 1 GiB picture part", "bomb.docx", bomb);
+    let w = o["result"]["warnings"].to_string();
+    assert!(w.contains("past 64 MiB of pictures"), "{w}");
+    let md = std::fs::read_to_string(rig.d.agents().join("out/bomb.docx.md")).expect("md");
+    assert_eq!(
+        md,
+        "A bomb.\n\n![Bomb]()\n\n![Fine](bomb.docx_files/p1-1.png)\n"
+    );
+    // Targets and entry names climbing with `..`: only paw's names are written, inside
+    // the pictures' folder.
+    let o = run(
+        "parts named with ../",
+        "climb.docx",
+        figgen::docx_climbing_targets(),
+    );
+    let images = o["result"]["images"].as_array().expect("images");
+    assert_eq!(images.len(), 1, "{o}");
+    let home = rig.d.agents().parent().expect("home").to_path_buf();
+    for above in [home.parent().expect("above home"), &home] {
+        assert!(!above.join("escape.png").exists() && !above.join("etc/evil.png").exists());
+    }
+    let mut stack = vec![home.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            assert!(
+                !name.contains("evil") && !name.contains("escape"),
+                "{}",
+                e.path().display()
+            );
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(e.path());
+            }
+        }
+    }
+    let written: Vec<String> = std::fs::read_dir(rig.d.agents().join("out/climb.docx_files"))
+        .expect("folder")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(written, ["p1-1.png"]);
+}

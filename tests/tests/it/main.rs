@@ -9,6 +9,7 @@ mod crash;
 mod disk_full;
 mod doc;
 mod doc_fidelity;
+mod doc_figures;
 mod doc_formats;
 mod doc_ocr;
 mod doc_read_dirs;

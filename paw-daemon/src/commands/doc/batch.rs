@@ -152,10 +152,17 @@ struct Entry {
     pages: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     chars: Option<usize>,
+    /// Pictures written beside its output (`--images files`).
+    #[serde(skip_serializing_if = "is_zero")]
+    images: usize,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     warnings: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<EntryError>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Serialize)]
@@ -209,6 +216,7 @@ pub struct Settings {
     pub pages: Option<(usize, usize)>,
     pub ocr_mode: paw_jobs::doc::OcrMode,
     pub ocr_lang: String,
+    pub images: paw_jobs::doc::Images,
 }
 
 /// Runs the batch over `root` (the folder's real path), `input` as the agent wrote it.
@@ -257,15 +265,16 @@ pub async fn run(ctx: &Ctx, input: &str, root: PathBuf, out: &str, s: Settings) 
         )
         .await;
         match answer {
-            Ok((info, art)) => {
+            Ok((info, arts)) => {
                 read += 1;
-                artifacts.push(art);
+                artifacts.extend(arts);
                 entries.push(Entry {
                     input: rel,
                     out: Some(out_rel),
                     format: Some(info.format.as_str()),
                     pages: Some(info.pages),
                     chars: Some(info.chars),
+                    images: info.images.len(),
                     warnings: info.warnings,
                     error: None,
                 });
@@ -278,6 +287,7 @@ pub async fn run(ctx: &Ctx, input: &str, root: PathBuf, out: &str, s: Settings) 
                     format: None,
                     pages: None,
                     chars: None,
+                    images: 0,
                     warnings: Vec::new(),
                     error: Some(EntryError {
                         code: e.code.as_str(),
@@ -320,7 +330,7 @@ pub async fn run(ctx: &Ctx, input: &str, root: PathBuf, out: &str, s: Settings) 
 }
 
 /// One file: read (within what is left of the batch's bytes), extracted in a worker,
-/// written.
+/// written (with `--images files`, its pictures beside it).
 async fn one(
     ctx: &Ctx,
     root: &Path,
@@ -329,7 +339,7 @@ async fn one(
     out: &str,
     s: &Settings,
     left: &mut u64,
-) -> Result<(paw_jobs::doc::DocText, paw_proto::Artifact), CmdError> {
+) -> Result<(paw_jobs::doc::DocText, Vec<paw_proto::Artifact>), CmdError> {
     if *left == 0 {
         return Err(CmdError::new(
             ErrorCode::ParseError,
@@ -346,6 +356,7 @@ async fn one(
         .map_err(|e| CmdError::new(ErrorCode::CommandFailed, e.to_string()))??;
     *left -= bytes.len() as u64;
     let format = s.format.or_else(|| super::fetch::by_name(rel, &bytes));
+    let (link, folder) = super::figures::folder(out);
     let job = Extract {
         format,
         mode: s.mode,
@@ -357,8 +368,15 @@ async fn one(
         },
         password: None,
         also_text: false,
+        images: s.images,
+        images_dir: if s.images == paw_jobs::doc::Images::Files {
+            link.clone()
+        } else {
+            String::new()
+        },
     };
-    let (info, text) = super::jobs::extract(&ctx.services.workers, bytes, job, s.ocr_mode).await?;
+    let super::jobs::Extracted { info, text, images } =
+        super::jobs::extract(&ctx.services.workers, bytes, job, s.ocr_mode).await?;
     let mime = match s.mode {
         Mode::Md => "text/markdown",
         Mode::Json => "application/json",
@@ -372,7 +390,9 @@ async fn one(
         &format!("text of {rel}"),
     )
     .await?;
-    Ok((info, art))
+    let (_, mut arts) = super::figures::write(ctx, &folder, images, rel).await?;
+    arts.insert(0, art);
+    Ok((info, arts))
 }
 
 #[cfg(test)]

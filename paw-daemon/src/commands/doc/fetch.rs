@@ -140,8 +140,11 @@ pub async fn read_linked(
         },
         password: None,
         also_text: true,
+        images: paw_jobs::doc::Images::Refs,
+        images_dir: String::new(),
     };
-    let (info, mut markdown) = super::jobs::extract(&services.workers, body, job, ocr_mode).await?;
+    let x = super::jobs::extract(&services.workers, body, job, ocr_mode).await?;
+    let (info, mut markdown) = (x.info, x.text);
     let at = info
         .text_at
         .filter(|&at| markdown.is_char_boundary(at))

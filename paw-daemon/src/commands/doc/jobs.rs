@@ -3,7 +3,9 @@
 //! in a worker.
 
 use paw_jobs::JobFailure;
-use paw_jobs::doc::{DocText, Extract, Format, OcrMode, Plan, TableFile, Tables};
+use paw_jobs::doc::{
+    DocText, Extract, Format, ImageFile, OcrMode, Plan, TableFile, Tables, is_image_name,
+};
 
 use super::ocr;
 use crate::command::CmdError;
@@ -20,13 +22,24 @@ pub struct DocTables {
     pub warnings: Vec<String>,
 }
 
+/// `doc extract`'s answer: what was found, the text, and with `--images files` each
+/// picture's description and bytes.
+pub struct Extracted {
+    /// What was found.
+    pub info: DocText,
+    /// The rendering (then, with `also_text`, the plain text from [`DocText::text_at`]).
+    pub text: String,
+    /// Each picture file, in the order of [`DocText::images`].
+    pub images: Vec<(ImageFile, Vec<u8>)>,
+}
+
 /// `doc extract` in a worker: the document's text and what was found.
 pub async fn extract(
     pool: &Pool,
     mut bytes: Vec<u8>,
     mut job: Extract,
     ocr_mode: OcrMode,
-) -> Result<(DocText, String), CmdError> {
+) -> Result<Extracted, CmdError> {
     // OCR's language data (read here: the daemon is trusted, the worker opens no file)
     // travel after the document: at once for a picture (or `--ocr always`), never for
     // what cannot need OCR, and for a PDF only when the worker answers that a page needs
@@ -37,18 +50,35 @@ pub async fn extract(
     if plan == Plan::Now {
         ocr::attach(&mut job.ocr, &mut bytes).await;
     }
-    match pool.run(job.clone(), &bytes).await {
+    let (info, payload) = match pool.run(job.clone(), &bytes).await {
         Err(WorkerError::Job(JobFailure::NeedsData)) if job.ocr.deferred => {
             job.ocr.deferred = false;
             ocr::attach(&mut job.ocr, &mut bytes).await;
-            let (info, text) = pool.run(job, &bytes).await?;
-            Ok((info, utf8(text)))
+            pool.run(job, &bytes).await?
         }
-        answer => {
-            let (info, text) = answer?;
-            Ok((info, utf8(text)))
+        answer => answer?,
+    };
+    split(info, payload)
+}
+
+/// The reply's payload cut into the text and the pictures that end it. A picture's name
+/// must be one paw makes (`p<page>-<n>.<ext>`): it becomes a file name.
+fn split(info: DocText, mut payload: Vec<u8>) -> Result<Extracted, CmdError> {
+    let crashed = || CmdError::from(WorkerError::Crashed);
+    let mut images = Vec::with_capacity(info.images.len());
+    for f in info.images.iter().rev() {
+        if !is_image_name(&f.name) {
+            return Err(crashed());
         }
+        let at = payload.len().checked_sub(f.len).ok_or_else(crashed)?;
+        images.push((f.clone(), payload.split_off(at)));
     }
+    images.reverse();
+    Ok(Extracted {
+        info,
+        text: utf8(payload),
+        images,
+    })
 }
 
 /// `doc tables` in a worker: each table file's description and contents, and the warnings.

@@ -1,7 +1,7 @@
 //! `doc extract` (docs/commands.md "doc extract, doc tables"): documents → a small block model → plain text or Markdown.
 //!
 //! ```text
-//! doc extract (--in P | --url URL) --out P [--format auto|pdf|docx|pptx|xlsx|odt|ods|odp|rtf|epub|html|eml|msg|csv|tsv|md|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]
+//! doc extract (--in P | --url URL) --out P [--format auto|pdf|docx|pptx|xlsx|odt|ods|odp|rtf|epub|html|eml|msg|csv|tsv|md|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin] [--images none|refs|files]
 //! ```
 //!
 //! The daemon's side: flags, the input file, OCR's language data, the worker job, the
@@ -9,6 +9,7 @@
 
 mod batch;
 pub mod fetch;
+mod figures;
 pub mod jobs;
 mod ocr;
 mod sources;
@@ -19,7 +20,7 @@ use futures::future::BoxFuture;
 use paw_proto::{Capabilities, ErrorCode};
 
 pub use paw_jobs::doc::MAX_INPUT_BYTES;
-use paw_jobs::doc::{Format, Mode, OcrJob};
+use paw_jobs::doc::{Format, Images, Mode, OcrJob};
 
 use crate::command::args::{clamp, parse};
 use crate::command::{
@@ -29,7 +30,7 @@ use crate::command::{
 static SPEC: CommandSpec = CommandSpec {
     name: "doc",
     summary: "turn PDF, DOCX, PPTX, XLSX, OpenDocument (ODT, ODS, ODP), RTF, EPUB, HTML, e-mail (EML, MSG), CSV/TSV, Markdown and image (OCR) files — under .agents/, in tools.doc.read_dirs or at a URL — into text, Markdown, a JSON document model or table files",
-    usage: "doc extract (--in P | --url URL) --out P [--format auto|pdf|docx|pptx|xlsx|odt|ods|odp|rtf|epub|html|eml|msg|csv|tsv|md|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin]\n\
+    usage: "doc extract (--in P | --url URL) --out P [--format auto|pdf|docx|pptx|xlsx|odt|ods|odp|rtf|epub|html|eml|msg|csv|tsv|md|png|jpeg|tiff] [--max-chars N] [--mode text|md|json] [--pages A-B] [--ocr auto|always|never] [--lang L] [--password-stdin] [--images none|refs|files]\n\
             doc tables --in P --out-dir D [--format csv|tsv|json] [--pages A-B]",
     subcommands: &[
         SubcommandSpec::of::<ExtractArgs>("extract"),
@@ -109,6 +110,9 @@ pub struct ExtractArgs {
     /// the PDF's user password is the call's stdin (never on the command line)
     #[arg(long)]
     password_stdin: bool,
+    /// pictures: none (descriptions only), refs (default: ![description]() in md) or files (each picture written beside --out in <name>_files/, linked from the md)
+    #[arg(long, value_name = "none|refs|files")]
+    images: Option<String>,
 }
 
 /// The `--format` values besides `auto`.
@@ -178,12 +182,26 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
             )));
         }
     };
+    let images = match a.images.as_deref() {
+        None => Images::Refs,
+        Some(s) => Images::parse(s).ok_or_else(|| {
+            CmdError::invalid_args(format!("--images must be none, refs or files, got {s:?}"))
+        })?,
+    };
     let max_chars = clamp(a.max_chars, 0, 0, i64::MAX) as usize;
     let pages = a.pages.as_deref().map(page_range).transpose()?;
     let ocr_mode = ocr::settings(&ctx.config.tools.doc, a.ocr.as_deref())?;
     let ocr_lang = ocr::language(&ctx.config.tools.doc, a.lang.as_deref())?;
     // Checked before reading anything: a bad --out must not cost a parse.
     crate::command::paths::resolve(ctx.home.agents(), out, true)?;
+    let (images_link, images_folder) = figures::folder(out);
+    if images == Images::Files {
+        crate::command::paths::resolve(
+            ctx.home.agents(),
+            &format!("{images_folder}/p1-1.png"),
+            true,
+        )?;
+    }
     let opened = match a.input.as_deref() {
         Some(input) => Some(open_input(ctx, input).await?),
         None => None,
@@ -202,6 +220,7 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
             pages,
             ocr_mode,
             ocr_lang,
+            images,
         };
         return batch::run(ctx, input, root, out, settings).await;
     }
@@ -233,8 +252,18 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
         },
         password,
         also_text: false,
+        images,
+        images_dir: if images == Images::Files {
+            images_link
+        } else {
+            String::new()
+        },
     };
-    let (x, text) = jobs::extract(&ctx.services.workers, bytes, job, ocr_mode).await?;
+    let jobs::Extracted {
+        info: x,
+        text,
+        images: files,
+    } = jobs::extract(&ctx.services.workers, bytes, job, ocr_mode).await?;
     ctx.progress(
         2,
         3,
@@ -254,6 +283,7 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
         &format!("text of {input}"),
     )
     .await?;
+    let (pictures, mut written) = figures::write(ctx, &images_folder, files, &input).await?;
     ctx.progress(3, 3, Some("written"));
     let reply = Extracted {
         ok: true,
@@ -266,10 +296,12 @@ async fn extract(ctx: &Ctx, args: &[String], stdin: Option<&str>) -> CmdResult {
         extracted_chars: chars,
         truncated,
         warnings: x.warnings,
+        images: pictures,
         out: artifact.path.clone(),
     };
+    written.insert(0, artifact);
     let source = format!("the document {input}");
-    Ok(Output::reply(&reply, vec![artifact]).untrusted(source))
+    Ok(Output::reply(&reply, written).untrusted(source))
 }
 
 /// What `--in` names: a folder (its real path, for `doc extract --in DIR`) or a file's bytes.
@@ -358,6 +390,9 @@ struct Extracted {
     extracted_chars: usize,
     truncated: bool,
     warnings: Vec<String>,
+    /// With `--images files`: each picture written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    images: Vec<figures::Picture>,
     /// Where the text went (shown on stdout; the artifact lists it).
     #[serde(skip)]
     out: String,
@@ -384,6 +419,10 @@ impl crate::command::Reply for Extracted {
             if self.truncated { " (truncated)" } else { "" },
             self.out
         ));
+        if let Some(first) = self.images.first() {
+            let folder = first.path.rsplit_once('/').map_or("", |(d, _)| d);
+            s.push_str(&format!("{} pictures → {folder}/\n", self.images.len()));
+        }
         for w in &self.warnings {
             s.push_str(&format!("warning: {w}\n"));
         }

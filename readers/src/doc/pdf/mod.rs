@@ -10,6 +10,7 @@
 mod geom;
 mod glyphs;
 mod layout;
+mod pictures;
 mod tables;
 pub mod tables_scan;
 #[cfg(test)]
@@ -31,6 +32,7 @@ use hayro::hayro_interpret::{
 use super::model::{Document, Metadata, Page};
 use super::{DocError, Format};
 use glyphs::{Capped, Collector};
+pub use pictures::pictures;
 
 /// How the warning of a PDF without any text ends; OCR, when it reads pages, takes that
 /// warning back by it.
@@ -85,16 +87,7 @@ pub fn pdf_with(bytes: &[u8], password: Option<&str>) -> Result<Document, DocErr
         }
         let (w, h) = page.render_dimensions();
         collector.begin_page((w, h));
-        let drawn = catch_unwind(AssertUnwindSafe(|| {
-            let mut ctx = Context::new(
-                page.initial_transform(true).to_kurbo(),
-                Rect::new(0.0, 0.0, f64::from(w), f64::from(h)),
-                &cache,
-                page.xref(),
-                settings.clone(),
-            );
-            interpret_page(page, &mut ctx, &mut collector);
-        }));
+        let drawn = draw(page, &cache, &settings, &mut collector);
         let unmapped = collector.drawn > 0
             && collector.unmapped as f32 >= UNMAPPED_SHARE * collector.drawn as f32;
         let mut raw = collector.take_page();
@@ -165,6 +158,28 @@ pub fn pdf_with(bytes: &[u8], password: Option<&str>) -> Result<Document, DocErr
     }
     out.tidy();
     Ok(out)
+}
+
+/// Draws `page` as a viewer shows it (its rotation and crop box applied, points from the
+/// top left) into `device`, under `catch_unwind`: a page the parser gives up on is an
+/// error, and what the device got before it stays.
+fn draw<'a>(
+    page: &hayro::hayro_interpret::hayro_syntax::page::Page<'a>,
+    cache: &InterpreterCache<'a>,
+    settings: &InterpreterSettings,
+    device: &mut impl hayro::hayro_interpret::Device<'a>,
+) -> std::thread::Result<()> {
+    let (w, h) = page.render_dimensions();
+    catch_unwind(AssertUnwindSafe(|| {
+        let mut ctx = Context::new(
+            page.initial_transform(true).to_kurbo(),
+            Rect::new(0.0, 0.0, f64::from(w), f64::from(h)),
+            cache,
+            page.xref(),
+            settings.clone(),
+        );
+        interpret_page(page, &mut ctx, device);
+    }))
 }
 
 /// Joins the tables continued from one page to the next (docs/doc-model.md "Tables in
