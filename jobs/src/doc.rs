@@ -280,6 +280,9 @@ pub struct OcrJob {
     /// [`crate::JobFailure::NeedsData`], and the daemon sends it again with the data.
     #[serde(default)]
     pub deferred: bool,
+    /// The pages that need OCR, as the job's first answer counted them (0: not known).
+    #[serde(default)]
+    pub pages: usize,
 }
 
 /// Where Debian's (and most distributions') Tesseract 5 and 4 keep their language data.
@@ -423,6 +426,10 @@ impl Job for Extract {
     /// gets the ceiling.
     fn sized(&self) -> bool {
         self.ocr.data.is_empty()
+    }
+
+    fn ocr_pages(&self) -> usize {
+        self.ocr.pages
     }
 }
 

@@ -44,9 +44,17 @@ pub trait Job: Serialize + DeserializeOwned + Send + 'static {
     }
 
     /// Whether its CPU budget grows with its size. Work whose cost is not in its bytes
-    /// (OCR: a page of pixels) gets the ceiling, `worker.cpu_secs`.
+    /// (OCR: a page of pixels) gets the ceiling, `worker.cpu_secs`, or more by its
+    /// [`ocr_pages`](Self::ocr_pages).
     fn sized(&self) -> bool {
         true
+    }
+
+    /// Pages it reads by OCR, when known: an unsized job gets `worker.ocr_cpu_ms_per_page`
+    /// for each where that is more than the ceiling (a long scan is not cut at the
+    /// ceiling's page).
+    fn ocr_pages(&self) -> usize {
+        0
     }
 
     /// Whether it has the small lane, given its [`size`](Self::size).
@@ -73,10 +81,11 @@ pub enum JobFailure {
     /// The document opens only with a user password, and none (or a wrong one) came.
     #[error("{0}")]
     Encrypted(String),
-    /// A page needs OCR and the job came without the language data
-    /// ([`doc::OcrJob::deferred`]): the daemon sends it again with them.
+    /// Pages need OCR (this many) and the job came without the language data
+    /// ([`doc::OcrJob::deferred`]): the daemon sends it again with them, its CPU budget
+    /// sized by those pages ([`Job::ocr_pages`]).
     #[error("OCR language data needed")]
-    NeedsData,
+    NeedsData(usize),
 }
 
 impl JobFailure {
@@ -152,10 +161,10 @@ mod tests {
         assert_eq!((name, ms), ("upper", 1500));
         assert_eq!(wire::decode::<Upper>(fields).map(|u| u.keep), Ok(2));
         assert_eq!(parse_request(&[9, b'a']), None);
-        let failed = wire::encode(&JobFailure::NeedsData).expect("encode");
+        let failed = wire::encode(&JobFailure::NeedsData(3)).expect("encode");
         assert_eq!(
             wire::decode::<JobFailure>(&failed),
-            Ok(JobFailure::NeedsData)
+            Ok(JobFailure::NeedsData(3))
         );
     }
 }

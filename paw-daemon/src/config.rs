@@ -114,6 +114,8 @@ pub struct WorkerConfig {
     pub cpu_secs: u64,
     /// A job's CPU budget: 1 s plus this per MiB of input, at most `cpu_secs`.
     pub cpu_ms_per_mb: u64,
+    /// An OCR job's CPU budget per page it reads, where more than `cpu_secs`.
+    pub ocr_cpu_ms_per_page: u64,
 }
 
 impl Default for WorkerConfig {
@@ -126,6 +128,7 @@ impl Default for WorkerConfig {
             memory_budget_mb: 3072,
             cpu_secs: 60,
             cpu_ms_per_mb: 4000,
+            ocr_cpu_ms_per_page: 3000,
         }
     }
 }

@@ -479,11 +479,16 @@ impl Pool {
     }
 
     /// The job's CPU budget: 1 s plus `cpu_ms_per_mb` per MiB of its input, at most
-    /// `cpu_secs` (docs/reliability.md "Containment (workers)").
-    pub fn budget_ms(&self, size: usize, sized: bool) -> u64 {
+    /// `cpu_secs`; an unsized job (OCR) gets `cpu_secs`, or `ocr_cpu_ms_per_page` for each
+    /// of its `ocr_pages` when that is more (docs/reliability.md "Containment (workers)").
+    pub fn budget_ms(&self, size: usize, sized: bool, ocr_pages: usize) -> u64 {
         let ceiling = self.cfg.cpu_secs.saturating_mul(1000);
         if !sized {
-            return ceiling;
+            let pages = self
+                .cfg
+                .ocr_cpu_ms_per_page
+                .saturating_mul(u64::try_from(ocr_pages).unwrap_or(u64::MAX));
+            return ceiling.max(pages);
         }
         let per_mb = u128::from(self.cfg.cpu_ms_per_mb) * size as u128 / (1 << 20) as u128;
         (u128::from(BASE_CPU_MS) + per_mb).min(u128::from(ceiling)) as u64
@@ -639,7 +644,7 @@ impl Pool {
         } else {
             Lane::Large
         };
-        let cpu_ms = self.budget_ms(job.cost(input), job.sized());
+        let cpu_ms = self.budget_ms(job.cost(input), job.sized(), job.ocr_pages());
         let header = blocking(job.heavy(), move || {
             job::request(&job, cpu_ms).map_err(|_| WorkerError::Crashed)
         })

@@ -41,10 +41,10 @@ pub enum DocError {
     /// A user password is needed (none, or a wrong one, was given).
     #[error("{0}")]
     Encrypted(String),
-    /// A page needs OCR and the job came without the language data
+    /// Pages need OCR (this many) and the job came without the language data
     /// ([`paw_jobs::doc::OcrJob::deferred`]).
     #[error("OCR language data needed")]
-    NeedsData,
+    NeedsData(usize),
 }
 
 impl From<DocError> for paw_jobs::JobFailure {
@@ -53,7 +53,7 @@ impl From<DocError> for paw_jobs::JobFailure {
             DocError::Parse(m) => Self::Parse(m),
             DocError::NotSupported(m) => Self::NotSupported(m),
             DocError::Encrypted(m) => Self::Encrypted(m),
-            DocError::NeedsData => Self::NeedsData,
+            DocError::NeedsData(pages) => Self::NeedsData(pages),
         }
     }
 }

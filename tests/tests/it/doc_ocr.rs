@@ -285,8 +285,9 @@ fn the_sandbox_that_runs_ocr_still_refuses_files_threads_and_sockets() {
 
 #[test]
 fn a_scan_longer_than_the_cpu_budget_ends_with_a_warning_not_a_dead_worker() {
-    // 3 s of CPU per job, less than OCR keeps in reserve before each page.
-    let d = Daemon::with_config("[worker]\ncpu_secs = 3\n");
+    // 3 s of CPU per job, less than OCR keeps in reserve before each page; 1 s a page
+    // gives the two pages no more.
+    let d = Daemon::with_config("[worker]\ncpu_secs = 3\nocr_cpu_ms_per_page = 1000\n");
     put_fixture(&d, "scan.pdf");
     let o = d.exec("doc extract --in inbox/scan.pdf --out artifacts/s.txt");
     assert_eq!(o["exit_code"], 0, "{o}");
@@ -297,4 +298,25 @@ fn a_scan_longer_than_the_cpu_budget_ends_with_a_warning_not_a_dead_worker() {
             .contains("pages 1, 2 not read by OCR"),
         "{o}"
     );
+}
+
+#[test]
+fn an_ocr_jobs_cpu_budget_grows_with_the_pages_it_reads() {
+    // The same ceiling, 3 s, but 20 s a page: the two pages the first answer counted get
+    // 40 s, and both are read (a long scan is not cut at the ceiling's page).
+    let d = Daemon::with_config("[worker]\ncpu_secs = 3\nocr_cpu_ms_per_page = 20000\n");
+    put_fixture(&d, "scan.pdf");
+    let o = d.conn().exec(json!({
+        "command": "doc extract --in inbox/scan.pdf --out artifacts/s.txt",
+        "timeout_ms": 60_000
+    }));
+    assert_eq!(o["exit_code"], 0, "{o}");
+    assert_eq!(o["result"]["ocr_pages"], 2, "{o}");
+    assert!(
+        !o["result"]["warnings"]
+            .to_string()
+            .contains("not read by OCR"),
+        "{o}"
+    );
+    assert!(out(&d, "s.txt").contains("quick brown fox"));
 }

@@ -51,8 +51,9 @@ pub async fn extract(
         ocr::attach(&mut job.ocr, &mut bytes).await;
     }
     let (info, payload) = match pool.run(job.clone(), &bytes).await {
-        Err(WorkerError::Job(JobFailure::NeedsData)) if job.ocr.deferred => {
+        Err(WorkerError::Job(JobFailure::NeedsData(pages))) if job.ocr.deferred => {
             job.ocr.deferred = false;
+            job.ocr.pages = pages;
             ocr::attach(&mut job.ocr, &mut bytes).await;
             pool.run(job, &bytes).await?
         }

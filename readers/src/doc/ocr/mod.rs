@@ -388,7 +388,7 @@ pub fn image_document(bytes: &[u8], format: Format, ocr: &Ocr<'_>) -> Result<Doc
         return Ok(doc);
     }
     if ocr.deferred {
-        return Err(DocError::NeedsData);
+        return Err(DocError::NeedsData(1));
     }
     if let Some(e) = ocr.missing_error() {
         return Err(e);
@@ -473,7 +473,7 @@ pub fn pdf_pages(
         return Ok(());
     }
     if ocr.deferred {
-        return Err(DocError::NeedsData);
+        return Err(DocError::NeedsData(wanted.len()));
     }
     if let Some(DocError::NotSupported(m)) = ocr.missing_error() {
         doc.warnings.push(m);
@@ -530,7 +530,7 @@ pub fn pdf_pages(
     }
     if !skipped.is_empty() {
         doc.warnings.push(format!(
-            "{} not read by OCR: at most {MAX_PAGES} pages, and a job's CPU time (worker.cpu_secs) per document",
+            "{} not read by OCR: at most {MAX_PAGES} pages, and a job's CPU time (worker.cpu_secs, or worker.ocr_cpu_ms_per_page a page) per document",
             page_list(skipped.into_iter())
         ));
     }

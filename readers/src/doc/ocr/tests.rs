@@ -256,6 +256,7 @@ fn payload_splits_into_document_and_languages() {
         lang: "eng".into(),
         data: vec![("eng".into(), 3), ("osd".into(), 2)],
         deferred: false,
+        pages: 0,
     };
     let (doc, data) = split_payload(b"DOCengos", &job).expect("split");
     assert_eq!(doc, b"DOC");
@@ -275,7 +276,7 @@ fn a_deferred_job_asks_for_the_data_only_when_a_page_needs_ocr() {
     let mut doc = Document::new(Format::Pdf);
     doc.pages.push(Page::new(1, None));
     let e = pdf_pages(&fixture("scan.pdf"), &mut doc, &ocr, None).expect_err("asks");
-    assert_eq!(e, DocError::NeedsData);
+    assert_eq!(e, DocError::NeedsData(1), "one page without text");
     // A page with text needs nothing.
     let mut doc = Document::new(Format::Pdf);
     let mut p = Page::new(1, None);
