@@ -215,6 +215,33 @@ fn by_url(url: &Url) -> Option<Kind> {
     if has(&["product", "products", "p", "dp", "item", "itm"]) {
         return Some(Kind::Product);
     }
+    // A section's own page (`/news`, `/blog/`, `/about/in-the-news/`): its index of
+    // entries, not one of them.
+    if segs.len() <= 2
+        && segs.last().is_some_and(|l| {
+            [
+                "news",
+                "blog",
+                "press",
+                "events",
+                "articles",
+                "stories",
+                "insights",
+                "updates",
+                "publications",
+                "media",
+                "in-the-news",
+                "reviews",
+                "testimonials",
+                "resources",
+                "posts",
+                "newsroom",
+            ]
+            .contains(l)
+        })
+    {
+        return Some(Kind::Listing);
+    }
     if has(&[
         "category",
         "categories",
@@ -357,6 +384,25 @@ mod tests {
                 Kind::Article,
             ),
             (String::new(), "<p>text</p>".into(), u, Kind::Article),
+            // A section's own page is its index; an entry under it is not.
+            (
+                String::new(),
+                "<p>text</p>".into(),
+                "https://example.org/about/in-the-news/",
+                Kind::Listing,
+            ),
+            (
+                String::new(),
+                "<p>text</p>".into(),
+                "https://example.org/news",
+                Kind::Listing,
+            ),
+            (
+                String::new(),
+                "<p>text</p>".into(),
+                "https://example.org/news/2025/a-story",
+                Kind::Article,
+            ),
         ];
         for (head, body, url, want) in cases {
             assert_eq!(kind_of(&head, &body, url), want, "{head} {body} {url}");
