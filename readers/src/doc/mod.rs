@@ -27,7 +27,7 @@ pub mod tables;
 pub mod xlsx;
 
 pub use paw_jobs::doc::{DocText, Format, ImageFile, Images, Mode};
-pub use read::{Output, detect, read_doc, read_doc_with, read_extract, read_text, read_text_both};
+pub use read::{Output, detect, read_doc, read_doc_with, read_extract, read_text};
 
 /// Why a document could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

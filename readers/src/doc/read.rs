@@ -74,29 +74,15 @@ pub fn read_text(
     pages: Option<(usize, usize)>,
     ocr: Option<&Ocr<'_>>,
 ) -> Result<(DocText, String), DocError> {
-    read_text_both(bytes, format, mode, max_chars, pages, ocr, None, false)
-}
-
-/// [`read_text`] with a PDF's user password (`--password-stdin`), and with `also_text` the
-/// plain text of the same reading after the rendering of `mode` (`DocText::text_at` says
-/// where it starts).
-#[allow(clippy::too_many_arguments)]
-pub fn read_text_both(
-    bytes: &[u8],
-    format: Option<Format>,
-    mode: Mode,
-    max_chars: usize,
-    pages: Option<(usize, usize)>,
-    ocr: Option<&Ocr<'_>>,
-    password: Option<&str>,
-    also_text: bool,
-) -> Result<(DocText, String), DocError> {
-    let output = Output {
-        password,
-        also_text,
-        ..Output::default()
-    };
-    let (info, payload) = read_extract(bytes, format, mode, max_chars, pages, ocr, &output)?;
+    let (info, payload) = read_extract(
+        bytes,
+        format,
+        mode,
+        max_chars,
+        pages,
+        ocr,
+        &Output::default(),
+    )?;
     let text = String::from_utf8(payload)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     Ok((info, text))

@@ -249,13 +249,13 @@ fn or_cards(
     html: &str,
     url: &Url,
 ) -> Extracted {
-    let least = CARDS_OVER.saturating_mul(nonspace(&x.text));
+    let chars = nonspace(&x.text);
     // An article's own text of some length stands: the cards beside it are its comments,
     // its "related stories" (on Readability's test pages they replaced five articles).
-    if kind == Kind::Article && nonspace(&x.text) >= SHORT_ARTICLE_CHARS {
+    if kind == Kind::Article && chars >= SHORT_ARTICLE_CHARS {
         return x;
     }
-
+    let least = CARDS_OVER.saturating_mul(chars);
     let Some(cards) = cards.filter(|c| c.chars > least) else {
         return x;
     };
@@ -264,7 +264,6 @@ fn or_cards(
     drop_named(&block, super::cards::CHROME);
     clean_with(&block, false, false, kind != Kind::Article);
     let text = tree::text(&block);
-
     if nonspace(&text) <= least {
         return x;
     }

@@ -101,6 +101,15 @@ struct Sink {
 }
 
 impl Sink {
+    /// Whether `token`, just noted, is the start tag that took the page past
+    /// [`MAX_DEPTH`]: the tokenizer stops there (a `Script` result, which it allows
+    /// only for a tag; the nesting only grows, so nothing after it changes the answer).
+    fn crossed(&self, token: &Token) -> bool {
+        matches!(token, Token::TagToken(t) if t.kind == TagKind::StartTag)
+            && self.shape.get().depth == MAX_DEPTH + 1
+            && self.depth.get() == MAX_DEPTH + 1
+    }
+
     /// Counts `token` in the shape (and keeps its text when asked); for a start tag that
     /// opens raw text (`script`, `style`, `title`, …), the tokenizer state it needs.
     fn note(&self, token: &Token) -> Option<RawKind> {
@@ -164,17 +173,6 @@ impl Sink {
             _ => {}
         }
         None
-    }
-}
-
-impl Sink {
-    /// Whether `token`, just noted, is the start tag that took the page past
-    /// [`MAX_DEPTH`]: the tokenizer stops there (a `Script` result, which it allows
-    /// only for a tag; the nesting only grows, so nothing after it changes the answer).
-    fn crossed(&self, token: &Token) -> bool {
-        matches!(token, Token::TagToken(t) if t.kind == TagKind::StartTag)
-            && self.shape.get().depth == MAX_DEPTH + 1
-            && self.depth.get() == MAX_DEPTH + 1
     }
 }
 
