@@ -280,10 +280,14 @@ pub struct OcrJob {
     /// [`crate::JobFailure::NeedsData`], and the daemon sends it again with the data.
     #[serde(default)]
     pub deferred: bool,
-    /// The pages that need OCR, as the job's first answer counted them (0: not known).
+    /// The pages that need OCR, as the job's first answer counted them (0: not known);
+    /// the budget counts at most [`MAX_OCR_PAGES`] of them.
     #[serde(default)]
     pub pages: usize,
 }
+
+/// The most pages of one document read by OCR (later pages get a warning).
+pub const MAX_OCR_PAGES: usize = 100;
 
 /// Where Debian's (and most distributions') Tesseract 5 and 4 keep their language data.
 pub const TESSDATA_DIRS: &[&str] = &[
@@ -428,8 +432,11 @@ impl Job for Extract {
         self.ocr.data.is_empty()
     }
 
+    /// Its pages for OCR, at most the [`MAX_OCR_PAGES`] OCR reads: the count comes from
+    /// the worker's first answer about an untrusted document (10,000 blank pages must not
+    /// buy 30,000 s of CPU).
     fn ocr_pages(&self) -> usize {
-        self.ocr.pages
+        self.ocr.pages.min(MAX_OCR_PAGES)
     }
 }
 
@@ -556,6 +563,12 @@ mod tests {
             ..job.clone()
         };
         assert_eq!(files.cost(&pdf), 2000);
+        // OCR's pages, as the worker counted them, buy at most the pages OCR reads.
+        let mut ocr = job.clone();
+        ocr.ocr.pages = 10_000;
+        assert_eq!(ocr.ocr_pages(), MAX_OCR_PAGES);
+        ocr.ocr.pages = 3;
+        assert_eq!(ocr.ocr_pages(), 3);
         let tables = Tables {
             format: None,
             to: TableFormat::Csv,

@@ -34,7 +34,7 @@ use tess::{Engine, Gray, Word};
 /// CPU): Tesseract keeps what it read so far and the page gets a warning.
 pub const PAGE_MS: u32 = 15_000;
 /// The most pages of one document read by OCR; later pages get a warning.
-pub const MAX_PAGES: usize = 100;
+pub const MAX_PAGES: usize = paw_jobs::doc::MAX_OCR_PAGES;
 /// OCR stops before a page when less than this much of the job's CPU time is left, so a
 /// long scan ends with what was read and a warning rather than with SIGXCPU.
 const PAGE_RESERVE_SECS: u64 = 4;
@@ -473,7 +473,7 @@ pub fn pdf_pages(
         return Ok(());
     }
     if ocr.deferred {
-        return Err(DocError::NeedsData(wanted.len()));
+        return Err(DocError::NeedsData(wanted.len().min(MAX_PAGES)));
     }
     if let Some(DocError::NotSupported(m)) = ocr.missing_error() {
         doc.warnings.push(m);

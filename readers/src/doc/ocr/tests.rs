@@ -277,6 +277,11 @@ fn a_deferred_job_asks_for_the_data_only_when_a_page_needs_ocr() {
     doc.pages.push(Page::new(1, None));
     let e = pdf_pages(&fixture("scan.pdf"), &mut doc, &ocr, None).expect_err("asks");
     assert_eq!(e, DocError::NeedsData(1), "one page without text");
+    // However many pages are without text, the count is of those OCR would read.
+    let mut doc = Document::new(Format::Pdf);
+    doc.pages = (1..=150).map(|n| Page::new(n, None)).collect();
+    let e = pdf_pages(&fixture("scan.pdf"), &mut doc, &ocr, None).expect_err("asks");
+    assert_eq!(e, DocError::NeedsData(MAX_PAGES));
     // A page with text needs nothing.
     let mut doc = Document::new(Format::Pdf);
     let mut p = Page::new(1, None);
