@@ -5,6 +5,11 @@
 #[path = "../../../tests/src/hostile.rs"]
 mod hostile;
 
+// hostile.rs builds its OpenDocument and e-mail cases with docgen's packagers.
+#[allow(dead_code)]
+#[path = "../../../tests/src/docgen.rs"]
+mod docgen;
+
 use std::path::Path;
 
 fn put(dir: &Path, target: &str, name: &str, bytes: &[u8]) {

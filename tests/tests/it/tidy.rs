@@ -292,6 +292,24 @@ fn the_worker_fuzz_targets_build_without_the_daemon() {
 }
 
 #[test]
+fn the_fuzz_seed_generator_builds() {
+    // fuzz/seedgen compiles the containment tests' generator (tests/src/hostile.rs and what
+    // it uses) in its own small workspace, so a module hostile.rs starts to use must be
+    // included there too; only CI's fuzz run builds it otherwise, after the whole suite.
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .current_dir(root().join("fuzz/seedgen"))
+        .args(["check", "--offline", "--quiet"])
+        .output()
+        .expect("run cargo check");
+    assert!(
+        out.status.success(),
+        "cargo check in fuzz/seedgen: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn every_job_kind_is_run_by_the_worker() {
     // A job kind is declared once in `paw-jobs` (what crosses the pipe), given its work in
     // `paw-worker` (`impl Run`) and listed in the worker's one registry.
