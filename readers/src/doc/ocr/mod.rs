@@ -114,6 +114,8 @@ struct Reading {
     mean: f32,
     words: usize,
     cut: bool,
+    /// The picture has no ink: nothing was given to Tesseract.
+    blank: bool,
     /// The turn applied (clockwise degrees), which swaps width and height at 90 and 270.
     turned: u32,
     /// The picture's width and height in points, as read (after the turn).
@@ -175,8 +177,8 @@ impl<'a> Ocr<'a> {
         let (img, f) = decode::fit(img);
         let ppi = (ppi * f).round().max(1.0) as u32;
         let first = self.recognise(&img, ppi, 0)?;
-        // A page that used its time gets no second reading.
-        if first.cut || (first.words > 0 && first.mean >= TURNED_BELOW) {
+        // A page that used its time gets no second reading, nor one without ink.
+        if first.cut || first.blank || (first.words > 0 && first.mean >= TURNED_BELOW) {
             return Ok(first);
         }
         let Some((deg, conf)) = self.orientation(&img, ppi) else {
@@ -203,10 +205,37 @@ impl<'a> Ocr<'a> {
         )
     }
 
+    /// Reads `img` as Tesseract sees it, cropped to its ink (a blank picture is not read):
+    /// Tesseract's time grows with the pixels it is given, and a page holding a line or a
+    /// small drawing is mostly white. The words' boxes are on the whole picture.
     fn recognise(&self, img: &GrayImage, ppi: u32, turned: u32) -> Result<Reading, DocError> {
-        let (words, cut) = self
-            .with_engine(|e| e.words(&gray(img), ppi, PAGE_MS))?
-            .map_err(|e| DocError::Parse(format!("OCR: {}", e.0)))?;
+        let ink = ink_box(img);
+        let (words, cut) = match ink {
+            None => (Vec::new(), false),
+            Some([x, y, w, h]) => {
+                let whole = (x, y, w, h) == (0, 0, img.width(), img.height());
+                let part;
+                let seen = if whole {
+                    img
+                } else {
+                    part = image::imageops::crop_imm(img, x, y, w, h).to_image();
+                    &part
+                };
+                let (mut words, cut) = self
+                    .with_engine(|e| e.words(&gray(seen), ppi, PAGE_MS))?
+                    .map_err(|e| DocError::Parse(format!("OCR: {}", e.0)))?;
+                let (dx, dy) = (x as i32, y as i32);
+                for w in &mut words {
+                    w.bbox = [
+                        w.bbox[0] + dx,
+                        w.bbox[1] + dy,
+                        w.bbox[2] + dx,
+                        w.bbox[3] + dy,
+                    ];
+                }
+                (words, cut)
+            }
+        };
         let mean = if words.is_empty() {
             0.0
         } else {
@@ -219,10 +248,62 @@ impl<'a> Ocr<'a> {
             mean,
             words: words.len(),
             cut,
+            blank: ink.is_none(),
             turned,
             size_pt,
         })
     }
+}
+
+/// Pixels darker than this are ink (anti-aliased edges and light colours included; a
+/// page's white is 255).
+const INK_BELOW: u8 = 224;
+/// White kept round the ink when a picture is cropped to it (Tesseract reads a word at
+/// the very edge of a picture worse).
+const INK_MARGIN: u32 = 32;
+/// A crop is at least this many pixels on each side (as the picture allows): Tesseract
+/// refuses pictures too small to scale.
+const MIN_CROP: u32 = 160;
+
+/// The part of `img` holding its ink, `[x, y, width, height]`, grown by [`INK_MARGIN`]
+/// and to [`MIN_CROP`] within the picture; None when it has no ink (a blank page, or one
+/// drawing only white).
+fn ink_box(img: &GrayImage) -> Option<[u32; 4]> {
+    let (w, h) = img.dimensions();
+    if w == 0 || h == 0 {
+        return None;
+    }
+    let (mut left, mut right, mut top, mut bottom) = (u32::MAX, 0u32, None, 0u32);
+    for (y, row) in img.as_raw().chunks_exact(w as usize).enumerate() {
+        // The darkest pixel first (a loop the compiler vectorises), then where the ink is.
+        if row.iter().fold(u8::MAX, |m, &p| m.min(p)) >= INK_BELOW {
+            continue;
+        }
+        let first = row.iter().position(|&p| p < INK_BELOW).unwrap_or(0) as u32;
+        let last = row.iter().rposition(|&p| p < INK_BELOW).unwrap_or(0) as u32;
+        top.get_or_insert(y as u32);
+        bottom = y as u32;
+        left = left.min(first);
+        right = right.max(last);
+    }
+    let top = top?;
+    let span = |lo: u32, hi: u32, len: u32| {
+        let (mut lo, mut hi) = (
+            lo.saturating_sub(INK_MARGIN),
+            (hi + 1 + INK_MARGIN).min(len),
+        );
+        if hi - lo < MIN_CROP {
+            let mid = lo + (hi - lo) / 2;
+            lo = mid
+                .saturating_sub(MIN_CROP / 2)
+                .min(len.saturating_sub(MIN_CROP));
+            hi = (lo + MIN_CROP).min(len);
+        }
+        (lo, hi - lo)
+    };
+    let (x, cw) = span(left, right, w);
+    let (y, ch) = span(top, bottom, h);
+    Some([x, y, cw, ch])
 }
 
 fn gray(img: &GrayImage) -> Gray<'_> {
@@ -472,6 +553,35 @@ pub fn pdf_pages(
         ));
         return Ok(());
     }
+    let pdf = super::pdf::open(bytes, password)?;
+    let cache = hayro::RenderCache::new();
+    let mut wanted = wanted;
+    if ocr.mode == OcrMode::Auto {
+        // A page that draws nothing has nothing to read: drawn small first, it costs no
+        // language data (~15 MB sent to the worker), second pass or page-sized picture.
+        let mut blank = Vec::new();
+        wanted.retain(|&i| {
+            let n = doc.pages[i].n;
+            let drawn = i >= MAX_PROBES || draws_something(&pdf, &cache, n);
+            if !drawn {
+                blank.push(n);
+            }
+            drawn
+        });
+        if !blank.is_empty() {
+            if wanted.is_empty() {
+                // Not "scanned images": there is nothing on the page to scan.
+                doc.warnings.retain(|w| !w.contains(super::pdf::NO_OCR));
+            }
+            doc.warnings.push(format!(
+                "{} blank (nothing drawn), so not read by OCR",
+                page_list(blank.into_iter())
+            ));
+        }
+    }
+    if wanted.is_empty() {
+        return Ok(());
+    }
     if ocr.deferred {
         return Err(DocError::NeedsData(wanted.len().min(MAX_PAGES)));
     }
@@ -479,8 +589,6 @@ pub fn pdf_pages(
         doc.warnings.push(m);
         return Ok(());
     }
-    let pdf = super::pdf::open(bytes, password)?;
-    let cache = hayro::RenderCache::new();
     let mut read = 0usize;
     let mut skipped = Vec::new();
     let mut unreadable = Vec::new();
@@ -490,7 +598,7 @@ pub fn pdf_pages(
             skipped.push(n);
             continue;
         }
-        let pic = match render_page(&pdf, &cache, n) {
+        let pic = match render_page(&pdf, &cache, n, decode::MAX_SIDE) {
             Ok(p) => p,
             Err(e) => {
                 unreadable.push(format!("page {n}: {e}"));
@@ -548,6 +656,23 @@ pub fn pdf_pages(
 /// when the page is large ([`decode::MAX_SIDE`] pixels on its long side).
 pub const RENDER_DPI: f32 = 300.0;
 
+/// Pages looked at small to tell a blank page (later pages without text are read by OCR
+/// unlooked: a document of 10,000 blank pages must not cost 10,000 drawings first).
+const MAX_PROBES: usize = 1_000;
+/// A page is looked at this many pixels on its long side to tell whether it draws
+/// anything (an A4 page at 31 dpi: a line of 6-point text still leaves grey pixels).
+const PROBE_SIDE: u32 = 256;
+
+/// Whether page `n` draws anything darker than white when drawn small (a page that
+/// cannot be drawn is taken as drawing something: OCR's drawing then says why).
+fn draws_something<'a>(
+    pdf: &'a hayro::hayro_syntax::Pdf,
+    cache: &hayro::RenderCache<'a>,
+    n: usize,
+) -> bool {
+    render_page(pdf, cache, n, PROBE_SIDE).map_or(true, |p| ink_box(&p.gray).is_some())
+}
+
 /// A page rendered for OCR, gray, and its size in points.
 struct PagePicture {
     gray: GrayImage,
@@ -557,11 +682,12 @@ struct PagePicture {
 
 /// Renders page `n` (from 1) as it is drawn — whatever draws it: an image, many strips,
 /// a form holding the scan, JBIG2, CCITT or JPEG 2000 — at [`RENDER_DPI`], within
-/// [`decode::MAX_SIDE`] and [`MAX_PIXELS`].
+/// `long_side` pixels and [`MAX_PIXELS`].
 fn render_page<'a>(
     pdf: &'a hayro::hayro_syntax::Pdf,
     cache: &hayro::RenderCache<'a>,
     n: usize,
+    long_side: u32,
 ) -> Result<PagePicture, DocError> {
     let pages = pdf.pages();
     let page = n
@@ -573,7 +699,7 @@ fn render_page<'a>(
         return Err(DocError::Parse("the page has no size".into()));
     }
     let long = w.max(h);
-    let mut scale = (RENDER_DPI / 72.0).min(decode::MAX_SIDE as f32 / long);
+    let mut scale = (RENDER_DPI / 72.0).min(long_side as f32 / long);
     let area = f64::from(w * scale) * f64::from(h * scale);
     if area > MAX_PIXELS as f64 {
         scale *= (MAX_PIXELS as f64 / area).sqrt() as f32;

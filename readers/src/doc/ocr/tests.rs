@@ -93,6 +93,47 @@ fn a_png_of_known_text_reads_back() {
 }
 
 #[test]
+fn a_small_text_on_a_large_white_picture_is_read_where_it_stands() {
+    // Tesseract is given only the inked part; the boxes come back on the whole picture.
+    let small = image::load_from_memory(&fixture("english.png"))
+        .expect("png")
+        .into_luma8();
+    let mut big = GrayImage::from_pixel(small.width() * 2, small.height() * 4, image::Luma([255]));
+    let (ox, oy) = (small.width(), small.height() * 3);
+    image::imageops::replace(&mut big, &small, i64::from(ox), i64::from(oy));
+    let mut png = Vec::new();
+    big.write_to(&mut std::io::Cursor::new(&mut png), ImageFormat::Png)
+        .expect("encode");
+    let doc = read_with(&png, Format::Png, "eng", &["eng"]);
+    let acc = accuracy(ENGLISH, &text(&doc));
+    assert!(acc >= 0.95, "accuracy {acc:.3}: {}", text(&doc));
+    // At 300 dpi a pixel is 0.24 pt: the text starts 150 px into the pasted picture.
+    let pt = |px: u32| px as f32 * 72.0 / 300.0;
+    for b in &doc.pages[0].blocks {
+        let [x0, y0, _, _] = b.bbox.expect("bbox");
+        assert!(x0 > pt(ox) + 30.0 && x0 < pt(ox) + 40.0, "{:?}", b.bbox);
+        assert!(y0 > pt(oy), "{:?}", b.bbox);
+    }
+}
+
+#[test]
+fn ink_is_found_and_a_blank_picture_has_none() {
+    let mut img = GrayImage::from_pixel(1000, 800, image::Luma([255]));
+    assert_eq!(ink_box(&img), None);
+    // Light grey (a colour's anti-aliased edge) is ink; near-white is not.
+    img.put_pixel(10, 10, image::Luma([230]));
+    assert_eq!(ink_box(&img), None);
+    img.put_pixel(500, 400, image::Luma([200]));
+    img.put_pixel(600, 420, image::Luma([0]));
+    // Grown by the margin on each side, and to MIN_CROP round its middle.
+    assert_eq!(ink_box(&img), Some([468, 330, 165, 160]));
+    // Near an edge the crop stays inside the picture and is at least MIN_CROP wide.
+    let mut corner = GrayImage::from_pixel(1000, 800, image::Luma([255]));
+    corner.put_pixel(999, 0, image::Luma([0]));
+    assert_eq!(ink_box(&corner), Some([840, 0, 160, 160]));
+}
+
+#[test]
 fn jpeg_and_tiff_read_too() {
     for (name, f) in [
         ("english.jpg", Format::Jpeg),
@@ -288,6 +329,64 @@ fn a_deferred_job_asks_for_the_data_only_when_a_page_needs_ocr() {
     p.blocks.push(Block::para("A page with a text layer."));
     doc.pages.push(p);
     pdf_pages(b"%PDF-1.7", &mut doc, &ocr, None).expect("no OCR");
+}
+
+/// A PDF of one A4 page per content stream given (no resources).
+fn pages_drawing(contents: &[&str]) -> Vec<u8> {
+    use lopdf::{Object, Stream, dictionary};
+    let mut pdf = lopdf::Document::with_version("1.7");
+    let pages_id = pdf.new_object_id();
+    let kids: Vec<Object> = contents
+        .iter()
+        .map(|c| {
+            let content = pdf.add_object(Stream::new(dictionary! {}, c.as_bytes().to_vec()));
+            pdf.add_object(dictionary! {
+                "Type" => "Page", "Parent" => pages_id, "Contents" => content,
+                "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+            })
+            .into()
+        })
+        .collect();
+    let count = kids.len() as i64;
+    pdf.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! { "Type" => "Pages", "Kids" => kids, "Count" => count }),
+    );
+    let catalog = pdf.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    pdf.trailer.set("Root", catalog);
+    let mut out = Vec::new();
+    pdf.save_to(&mut out).expect("save");
+    out
+}
+
+#[test]
+fn a_blank_page_costs_no_language_data() {
+    let ocr = Ocr {
+        mode: OcrMode::Auto,
+        lang: "eng",
+        data: &[],
+        deferred: true,
+    };
+    let no_text = |n| (1..=n).map(|n| Page::new(n, None)).collect::<Vec<_>>();
+    // Nothing drawn, and a white box drawn on the white page: nothing for OCR to read.
+    let blank = pages_drawing(&["", "1 g 50 50 400 400 re f"]);
+    let mut doc = Document::new(Format::Pdf);
+    doc.pages = no_text(2);
+    doc.warnings.push(format!(
+        "no text found in 2 page(s): the PDF may be scanned images without a text layer ({})",
+        super::super::pdf::NO_OCR
+    ));
+    pdf_pages(&blank, &mut doc, &ocr, None).expect("nothing to ask for");
+    assert_eq!(
+        doc.warnings,
+        ["pages 1, 2 blank (nothing drawn), so not read by OCR"]
+    );
+    // A small mark drawn is worth reading; the blank page beside it is not counted.
+    let marked = pages_drawing(&["", "0 g 280 400 30 8 re f"]);
+    let mut doc = Document::new(Format::Pdf);
+    doc.pages = no_text(2);
+    let e = pdf_pages(&marked, &mut doc, &ocr, None).expect_err("asks");
+    assert_eq!(e, DocError::NeedsData(1));
 }
 
 /// A one-page PDF whose page is `img` as a 1-bit Flate image at 300 dpi (as scanners that
