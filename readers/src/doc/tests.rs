@@ -688,3 +688,69 @@ fn a_page_whose_rows_joined_the_table_before_is_not_sent_to_ocr() {
     let text = render(&doc, Mode::Text);
     assert_eq!(text.matches("Region 35").count(), 1, "{text}");
 }
+
+/// A one-page PDF showing the CIDs `cids` in an embedded Type0 font of `ordering`
+/// (Adobe's character collection), Identity-H, with no `ToUnicode`. The font program is
+/// Tesseract's glyphless TrueType font (`pdf.ttf`, installed with libtesseract): what is
+/// drawn does not matter, only that the font is embedded.
+fn cid_pdf(ordering: &str, cids: &[u16]) -> Vec<u8> {
+    use lopdf::{Document, Object, Stream, dictionary};
+    let ttf = paw_jobs::doc::TESSDATA_DIRS
+        .iter()
+        .find_map(|d| std::fs::read(format!("{d}/pdf.ttf")).ok())
+        .expect("pdf.ttf (libtesseract): run scripts/deps");
+    let mut doc = Document::with_version("1.7");
+    let pages_id = doc.new_object_id();
+    let file = doc.add_object(Stream::new(dictionary! {}, ttf));
+    let descriptor = doc.add_object(dictionary! {
+        "Type" => "FontDescriptor", "FontName" => "ABCDEF+Mincho", "Flags" => 4,
+        "FontBBox" => vec![0.into(), 0.into(), 1000.into(), 1000.into()],
+        "ItalicAngle" => 0, "Ascent" => 880, "Descent" => -120, "CapHeight" => 700,
+        "StemV" => 80, "FontFile2" => file,
+    });
+    let descendant = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "CIDFontType2", "BaseFont" => "ABCDEF+Mincho",
+        "CIDSystemInfo" => dictionary! {
+            "Registry" => Object::string_literal("Adobe"),
+            "Ordering" => Object::string_literal(ordering),
+            "Supplement" => 6,
+        },
+        "FontDescriptor" => descriptor, "DW" => 1000, "CIDToGIDMap" => "Identity",
+    });
+    let font = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "ABCDEF+Mincho-Identity-H",
+        "Encoding" => "Identity-H", "DescendantFonts" => vec![descendant.into()],
+    });
+    let shown: String = cids.iter().map(|c| format!("{c:04X}")).collect();
+    let content = format!("BT /F1 24 Tf 72 700 Td <{shown}> Tj ET").into_bytes();
+    let content = doc.add_object(Stream::new(dictionary! {}, content));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+        "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(
+            dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 },
+        ),
+    );
+    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog);
+    let mut out = Vec::new();
+    doc.save_to(&mut out).expect("save");
+    out
+}
+
+#[test]
+fn an_embedded_cjk_font_without_a_unicode_map_reads_through_its_collection() {
+    // The texts PDFium gives for the same files.
+    for (ordering, cids, want) in [
+        ("Japan1", &[843u16, 845, 847, 1200, 1300][..], "あいう一薗"),
+        ("GB1", &[4117, 4118, 4119, 5000][..], "鸯秧杨鄹"),
+    ] {
+        let bytes = cid_pdf(ordering, cids);
+        let doc = super::pdf::pdf(&bytes).expect("pdf");
+        assert_eq!(render(&doc, Mode::Text).trim(), want, "{ordering}");
+    }
+}

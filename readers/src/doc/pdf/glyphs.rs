@@ -11,6 +11,7 @@ use hayro::hayro_interpret::{
     BlendMode, ClipPath, Device, DrawMode, DrawProps, Image, ImageDrawProps, SoftMask,
 };
 
+use super::cid::CidText;
 use super::geom::{Glyph, RawPage, Rule};
 use super::text::push_glyph;
 
@@ -55,6 +56,9 @@ pub struct Collector {
     pub unmapped: usize,
     /// Glyphs drawn on this page, mapped or not.
     pub drawn: usize,
+    /// The document's CJK CID fonts without a Unicode map, read through their
+    /// collection's map.
+    pub cid: CidText,
     glyphs: Vec<Drawn>,
     rules: Vec<Rule>,
     /// Glyphs kept from the whole document so far.
@@ -315,7 +319,15 @@ impl<'a> Device<'a> for Collector {
                 HGlyph::Type3(t) => t.advance_width(),
             }
             .unwrap_or(500.0);
-            self.glyph(props.transform * g.transform(), advance, g.as_unicode());
+            let mut text = g.as_unicode();
+            if text.is_none()
+                && !self.cid.is_empty()
+                && let HGlyph::Outline(o) = &**g
+                && let Some(name) = o.font_data().and_then(|d| d.postscript_name)
+            {
+                text = self.cid.text(&name, o.char_code());
+            }
+            self.glyph(props.transform * g.transform(), advance, text);
         }
     }
 

@@ -7,6 +7,7 @@
 //! is drawn under `catch_unwind`, so one bad page costs that page (a warning), not the
 //! document. The engine was chosen by measurement on public PDFs (docs/doc-parsers.md).
 
+mod cid;
 mod geom;
 mod glyphs;
 mod layout;
@@ -74,6 +75,7 @@ pub fn pdf_with(bytes: &[u8], password: Option<&str>) -> Result<Document, DocErr
     let mut out = Document::new(Format::Pdf);
     out.metadata = metadata;
     let mut collector = Collector::default();
+    collector.cid = catch_unwind(AssertUnwindSafe(|| cid::CidText::scan(&pdf))).unwrap_or_default();
     let cache = InterpreterCache::new();
     let settings = InterpreterSettings::default();
     let count = pdf.pages().len();
