@@ -310,9 +310,10 @@ pub fn tessdata(lang: &str) -> Option<Vec<u8>> {
 pub enum Plan {
     /// Never: OCR is off, or the document cannot need it.
     None,
-    /// With the job: a picture, or `--ocr always`.
+    /// With the job: a picture.
     Now,
-    /// Only if the worker asks (a PDF under `--ocr auto`).
+    /// Only if the worker asks (a PDF, `--ocr auto` or `always`: it answers with the count
+    /// of pages to read).
     Deferred,
 }
 
@@ -353,9 +354,10 @@ pub fn plan(bytes: &[u8], format: Option<Format>, mode: OcrMode) -> Plan {
     let format = format.or_else(|| sniff(bytes));
     match (mode, format) {
         (OcrMode::Never, _) => Plan::None,
-        (_, Some(Format::Png | Format::Jpeg | Format::Tiff))
-        | (OcrMode::Always, Some(Format::Pdf)) => Plan::Now,
-        (OcrMode::Auto, Some(Format::Pdf)) => Plan::Deferred,
+        (_, Some(Format::Png | Format::Jpeg | Format::Tiff)) => Plan::Now,
+        // A PDF is asked for its pages first, under `always` too: the count of pages to
+        // read sizes the OCR job's CPU budget (`worker.ocr_cpu_ms_per_page`).
+        (OcrMode::Auto | OcrMode::Always, Some(Format::Pdf)) => Plan::Deferred,
         _ => Plan::None,
     }
 }
@@ -583,7 +585,7 @@ mod tests {
         assert_eq!(plan(b"\x89PNG\r\n\x1a\n", None, Auto), Plan::Now);
         assert_eq!(plan(b"II*\0", None, Always), Plan::Now);
         assert_eq!(plan(b"%PDF-1.7", None, Auto), Plan::Deferred);
-        assert_eq!(plan(b"%PDF-1.7", None, Always), Plan::Now);
+        assert_eq!(plan(b"%PDF-1.7", None, Always), Plan::Deferred);
         assert_eq!(plan(b"%PDF-1.7", None, Never), Plan::None);
         assert_eq!(plan(b"\x89PNG", None, Never), Plan::None);
         assert_eq!(plan(b"PK\x03\x04", None, Always), Plan::None);

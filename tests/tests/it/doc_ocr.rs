@@ -304,19 +304,22 @@ fn a_scan_longer_than_the_cpu_budget_ends_with_a_warning_not_a_dead_worker() {
 fn an_ocr_jobs_cpu_budget_grows_with_the_pages_it_reads() {
     // The same ceiling, 3 s, but 20 s a page: the two pages the first answer counted get
     // 40 s, and both are read (a long scan is not cut at the ceiling's page).
+    // Under `--ocr always` as under `auto`.
     let d = Daemon::with_config("[worker]\ncpu_secs = 3\nocr_cpu_ms_per_page = 20000\n");
     put_fixture(&d, "scan.pdf");
-    let o = d.conn().exec(json!({
-        "command": "doc extract --in inbox/scan.pdf --out artifacts/s.txt",
-        "timeout_ms": 60_000
-    }));
-    assert_eq!(o["exit_code"], 0, "{o}");
-    assert_eq!(o["result"]["ocr_pages"], 2, "{o}");
-    assert!(
-        !o["result"]["warnings"]
-            .to_string()
-            .contains("not read by OCR"),
-        "{o}"
-    );
-    assert!(out(&d, "s.txt").contains("quick brown fox"));
+    for mode in ["auto", "always"] {
+        let o = d.conn().exec(json!({
+            "command": format!("doc extract --in inbox/scan.pdf --out artifacts/s.txt --ocr {mode}"),
+            "timeout_ms": 60_000
+        }));
+        assert_eq!(o["exit_code"], 0, "{mode}: {o}");
+        assert_eq!(o["result"]["ocr_pages"], 2, "{mode}: {o}");
+        assert!(
+            !o["result"]["warnings"]
+                .to_string()
+                .contains("not read by OCR"),
+            "{mode}: {o}"
+        );
+        assert!(out(&d, "s.txt").contains("quick brown fox"), "{mode}");
+    }
 }

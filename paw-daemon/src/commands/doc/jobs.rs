@@ -41,9 +41,10 @@ pub async fn extract(
     ocr_mode: OcrMode,
 ) -> Result<Extracted, CmdError> {
     // OCR's language data (read here: the daemon is trusted, the worker opens no file)
-    // travel after the document: at once for a picture (or `--ocr always`), never for
-    // what cannot need OCR, and for a PDF only when the worker answers that a page needs
-    // it — 14 MB of data would cost a text PDF more than its extraction.
+    // travel after the document: at once for a picture, never for what cannot need OCR,
+    // and for a PDF only when the worker answers that a page needs it — 14 MB of data
+    // would cost a text PDF more than its extraction — with the count of pages to read,
+    // which sizes the OCR job's CPU budget (under `--ocr always` too).
     let plan = paw_jobs::doc::plan(&bytes, job.format, ocr_mode);
     job.ocr.mode = ocr_mode;
     job.ocr.deferred = plan == Plan::Deferred;
