@@ -61,6 +61,10 @@ pub struct Page {
     /// a page with a text layer, not one for OCR, even when it is left with no blocks.
     #[serde(skip)]
     pub continued: bool,
+    /// A PDF page that painted nothing (no visible glyph, path or picture): blank, not one
+    /// for OCR.
+    #[serde(skip)]
+    pub blank: bool,
 }
 
 fn is_false(b: &bool) -> bool {

@@ -534,7 +534,7 @@ pub fn pdf_pages(
     ocr: &Ocr<'_>,
     password: Option<&str>,
 ) -> Result<(), DocError> {
-    let wanted: Vec<usize> = doc
+    let mut wanted: Vec<usize> = doc
         .pages
         .iter()
         .enumerate()
@@ -543,7 +543,24 @@ pub fn pdf_pages(
         })
         .map(|(i, _)| i)
         .collect();
+    // A page that painted nothing has nothing to read (the reader saw it draw): it costs no
+    // language data (~15 MB sent to the worker), second pass or page-sized picture.
+    let mut blank = Vec::new();
+    if ocr.mode != OcrMode::Always {
+        wanted.retain(|&i| {
+            let p = &doc.pages[i];
+            if p.blank {
+                blank.push(p.n);
+            }
+            !p.blank
+        });
+        if wanted.is_empty() && !blank.is_empty() {
+            // Not "scanned images": there is nothing on the page to scan.
+            doc.warnings.retain(|w| !w.contains(super::pdf::NO_OCR));
+        }
+    }
     if wanted.is_empty() {
+        blank_warning(doc, blank);
         return Ok(());
     }
     if ocr.mode == OcrMode::Never {
@@ -551,35 +568,7 @@ pub fn pdf_pages(
             "{} without text (scanned images?): OCR is off (--ocr never), so none was read",
             page_list(wanted.iter().map(|&i| doc.pages[i].n))
         ));
-        return Ok(());
-    }
-    let pdf = super::pdf::open(bytes, password)?;
-    let cache = hayro::RenderCache::new();
-    let mut wanted = wanted;
-    if ocr.mode == OcrMode::Auto {
-        // A page that draws nothing has nothing to read: drawn small first, it costs no
-        // language data (~15 MB sent to the worker), second pass or page-sized picture.
-        let mut blank = Vec::new();
-        wanted.retain(|&i| {
-            let n = doc.pages[i].n;
-            let drawn = i >= MAX_PROBES || draws_something(&pdf, &cache, n);
-            if !drawn {
-                blank.push(n);
-            }
-            drawn
-        });
-        if !blank.is_empty() {
-            if wanted.is_empty() {
-                // Not "scanned images": there is nothing on the page to scan.
-                doc.warnings.retain(|w| !w.contains(super::pdf::NO_OCR));
-            }
-            doc.warnings.push(format!(
-                "{} blank (nothing drawn), so not read by OCR",
-                page_list(blank.into_iter())
-            ));
-        }
-    }
-    if wanted.is_empty() {
+        blank_warning(doc, blank);
         return Ok(());
     }
     if ocr.deferred {
@@ -589,6 +578,8 @@ pub fn pdf_pages(
         doc.warnings.push(m);
         return Ok(());
     }
+    let pdf = super::pdf::open(bytes, password)?;
+    let cache = hayro::RenderCache::new();
     let mut read = 0usize;
     let mut skipped = Vec::new();
     let mut unreadable = Vec::new();
@@ -598,7 +589,7 @@ pub fn pdf_pages(
             skipped.push(n);
             continue;
         }
-        let pic = match render_page(&pdf, &cache, n, decode::MAX_SIDE) {
+        let pic = match render_page(&pdf, &cache, n) {
             Ok(p) => p,
             Err(e) => {
                 unreadable.push(format!("page {n}: {e}"));
@@ -623,6 +614,11 @@ pub fn pdf_pages(
                 r.turned
             ));
         }
+        if r.blank {
+            // Painted, but nothing darker than white (a white box, content clipped away).
+            blank.push(n);
+            continue;
+        }
         let mut blocks = r.blocks;
         if r.turned != 0 {
             // The boxes are on the turned picture, not on the page as the PDF draws it.
@@ -643,6 +639,9 @@ pub fn pdf_pages(
         ));
     }
     doc.warnings.extend(unreadable);
+    if ocr.mode == OcrMode::Auto {
+        blank_warning(doc, blank);
+    }
     if read > 0 {
         // The reader's own "no text, no OCR" note no longer holds.
         doc.warnings.retain(|w| !w.contains(super::pdf::NO_OCR));
@@ -656,23 +655,6 @@ pub fn pdf_pages(
 /// when the page is large ([`decode::MAX_SIDE`] pixels on its long side).
 pub const RENDER_DPI: f32 = 300.0;
 
-/// Pages looked at small to tell a blank page (later pages without text are read by OCR
-/// unlooked: a document of 10,000 blank pages must not cost 10,000 drawings first).
-const MAX_PROBES: usize = 1_000;
-/// A page is looked at this many pixels on its long side to tell whether it draws
-/// anything (an A4 page at 31 dpi: a line of 6-point text still leaves grey pixels).
-const PROBE_SIDE: u32 = 256;
-
-/// Whether page `n` draws anything darker than white when drawn small (a page that
-/// cannot be drawn is taken as drawing something: OCR's drawing then says why).
-fn draws_something<'a>(
-    pdf: &'a hayro::hayro_syntax::Pdf,
-    cache: &hayro::RenderCache<'a>,
-    n: usize,
-) -> bool {
-    render_page(pdf, cache, n, PROBE_SIDE).map_or(true, |p| ink_box(&p.gray).is_some())
-}
-
 /// A page rendered for OCR, gray, and its size in points.
 struct PagePicture {
     gray: GrayImage,
@@ -682,12 +664,11 @@ struct PagePicture {
 
 /// Renders page `n` (from 1) as it is drawn — whatever draws it: an image, many strips,
 /// a form holding the scan, JBIG2, CCITT or JPEG 2000 — at [`RENDER_DPI`], within
-/// `long_side` pixels and [`MAX_PIXELS`].
+/// [`decode::MAX_SIDE`] and [`MAX_PIXELS`].
 fn render_page<'a>(
     pdf: &'a hayro::hayro_syntax::Pdf,
     cache: &hayro::RenderCache<'a>,
     n: usize,
-    long_side: u32,
 ) -> Result<PagePicture, DocError> {
     let pages = pdf.pages();
     let page = n
@@ -699,7 +680,7 @@ fn render_page<'a>(
         return Err(DocError::Parse("the page has no size".into()));
     }
     let long = w.max(h);
-    let mut scale = (RENDER_DPI / 72.0).min(long_side as f32 / long);
+    let mut scale = (RENDER_DPI / 72.0).min(decode::MAX_SIDE as f32 / long);
     let area = f64::from(w * scale) * f64::from(h * scale);
     if area > MAX_PIXELS as f64 {
         scale *= (MAX_PIXELS as f64 / area).sqrt() as f32;
@@ -736,6 +717,16 @@ fn render_page<'a>(
         width_pt: w,
         height_pt: h,
     })
+}
+
+/// The warning naming the blank pages OCR did not read, if any.
+fn blank_warning(doc: &mut Document, blank: Vec<usize>) {
+    if !blank.is_empty() {
+        doc.warnings.push(format!(
+            "{} blank (nothing drawn), so not read by OCR",
+            page_list(blank.into_iter())
+        ));
+    }
 }
 
 /// `page 3`, `pages 1, 2, 5`.

@@ -361,32 +361,45 @@ fn pages_drawing(contents: &[&str]) -> Vec<u8> {
 
 #[test]
 fn a_blank_page_costs_no_language_data() {
-    let ocr = Ocr {
+    let deferred = Ocr {
         mode: OcrMode::Auto,
         lang: "eng",
         data: &[],
         deferred: true,
     };
-    let no_text = |n| (1..=n).map(|n| Page::new(n, None)).collect::<Vec<_>>();
-    // Nothing drawn, and a white box drawn on the white page: nothing for OCR to read.
-    let blank = pages_drawing(&["", "1 g 50 50 400 400 re f"]);
-    let mut doc = Document::new(Format::Pdf);
-    doc.pages = no_text(2);
-    doc.warnings.push(format!(
-        "no text found in 2 page(s): the PDF may be scanned images without a text layer ({})",
-        super::super::pdf::NO_OCR
-    ));
-    pdf_pages(&blank, &mut doc, &ocr, None).expect("nothing to ask for");
+    let read = |bytes: &[u8]| crate::doc::pdf::pdf(bytes).expect("pdf");
+    // Nothing painted on either page: nothing to ask for, and the warning says why (not
+    // "scanned images").
+    let blank = pages_drawing(&["", "q 0 0 10 10 re W n Q"]);
+    let mut doc = read(&blank);
+    pdf_pages(&blank, &mut doc, &deferred, None).expect("nothing to ask for");
     assert_eq!(
         doc.warnings,
         ["pages 1, 2 blank (nothing drawn), so not read by OCR"]
     );
-    // A small mark drawn is worth reading; the blank page beside it is not counted.
+    // A small mark is worth reading; the blank page beside it is not counted.
     let marked = pages_drawing(&["", "0 g 280 400 30 8 re f"]);
-    let mut doc = Document::new(Format::Pdf);
-    doc.pages = no_text(2);
-    let e = pdf_pages(&marked, &mut doc, &ocr, None).expect_err("asks");
+    let e = pdf_pages(&marked, &mut read(&marked), &deferred, None).expect_err("asks");
     assert_eq!(e, DocError::NeedsData(1));
+    // A white box is painted, so the data are asked for; drawn, the page holds no ink and
+    // Tesseract is not run on it.
+    let white = pages_drawing(&["1 g 50 50 400 400 re f"]);
+    let e = pdf_pages(&white, &mut read(&white), &deferred, None).expect_err("asks");
+    assert_eq!(e, DocError::NeedsData(1));
+    let owned = data(&["eng"]);
+    let langs: Vec<(String, &[u8])> = owned.iter().map(|(n, d)| (n.clone(), &d[..])).collect();
+    let with_data = Ocr {
+        data: &langs,
+        deferred: false,
+        ..deferred
+    };
+    let mut doc = read(&white);
+    pdf_pages(&white, &mut doc, &with_data, None).expect("read");
+    assert!(!doc.pages[0].ocr);
+    assert_eq!(
+        doc.warnings,
+        ["page 1 blank (nothing drawn), so not read by OCR"]
+    );
 }
 
 /// A one-page PDF whose page is `img` as a 1-bit Flate image at 300 dpi (as scanners that

@@ -56,6 +56,9 @@ pub struct Collector {
     pub unmapped: usize,
     /// Glyphs drawn on this page, mapped or not.
     pub drawn: usize,
+    /// This page painted something: a visible glyph, a filled or stroked path, a picture
+    /// (one that painted nothing is blank: nothing for OCR to read).
+    pub painted: bool,
     /// The document's CJK CID fonts without a Unicode map, read through their
     /// collection's map.
     pub cid: CidText,
@@ -133,6 +136,7 @@ impl Collector {
         self.capped = None;
         self.unmapped = 0;
         self.drawn = 0;
+        self.painted = false;
     }
 
     fn add_rule(&mut self, (ax, ay): (f32, f32), (bx, by): (f32, f32)) {
@@ -293,6 +297,7 @@ fn text_is_private(s: &str) -> bool {
 
 impl<'a> Device<'a> for Collector {
     fn draw_path(&mut self, path: &BezPath, props: DrawProps<'a>, mode: &DrawMode) {
+        self.painted |= !matches!(mode, DrawMode::Invisible);
         match mode {
             DrawMode::Stroke(_) => self.path_rules(props.transform, path),
             DrawMode::Fill(_) => self.fill_rules(props.transform, path),
@@ -308,7 +313,8 @@ impl<'a> Device<'a> for Collector {
 
     fn push_transparency_group(&mut self, _: f32, _: Option<SoftMask<'a>>, _: BlendMode) {}
 
-    fn draw_glyph_run(&mut self, run: &GlyphRun<'_, 'a>, props: DrawProps<'a>, _: &DrawMode) {
+    fn draw_glyph_run(&mut self, run: &GlyphRun<'_, 'a>, props: DrawProps<'a>, mode: &DrawMode) {
+        self.painted |= !matches!(mode, DrawMode::Invisible);
         for g in run.glyphs() {
             if self.total >= MAX_DOC_GLYPHS {
                 self.capped = Some(Capped::Document);
@@ -331,7 +337,9 @@ impl<'a> Device<'a> for Collector {
         }
     }
 
-    fn draw_image(&mut self, _: Image<'a, '_>, _: ImageDrawProps<'a>) {}
+    fn draw_image(&mut self, _: Image<'a, '_>, _: ImageDrawProps<'a>) {
+        self.painted = true;
+    }
 
     fn pop_clip(&mut self) {}
 

@@ -82,9 +82,12 @@ pub fn pdf_with(bytes: &[u8], password: Option<&str>) -> Result<Document, DocErr
     let mut pages = Vec::with_capacity(count);
     let mut failed = 0;
     let mut unusable = Vec::new();
+    // Pages that painted nothing (pages past the document's glyph cap are not known).
+    let mut blank = Vec::with_capacity(count);
     for (i, page) in pdf.pages().iter().enumerate() {
         if collector.capped == Some(Capped::Document) {
             pages.push(geom::PageWords::default());
+            blank.push(false);
             continue;
         }
         let (w, h) = page.render_dimensions();
@@ -92,6 +95,7 @@ pub fn pdf_with(bytes: &[u8], password: Option<&str>) -> Result<Document, DocErr
         let drawn = draw(page, &cache, &settings, &mut collector);
         let unmapped = collector.drawn > 0
             && collector.unmapped as f32 >= UNMAPPED_SHARE * collector.drawn as f32;
+        blank.push(drawn.is_ok() && collector.capped.is_none() && !collector.painted);
         let mut raw = collector.take_page();
         match (drawn, collector.capped) {
             (Err(_), _) => {
@@ -150,6 +154,7 @@ pub fn pdf_with(bytes: &[u8], password: Option<&str>) -> Result<Document, DocErr
         page.height = Some(p.height);
         page.blocks = b;
         page.continued = gave;
+        page.blank = blank.get(i).copied().unwrap_or(false);
         rows += p.rows.len();
         out.pages.push(page);
     }
