@@ -342,6 +342,9 @@ const MAX_BINS: usize = 20_000;
 /// Consecutive lines inside a rule-less table that are not rows of its columns (a group
 /// heading, a section row, a cell's wrapped line, a spanning header): more end it.
 const MAX_LOOSE: usize = 2;
+/// A step between lines past three font sizes stays inside a table when it is at most
+/// twice the table's usual step (its rows' pitch): an empty row between groups.
+const PITCH_STEP: f32 = 2.0;
 
 /// Whether words of one row (left to right) have a column gap between two of them.
 pub fn column_gap(words: &[Word]) -> bool {
@@ -604,12 +607,25 @@ fn stream_at(all: &[Line], lead: usize, rules: &[Rule]) -> (usize, Option<Block>
     let mut end = 1;
     let mut loose = 0;
     let mut multi = 1;
+    // The steps between the table's lines so far: a table set with wide row spacing may
+    // leave a wider step before a group heading than three of its font's sizes.
+    let mut steps: Vec<f32> = Vec::new();
     for j in 1..lines.len().min(MAX_RUN) {
         let l = &lines[j];
         let d = l.base - lines[j - 1].base;
-        if l.table().is_some() || d <= 0.0 || d > 3.0 * l.size.max(lines[j - 1].size) {
+        let size = l.size.max(lines[j - 1].size);
+        let pitch = (steps.len() >= 2).then(|| {
+            let mut v = steps.clone();
+            v.sort_by(f32::total_cmp);
+            v[v.len() / 2]
+        });
+        if l.table().is_some()
+            || d <= 0.0
+            || (d > 3.0 * size && pitch.is_none_or(|p| d > PITCH_STEP * p))
+        {
             break;
         }
+        steps.push(d);
         let s = segments(l);
         let inside = l.x0 >= x0 - 2.0 * l.size && l.x1 <= x1 + 2.0 * l.size;
         let over = l.x1 > x0 && l.x0 < x1;

@@ -67,6 +67,47 @@ fn group_headings_and_section_rows_stay_inside_one_table() {
 }
 
 #[test]
+fn a_table_set_with_wide_rows_keeps_the_wider_step_before_a_group_heading() {
+    // Rows 22 pt apart in 9-pt type, and 33 pt (more than three sizes, 1.5 rows) before
+    // each group heading: a key-figures page as fund reports set it. One table.
+    let rows: &[(&str, &str)] = &[
+        ("Net asset value", "5,111,372"),
+        ("Outstanding units", "49,136"),
+        ("Value per unit", "104.03"),
+        ("Class B", ""),
+        ("Net asset value", "49,144,825"),
+        ("Outstanding units", "471,555"),
+        ("Value per unit", "104.22"),
+        ("Total for the fund", ""),
+        ("Net asset value", "54,256,197"),
+        ("Outstanding units", "520,691"),
+    ];
+    let mut placed = Vec::new();
+    let mut y = 200.0;
+    for (label, figure) in rows {
+        if figure.is_empty() {
+            y += 11.0;
+        }
+        placed.push((72.0, y, 9.0, *label));
+        if !figure.is_empty() {
+            placed.push((400.0, y, 9.0, *figure));
+        }
+        y += 22.0;
+    }
+    placed.push((
+        72.0,
+        y + 60.0,
+        9.0,
+        "A note under the table, well below it.",
+    ));
+    let b = run(&[page(&placed, &[])]);
+    assert_eq!(kinds(&b[0]), [Kind::Table, Kind::Paragraph], "{:#?}", b[0]);
+    let t = tables(&b[0])[0];
+    assert_eq!(t.grid().len(), rows.len(), "{:?}", t.grid());
+    assert_eq!(t.grid()[7][0], "Total for the fund");
+}
+
+#[test]
 fn a_caption_set_with_a_gap_is_not_a_row() {
     let xs = [72.0, 200.0, 260.0];
     let rows: &[&[&str]] = &[
