@@ -65,6 +65,8 @@ mod ooxml_tests;
 #[cfg(test)]
 mod package_tests;
 #[cfg(test)]
+mod testpdf;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod xlsx_tests;

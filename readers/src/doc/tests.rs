@@ -729,17 +729,7 @@ fn cid_pdf(ordering: &str, cids: &[u16]) -> Vec<u8> {
         "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
         "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
     });
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(
-            dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 },
-        ),
-    );
-    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    doc.trailer.set("Root", catalog);
-    let mut out = Vec::new();
-    doc.save_to(&mut out).expect("save");
-    out
+    super::testpdf::finish(doc, pages_id, vec![page])
 }
 
 #[test]

@@ -333,10 +333,10 @@ fn a_deferred_job_asks_for_the_data_only_when_a_page_needs_ocr() {
 
 /// A PDF of one A4 page per content stream given (no resources).
 fn pages_drawing(contents: &[&str]) -> Vec<u8> {
-    use lopdf::{Object, Stream, dictionary};
+    use lopdf::{Stream, dictionary};
     let mut pdf = lopdf::Document::with_version("1.7");
     let pages_id = pdf.new_object_id();
-    let kids: Vec<Object> = contents
+    let kids = contents
         .iter()
         .map(|c| {
             let content = pdf.add_object(Stream::new(dictionary! {}, c.as_bytes().to_vec()));
@@ -344,19 +344,9 @@ fn pages_drawing(contents: &[&str]) -> Vec<u8> {
                 "Type" => "Page", "Parent" => pages_id, "Contents" => content,
                 "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
             })
-            .into()
         })
         .collect();
-    let count = kids.len() as i64;
-    pdf.objects.insert(
-        pages_id,
-        Object::Dictionary(dictionary! { "Type" => "Pages", "Kids" => kids, "Count" => count }),
-    );
-    let catalog = pdf.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    pdf.trailer.set("Root", catalog);
-    let mut out = Vec::new();
-    pdf.save_to(&mut out).expect("save");
-    out
+    crate::doc::testpdf::finish(pdf, pages_id, kids)
 }
 
 #[test]
@@ -453,17 +443,7 @@ fn one_page(
         "Resources" => dictionary! { "XObject" => dictionary! { name => xobject } },
         "MediaBox" => vec![0.into(), 0.into(), Object::Real(wp), Object::Real(hp)],
     });
-    pdf.objects.insert(
-        pages_id,
-        Object::Dictionary(
-            dictionary! { "Type" => "Pages", "Kids" => vec![page_id.into()], "Count" => 1 },
-        ),
-    );
-    let catalog = pdf.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    pdf.trailer.set("Root", catalog);
-    let mut out = Vec::new();
-    pdf.save_to(&mut out).expect("save");
-    out
+    crate::doc::testpdf::finish(pdf, pages_id, vec![page_id])
 }
 
 #[test]

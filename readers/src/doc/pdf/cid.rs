@@ -197,7 +197,7 @@ mod tests {
 
     /// A one-page PDF whose font dictionary has `n` entries, all naming one font object.
     fn many_font_names(n: usize) -> Vec<u8> {
-        use lopdf::{Dictionary, Document, Object, Stream, dictionary};
+        use lopdf::{Dictionary, Document, Stream, dictionary};
         let mut doc = Document::with_version("1.7");
         let pages_id = doc.new_object_id();
         let font = doc.add_object(dictionary! {
@@ -213,17 +213,7 @@ mod tests {
             "Resources" => dictionary! { "Font" => fonts },
             "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
         });
-        doc.objects.insert(
-            pages_id,
-            Object::Dictionary(
-                dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 },
-            ),
-        );
-        let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-        doc.trailer.set("Root", catalog);
-        let mut out = Vec::new();
-        doc.save_to(&mut out).expect("save");
-        out
+        crate::doc::testpdf::finish(doc, pages_id, vec![page])
     }
 
     #[test]
