@@ -269,6 +269,18 @@ fn shallow(url: &Url) -> bool {
     url.path().split('/').filter(|s| !s.is_empty()).count() <= 1
 }
 
+/// Whether the page calls itself an article: its OpenGraph type (`<meta
+/// property="og:type">`) is `article`. A page that does not, and whose repeated cards
+/// hold half its text, is read as a listing even when its structure looks like an
+/// article's (`extract::or_cards`).
+pub fn calls_itself_article(doc: &Document) -> bool {
+    doc.select("meta[property='og:type']")
+        .nodes()
+        .first()
+        .and_then(|m| m.attr("content"))
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("article"))
+}
+
 /// The page's kind, from its JSON-LD types, its URL and its structure (in that order of
 /// trust: a page that declares what it is, is that).
 pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
@@ -407,6 +419,20 @@ mod tests {
         for (head, body, url, want) in cases {
             assert_eq!(kind_of(&head, &body, url), want, "{head} {body} {url}");
         }
+    }
+
+    #[test]
+    fn a_page_calls_itself_an_article_by_its_opengraph_type() {
+        let says = |head: &str| {
+            let html = format!("<html><head>{head}</head><body><p>text</p></body></html>");
+            calls_itself_article(&super::super::shape::parse_measured(&html, 50_000).0)
+        };
+        assert!(says("<meta property='og:type' content='article'>"));
+        assert!(says("<meta property=\"og:type\" content=\" Article \">"));
+        assert!(!says("<meta property='og:type' content='website'>"));
+        assert!(!says("<meta property='og:type' content='product'>"));
+        assert!(!says("<meta name='description' content='article'>"));
+        assert!(!says(""));
     }
 
     #[test]
