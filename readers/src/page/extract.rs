@@ -336,8 +336,10 @@ fn block_read(
     html: &str,
     url: &Url,
     warning: Option<String>,
+    title: Option<String>,
 ) -> Option<Extracted> {
-    let (title, block) = largest_block(doc, 0, share)?;
+    let (found, block) = largest_block(doc, 0, share)?;
+    let title = title.unwrap_or(found);
     drop_named(&block, CHROME);
     clean(&block, false);
     let text = tree::text(&block);
@@ -362,7 +364,7 @@ fn too_large(doc: &Document, ld: &LinkedData, html: &str, url: &Url) -> Option<E
         });
     }
     let warning = Some(TOO_LARGE_WARNING.to_string());
-    block_read(doc, ARTICLE_SHARE, html, url, warning)
+    block_read(doc, ARTICLE_SHARE, html, url, warning, None)
 }
 
 /// What the result says when the text is the body the page's JSON-LD declares.
@@ -803,7 +805,14 @@ const PAGE_SHARE: (usize, usize) = (95, 100);
 /// its repeated cards: on WCXB's forums that measured above this container,
 /// docs/benchmarks.md, "Every kind of page".)
 fn by_kind(doc: &Document, html: &str, url: &Url) -> Option<Extracted> {
-    block_read(doc, PAGE_SHARE, html, url, None)
+    // The title Readability gives an article (from `<title>`, its headings and meta
+    // tags), not the block's heading: a documentation or service page is titled as an
+    // article of the same page would be.
+    let title = dom_smoothie::Readability::with_document(doc.clone(), Some(url.as_str()), None)
+        .ok()
+        .map(|r| crate::text::collapse(&r.get_article_metadata(None).title))
+        .filter(|t| !t.is_empty());
+    block_read(doc, PAGE_SHARE, html, url, None, title)
 }
 
 fn html_escape(s: &str) -> String {
@@ -1569,6 +1578,34 @@ mod tests {
         ));
         assert!(!text.contains("Tile 3 says"), "{text}");
         assert!(text.contains("Tile 0 says"), "{text}");
+    }
+
+    #[test]
+    fn a_service_page_is_read_whole_under_the_title_an_article_of_it_would_have() {
+        // Sections under h2 headings, no date, no author: a service page, read as the
+        // container of all its sections, titled from `<title>` as Readability titles an
+        // article (not by the block's own heading).
+        let url = Url::parse("https://acme.example.com/services/data-analytics").expect("url");
+        let sections: String = ["Strategy", "Engineering", "Support"]
+            .iter()
+            .map(|h| {
+                format!(
+                    "<div class='band'><h2>{h}</h2><p>{h}: {}</p></div>",
+                    "what we do for you in this part of the work, and how. ".repeat(3)
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Data analytics services for retailers | Acme</title></head>\
+             <body><nav><a href='/'>Home</a></nav><main><h1>We make data useful</h1>{sections}\
+             </main><footer>© Acme</footer></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert_eq!(x.title, "Data analytics services for retailers");
+        for h in ["Strategy:", "Engineering:", "Support:"] {
+            assert!(x.text.contains(h), "{}", x.text);
+        }
+        assert!(!x.text.contains("© Acme"), "{}", x.text);
     }
 
     #[test]
