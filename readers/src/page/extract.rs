@@ -239,19 +239,38 @@ const CARDS_OVER: usize = 2;
 /// listing's.
 const CARDS_SHARE: (usize, usize) = (1, 2);
 
+/// The share that is enough on a page that links its next page (`rel="next"`, an element
+/// named `pagination` or `pager`): a listing of many pages.
+const PAGED_CARDS_SHARE: (usize, usize) = (1, 5);
+
+/// A page's links to its next page, or its pagination bar.
+static PAGINATION: LazyLock<Matcher> = LazyLock::new(|| {
+    Matcher::new(
+        "a[rel~=next], link[rel=next], [class*=pagination i], [class*=pager i], \
+         [id*=pagination i], [id*=pager i]",
+    )
+    .expect("static selector")
+});
+
 /// Whether a page's cards are read as a listing's ([`or_cards`]): on a page of another
 /// kind than an article, and on one taken for an article that does not call itself one
 /// ([`super::kind::calls_itself_article`]) whose cards hold [`CARDS_SHARE`] of its text
-/// (`text_chars`, all of it as measured while parsing).
+/// (`text_chars`, all of it as measured while parsing), or [`PAGED_CARDS_SHARE`] when the
+/// page links its next page ([`PAGINATION`]).
 fn read_as_listing(
     doc: &Document,
     kind: Kind,
     cards: Option<super::cards::Cards>,
     text_chars: usize,
 ) -> bool {
+    let holds = |c: usize, share: (usize, usize)| {
+        c.saturating_mul(share.1) >= text_chars.saturating_mul(share.0)
+    };
     kind != Kind::Article
         || cards.is_some_and(|c| {
-            c.chars.saturating_mul(CARDS_SHARE.1) >= text_chars.saturating_mul(CARDS_SHARE.0)
+            (holds(c.chars, CARDS_SHARE)
+                || (holds(c.chars, PAGED_CARDS_SHARE)
+                    && !doc.select_single_matcher(&PAGINATION).is_empty()))
                 && !super::kind::calls_itself_article(doc)
         })
 }
@@ -1606,6 +1625,39 @@ mod tests {
             assert!(x.text.contains(h), "{}", x.text);
         }
         assert!(!x.text.contains("© Acme"), "{}", x.text);
+    }
+
+    #[test]
+    fn cards_holding_a_fifth_of_a_page_that_links_its_next_page_are_a_listing() {
+        // Eight cards (~1,100 characters) beside a long text (~2,000 characters) that is
+        // not theirs: a fifth of the page, not half.
+        let cards: String = (0..8)
+            .map(|i| {
+                format!(
+                    "<div class='item'><a href='/p/{i}'>Product number {i}</a><p>{}</p></div>",
+                    "good and cheap ".repeat(8)
+                )
+            })
+            .collect();
+        let page = |pager: &str| {
+            format!(
+                "<html><head><title>Lamps | Shop</title></head><body><main><h1>Lamps</h1><p>{}</p>\
+                 <div class='grid'>{cards}</div>{pager}</main></body></html>",
+                "About our lamps and how they are made. ".repeat(60)
+            )
+        };
+        let listing = |html: &str| {
+            let (doc, shape) = super::super::shape::parse_measured(html, MAX_ELEMENTS);
+            let cards = super::super::cards::find(&doc);
+            read_as_listing(&doc, Kind::Article, cards, shape.text_chars)
+        };
+        assert!(!listing(&page("")));
+        assert!(listing(&page("<a rel='next' href='?page=2'>Next</a>")));
+        assert!(listing(&page("<ul class='Pagination'><li>1</li></ul>")));
+        assert!(!listing(&format!(
+            "<meta property='og:type' content='article'>{}",
+            page("<a rel='next' href='?page=2'>Next</a>")
+        )));
     }
 
     #[test]
