@@ -142,10 +142,11 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     }
     let kind = kind.unwrap_or_else(|| super::kind::kind(&doc, &ld, url));
     let cards = super::cards::find(&doc);
-    if matches!(kind, Kind::Forum | Kind::Documentation | Kind::Service)
-        && let Some(x) = by_kind(&doc.clone(), kind, html, url)
+    let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
+    if matches!(kind, Kind::Documentation | Kind::Service)
+        && let Some(x) = by_kind(&doc.clone(), html, url)
     {
-        return Ok(or_cards(x, cards, kind, || doc, html, url));
+        return Ok(or_cards(x, cards, kind, listing, || doc, html, url));
     }
     // The page as it was parsed, for its largest block or its cards once Readability has
     // changed the tree: a copy of a small page's tree costs a fraction of parsing it
@@ -167,7 +168,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // was found: not serialised and parsed again.
     let found = r.parse().ok().and_then(|article| {
         let root = *r.doc.select_single_matcher(&ARTICLE_ROOT).nodes().first()?;
-        clean(&root, true, false);
+        clean(&root, true);
         let text = tree::text(&root);
         // Sanitised only once chosen over the page's largest block.
         (!text.trim().is_empty()).then(|| {
@@ -198,7 +199,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         largest_block(&page, beat, ARTICLE_SHARE).map(|(title, block)| {
             // Its chrome stays out of the text.
             drop_named(&block, CHROME);
-            clean(&block, false, false);
+            clean(&block, false);
             let text = tree::text(&block);
             (title, block.inner_html().to_string(), text)
         })
@@ -227,32 +228,80 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     let (body_html, body_text) = with_fact_boxes(body_html, body_text, &boxes, url);
     let x = finished(&title, body_html, body_text, html, warning);
     let page = || page.unwrap_or_else(|| super::shape::parse_measured(html, MAX_ELEMENTS).0);
-    Ok(or_cards(x, cards, kind, page, html, url))
+    Ok(or_cards(x, cards, kind, listing, page, html, url))
 }
 
 /// How many times the text read a page's repeated cards must hold to be read instead.
 const CARDS_OVER: usize = 2;
 
+/// The share of a page's text (all of it, as measured while parsing) its repeated cards
+/// hold for a page that does not call itself an article to have them read as a
+/// listing's.
+const CARDS_SHARE: (usize, usize) = (1, 2);
+
+/// The share that is enough on a page that links its next page (`rel="next"`, an element
+/// named `pagination` or `pager`): a listing of many pages.
+const PAGED_CARDS_SHARE: (usize, usize) = (1, 5);
+
+/// A page's links to its next page, or its pagination bar.
+static PAGINATION: LazyLock<Matcher> = LazyLock::new(|| {
+    Matcher::new(
+        "a[rel~=next], link[rel=next], [class*=pagination i], [class*=pager i], \
+         [id*=pagination i], [id*=pager i]",
+    )
+    .expect("static selector")
+});
+
+/// Whether a page's cards are read as a listing's ([`or_cards`]): on a page of another
+/// kind than an article, and on one taken for an article that does not call itself one
+/// ([`super::kind::calls_itself_article`]) whose cards hold [`CARDS_SHARE`] of its text
+/// (`text_chars`, all of it as measured while parsing), or [`PAGED_CARDS_SHARE`] when the
+/// page links its next page ([`PAGINATION`]).
+fn read_as_listing(
+    doc: &Document,
+    kind: Kind,
+    cards: Option<super::cards::Cards>,
+    text_chars: usize,
+) -> bool {
+    let holds = |c: usize, share: (usize, usize)| {
+        c.saturating_mul(share.1) >= text_chars.saturating_mul(share.0)
+    };
+    kind != Kind::Article
+        || cards.is_some_and(|c| {
+            (holds(c.chars, CARDS_SHARE)
+                || (holds(c.chars, PAGED_CARDS_SHARE)
+                    && !doc.select_single_matcher(&PAGINATION).is_empty()))
+                && !super::kind::calls_itself_article(doc)
+        })
+}
+
 /// `x`, or the page's repeated cards ([`super::cards`]) when they hold more than
 /// [`CARDS_OVER`] times its text once cleaned: a listing read whole, under the title found.
-/// On a page taken for an article, only when its text is short (under
-/// [`SHORT_ARTICLE_CHARS`]: a listing Readability read one card of), and the cards are
-/// cleaned as an article's text is; on a page of another kind they keep their figures (a
-/// testimonial is one) and their linked titles (a card's title is its link). Measured:
+/// `listing`: the page is of another kind than an article, or is taken for one but does
+/// not call itself one ([`super::kind::calls_itself_article`]) and its cards hold
+/// [`CARDS_SHARE`] of its text. On an article otherwise, only when its text is short
+/// (under [`SHORT_ARTICLE_CHARS`]: a listing Readability read one card of), and the cards
+/// are cleaned as an article's text is; on a listing they keep their figures (a
+/// testimonial is one) and their linked titles (a card's title is its link), and a
+/// thread's posts their `comment`/`author`/`date`-named blocks. A page
+/// taken for an article whose text is not short keeps it unless the cards hold its
+/// longest paragraph (they are its text and more, not a strip beside it). Measured:
 /// docs/benchmarks.md, "Every kind of page". `page` gives the page's tree as parsed (the
 /// cards' element is looked up in it by id).
 fn or_cards(
     x: Extracted,
     cards: Option<super::cards::Cards>,
     kind: Kind,
+    listing: bool,
     page: impl FnOnce() -> Document,
     html: &str,
     url: &Url,
 ) -> Extracted {
     let chars = nonspace(&x.text);
     // An article's own text of some length stands: the cards beside it are its comments,
-    // its "related stories" (on Readability's test pages they replaced five articles).
-    if kind == Kind::Article && chars >= SHORT_ARTICLE_CHARS {
+    // its "related stories" (on Readability's test pages they replaced five articles) —
+    // unless the page is read as a listing.
+    if !listing && chars >= SHORT_ARTICLE_CHARS {
         return x;
     }
     let least = CARDS_OVER.saturating_mul(chars);
@@ -262,9 +311,18 @@ fn or_cards(
     let page = page();
     let block = NodeRef::new(cards.id, &page.tree);
     drop_named(&block, super::cards::CHROME);
-    clean_with(&block, false, false, kind != Kind::Article);
+    clean_with(&block, false, kind == Kind::Forum, listing);
     let text = tree::text(&block);
     if nonspace(&text) <= least {
+        return x;
+    }
+    // On a page taken for an article, a text of some length stands against cards that do
+    // not hold it (its longest paragraph): they are beside it, not it.
+    if kind == Kind::Article
+        && chars >= SHORT_ARTICLE_CHARS
+        && let Some(longest) = x.text.split("\n\n").max_by_key(|p| p.len())
+        && !text.contains(longest.trim())
+    {
         return x;
     }
     let body = sanitize(&block.inner_html(), Some(url));
@@ -289,19 +347,20 @@ fn finished(
     }
 }
 
-/// The page's largest block (holding `share` of the best block's text), cleaned (a
-/// thread's posts kept when `posts`) and rendered; `None` when it has no text.
+/// The page's largest block (holding `share` of the best block's text), cleaned and
+/// rendered; `None` when it has no text.
 fn block_read(
     doc: &Document,
     share: (usize, usize),
-    posts: bool,
     html: &str,
     url: &Url,
     warning: Option<String>,
+    title: Option<String>,
 ) -> Option<Extracted> {
-    let (title, block) = largest_block(doc, 0, share)?;
+    let (found, block) = largest_block(doc, 0, share)?;
+    let title = title.unwrap_or(found);
     drop_named(&block, CHROME);
-    clean(&block, false, posts);
+    clean(&block, false);
     let text = tree::text(&block);
     if nonspace(&text) == 0 {
         return None;
@@ -324,7 +383,7 @@ fn too_large(doc: &Document, ld: &LinkedData, html: &str, url: &Url) -> Option<E
         });
     }
     let warning = Some(TOO_LARGE_WARNING.to_string());
-    block_read(doc, ARTICLE_SHARE, false, html, url, warning)
+    block_read(doc, ARTICLE_SHARE, html, url, warning, None)
 }
 
 /// What the result says when the text is the body the page's JSON-LD declares.
@@ -643,7 +702,7 @@ fn with_fact_boxes(html: String, text: String, boxes: &[String], url: &Url) -> (
     for b in boxes {
         let fragment = Document::fragment(b.as_str());
         let root = fragment.html_root();
-        clean(&root, false, false);
+        clean(&root, false);
         let box_text = tree::text(&root);
         let box_html = sanitize(&root.inner_html(), Some(url));
         let lines: Vec<&str> = box_text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -758,13 +817,21 @@ const ARTICLE_SHARE: (usize, usize) = (4, 5);
 /// sections, so the container taken holds nearly all of it.
 const PAGE_SHARE: (usize, usize) = (95, 100);
 
-/// A thread, a documentation page or a service page, read as its kind says instead of as
-/// one article: the container holding (nearly) all of its text outside navigation
-/// (Readability takes one post, one section), cleaned as an article's block is; a
-/// forum's posts kept whatever their class names (`comment`, `author`, `date`). `None`
-/// when the page has no such block.
-fn by_kind(doc: &Document, kind: Kind, html: &str, url: &Url) -> Option<Extracted> {
-    block_read(doc, PAGE_SHARE, kind == Kind::Forum, html, url, None)
+/// A documentation page or a service page, read as its kind says instead of as one
+/// article: the container holding (nearly) all of its text outside navigation
+/// (Readability takes one section), cleaned as an article's block is. `None` when the
+/// page has no such block. (A thread is read as Readability's text, then its posts as
+/// its repeated cards: on WCXB's forums that measured above this container,
+/// docs/benchmarks.md, "Every kind of page".)
+fn by_kind(doc: &Document, html: &str, url: &Url) -> Option<Extracted> {
+    // The title Readability gives an article (from `<title>`, its headings and meta
+    // tags), not the block's heading: a documentation or service page is titled as an
+    // article of the same page would be.
+    let title = dom_smoothie::Readability::with_document(doc.clone(), Some(url.as_str()), None)
+        .ok()
+        .map(|r| crate::text::collapse(&r.get_article_metadata(None).title))
+        .filter(|t| !t.is_empty());
+    block_read(doc, PAGE_SHARE, html, url, None, title)
 }
 
 fn html_escape(s: &str) -> String {
@@ -903,12 +970,12 @@ const BOILERPLATE_NAMES: &[&str] = &[
     "bio",
 ];
 
-/// Boilerplate names that are a thread's posts on a forum's page.
-const POST_NAMES: &[&str] = &["comment", "comments", "author", "meta", "date"];
-
 /// Words in a class or id that name a quotation: a block so named stays, whatever else
 /// its name says (`comment-quote`: a reader's comment the author quotes).
 const QUOTATION_NAMES: &[&str] = &["quote", "quotation", "blockquote", "citation"];
+
+/// Boilerplate names that are a thread's posts on a forum's page.
+const POST_NAMES: &[&str] = &["comment", "comments", "author", "meta", "date"];
 
 fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, posts: bool) -> bool {
     let (class, id) = (e.class(), e.id_attr());
@@ -983,12 +1050,13 @@ const BOILERPLATE_OPENINGS: &[&str] = &[
 /// as boilerplate by their class or id, short blocks that open like boilerplate, and
 /// link-dense short blocks. `root` itself is judged too when `with_root` (the article's
 /// own container); a container that goes takes the article's text with it.
-fn clean(root: &NodeRef<'_>, with_root: bool, posts: bool) {
-    clean_with(root, with_root, posts, false);
+fn clean(root: &NodeRef<'_>, with_root: bool) {
+    clean_with(root, with_root, false, false);
 }
 
-/// [`clean`]; `cards`: a listing's cards, whose figures and short linked blocks (a card's
-/// picture, its linked title) are its content.
+/// [`clean`]; `posts`: a thread's posts, whose `comment`/`author`/`date`-named blocks are
+/// its content; `cards`: a listing's cards, whose figures and short linked blocks (a
+/// card's picture, its linked title) are its content.
 fn clean_with(root: &NodeRef<'_>, with_root: bool, posts: bool, cards: bool) {
     let counts = tree::counts(root, BLOCKS);
     let of = |e: &NodeRef<'_>| counts.get(&e.id).copied().unwrap_or_default();
@@ -1448,10 +1516,12 @@ mod tests {
     }
 
     #[test]
-    fn every_post_of_a_thread_is_its_text() {
-        // Readability keeps the first post and drops the others as "comments".
+    fn every_reply_of_a_thread_is_its_text_whatever_its_class_says() {
+        // Readability keeps the question and the first reply, and drops the others as
+        // "comments": the replies are the thread's repeated posts, read whole with their
+        // comment-named blocks.
         let url = Url::parse("https://community.example.org/t/printer-offline/4411").expect("url");
-        let posts: String = ["ana", "ben", "cy", "dee"]
+        let replies: String = ["ana", "ben", "cy", "dee", "eve", "fay"]
             .iter()
             .enumerate()
             .map(|(i, w)| post(w, i))
@@ -1459,19 +1529,135 @@ mod tests {
         let html = format!(
             "<html><head><title>Printer offline - Example Community</title></head><body>\
              <nav><a href=\"/\">Latest</a> <a href=\"/c\">Categories</a></nav>\
-             <main><h1>Printer offline</h1>{posts}</main><footer>Powered by a forum</footer>\
-             </body></html>"
+             <main><h1>Printer offline</h1><div class=\"topic\"><p>My printer shows offline \
+             since the update.</p></div><div class=\"replies\">{replies}</div></main>\
+             <footer>Powered by a forum</footer></body></html>"
         );
         let x = extract(&html, &url).expect("extracted");
-        for n in 0..4 {
+        for n in 0..6 {
             assert!(
                 x.text.contains(&format!("Post {n} of the thread")),
                 "{}",
                 x.text
             );
         }
+        assert!(
+            x.text.contains("ana"),
+            "the author's name stays: {}",
+            x.text
+        );
         assert!(!x.text.contains("Categories"), "{}", x.text);
         assert_eq!(x.warning, None);
+    }
+
+    /// A page of `n` cards, each a heading and a paragraph; the first card's paragraph is
+    /// `first` characters long, the others 300. `head` goes in `<head>`.
+    fn sections(head: &str, first: usize) -> String {
+        let card = |i: usize, len: usize| {
+            let words = "word ".repeat(len / 5);
+            format!("<div class='tile'><h3>Tile {i}</h3><p>Tile {i} says {words}</p></div>")
+        };
+        let cards: String = (0..8)
+            .map(|i| card(i, if i == 0 { first } else { 300 }))
+            .collect();
+        format!(
+            "<html><head><title>Our work | Center</title>{head}</head><body>\
+             <nav><a href='/'>Home</a></nav><main><h1>Our work</h1><div class='grid'>{cards}</div>\
+             </main></body></html>"
+        )
+    }
+
+    #[test]
+    fn a_page_not_calling_itself_an_article_whose_cards_hold_half_its_text_is_read_as_them() {
+        // Readability read one card's long text (1,200 characters): on a page that does
+        // not call itself an article, the cards holding it and the rest are read.
+        let url = Url::parse("https://center.example.org/work").expect("url");
+        let read = |html: &str| {
+            let (doc, shape) = super::super::shape::parse_measured(html, MAX_ELEMENTS);
+            let cards = super::super::cards::find(&doc);
+            let listing = read_as_listing(&doc, Kind::Article, cards, shape.text_chars);
+            let first = "word ".repeat(1500 / 5);
+            let x = finished(
+                "Our work",
+                String::new(),
+                format!("Tile 0 says {first}"),
+                html,
+                None,
+            );
+            or_cards(x, cards, Kind::Article, listing, || doc, html, &url).text
+        };
+        let text = read(&sections("", 1500));
+        for i in 0..8 {
+            assert!(text.contains(&format!("Tile {i} says")), "{text}");
+        }
+        // The same page calling itself an article keeps the text read.
+        let text = read(&sections(
+            "<meta property='og:type' content='article'>",
+            1500,
+        ));
+        assert!(!text.contains("Tile 3 says"), "{text}");
+        assert!(text.contains("Tile 0 says"), "{text}");
+    }
+
+    #[test]
+    fn a_service_page_is_read_whole_under_the_title_an_article_of_it_would_have() {
+        // Sections under h2 headings, no date, no author: a service page, read as the
+        // container of all its sections, titled from `<title>` as Readability titles an
+        // article (not by the block's own heading).
+        let url = Url::parse("https://acme.example.com/services/data-analytics").expect("url");
+        let sections: String = ["Strategy", "Engineering", "Support"]
+            .iter()
+            .map(|h| {
+                format!(
+                    "<div class='band'><h2>{h}</h2><p>{h}: {}</p></div>",
+                    "what we do for you in this part of the work, and how. ".repeat(3)
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Data analytics services for retailers | Acme</title></head>\
+             <body><nav><a href='/'>Home</a></nav><main><h1>We make data useful</h1>{sections}\
+             </main><footer>© Acme</footer></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert_eq!(x.title, "Data analytics services for retailers");
+        for h in ["Strategy:", "Engineering:", "Support:"] {
+            assert!(x.text.contains(h), "{}", x.text);
+        }
+        assert!(!x.text.contains("© Acme"), "{}", x.text);
+    }
+
+    #[test]
+    fn cards_holding_a_fifth_of_a_page_that_links_its_next_page_are_a_listing() {
+        // Eight cards (~1,100 characters) beside a long text (~2,000 characters) that is
+        // not theirs: a fifth of the page, not half.
+        let cards: String = (0..8)
+            .map(|i| {
+                format!(
+                    "<div class='item'><a href='/p/{i}'>Product number {i}</a><p>{}</p></div>",
+                    "good and cheap ".repeat(8)
+                )
+            })
+            .collect();
+        let page = |pager: &str| {
+            format!(
+                "<html><head><title>Lamps | Shop</title></head><body><main><h1>Lamps</h1><p>{}</p>\
+                 <div class='grid'>{cards}</div>{pager}</main></body></html>",
+                "About our lamps and how they are made. ".repeat(60)
+            )
+        };
+        let listing = |html: &str| {
+            let (doc, shape) = super::super::shape::parse_measured(html, MAX_ELEMENTS);
+            let cards = super::super::cards::find(&doc);
+            read_as_listing(&doc, Kind::Article, cards, shape.text_chars)
+        };
+        assert!(!listing(&page("")));
+        assert!(listing(&page("<a rel='next' href='?page=2'>Next</a>")));
+        assert!(listing(&page("<ul class='Pagination'><li>1</li></ul>")));
+        assert!(!listing(&format!(
+            "<meta property='og:type' content='article'>{}",
+            page("<a rel='next' href='?page=2'>Next</a>")
+        )));
     }
 
     #[test]

@@ -126,6 +126,11 @@ struct Signals {
     sections: usize,
     /// `article` elements.
     articles: usize,
+    /// `h2` headings (a landing page's sections).
+    h2: usize,
+    /// `time` elements and elements whose class or id names an author or a date: a
+    /// dated, signed text.
+    signed: usize,
 }
 
 fn signals(doc: &Document) -> Signals {
@@ -139,10 +144,15 @@ fn signals(doc: &Document) -> Signals {
             "pre" => s.code += 1,
             "section" => s.sections += 1,
             "article" => s.articles += 1,
+            "h2" => s.h2 += 1,
+            "time" => s.signed += 1,
             _ => {}
         }
         if post_named(&n) {
             s.posts += 1;
+        }
+        if signature_named(&n) {
+            s.signed += 1;
         }
     }
     s
@@ -164,6 +174,16 @@ fn post_named(n: &NodeRef<'_>) -> bool {
                 .iter()
                 .any(|p| w.eq_ignore_ascii_case(p))
             })
+    };
+    n.class().is_some_and(|c| named(&c)) || n.id_attr().is_some_and(|i| named(&i))
+}
+
+/// Whether an element's class or id names an author or a date (`author`, `post-author`,
+/// `authorName`, `date`, `pubdate`, `updated`).
+fn signature_named(n: &NodeRef<'_>) -> bool {
+    let named = |v: &str| {
+        let v = v.to_ascii_lowercase();
+        v.contains("author") || v.contains("date")
     };
     n.class().is_some_and(|c| named(&c)) || n.id_attr().is_some_and(|i| named(&i))
 }
@@ -264,9 +284,25 @@ fn by_url(url: &Url) -> Option<Kind> {
 /// or landing page.
 const SERVICE_SECTIONS: usize = 4;
 
+/// A page of at least this many `h2` headings, no date and no author that does not call
+/// itself an article is a service or landing page.
+const SERVICE_HEADINGS: usize = 3;
+
 /// Whether the URL's path is at most one segment deep (a site's own pages: `/pricing`).
 fn shallow(url: &Url) -> bool {
     url.path().split('/').filter(|s| !s.is_empty()).count() <= 1
+}
+
+/// Whether the page calls itself an article: its OpenGraph type (`<meta
+/// property="og:type">`) is `article`. A page that does not, and whose repeated cards
+/// hold half its text, is read as a listing even when its structure looks like an
+/// article's (`extract::or_cards`).
+pub fn calls_itself_article(doc: &Document) -> bool {
+    doc.select("meta[property='og:type']")
+        .nodes()
+        .first()
+        .and_then(|m| m.attr("content"))
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("article"))
 }
 
 /// The page's kind, from its JSON-LD types, its URL and its structure (in that order of
@@ -311,6 +347,12 @@ pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
         Some(Kind::Documentation) if s.code > 0 => Kind::Documentation,
         Some(k @ (Kind::Product | Kind::Listing)) => k,
         None if s.sections >= SERVICE_SECTIONS && s.articles == 0 && shallow(url) => Kind::Service,
+        // Sections under their `h2` headings with no date or author anywhere, on a page
+        // that does not call itself an article: a service or landing page (measured:
+        // docs/benchmarks.md, "Every kind of page").
+        _ if s.h2 >= SERVICE_HEADINGS && s.signed == 0 && !calls_itself_article(doc) => {
+            Kind::Service
+        }
         _ => Kind::Article,
     }
 }
@@ -407,6 +449,45 @@ mod tests {
         for (head, body, url, want) in cases {
             assert_eq!(kind_of(&head, &body, url), want, "{head} {body} {url}");
         }
+    }
+
+    #[test]
+    fn headed_sections_without_a_date_or_an_author_are_a_service_page() {
+        let u = "https://example.com/services/data-analytics";
+        let sections: String = ["Strategy", "Engineering", "Support"]
+            .iter()
+            .map(|h| format!("<h2>{h}</h2><p>What we do for you in {h}.</p>"))
+            .collect();
+        assert_eq!(kind_of("", &sections, u), Kind::Service);
+        // Fewer headings, a date, an author or an article's own OpenGraph type: an article.
+        let two: String = sections
+            .splitn(3, "<h2>")
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("<h2>");
+        assert_eq!(kind_of("", &two, u), Kind::Article);
+        let dated = format!("<time datetime='2025-01-02'>2 January</time>{sections}");
+        assert_eq!(kind_of("", &dated, u), Kind::Article);
+        let signed = format!("<span class='post-author'>Ana</span>{sections}");
+        assert_eq!(kind_of("", &signed, u), Kind::Article);
+        let dated_by_name = format!("<p class='pubdate'>2 January</p>{sections}");
+        assert_eq!(kind_of("", &dated_by_name, u), Kind::Article);
+        let og = "<meta property='og:type' content='article'>";
+        assert_eq!(kind_of(og, &sections, u), Kind::Article);
+    }
+
+    #[test]
+    fn a_page_calls_itself_an_article_by_its_opengraph_type() {
+        let says = |head: &str| {
+            let html = format!("<html><head>{head}</head><body><p>text</p></body></html>");
+            calls_itself_article(&super::super::shape::parse_measured(&html, 50_000).0)
+        };
+        assert!(says("<meta property='og:type' content='article'>"));
+        assert!(says("<meta property=\"og:type\" content=\" Article \">"));
+        assert!(!says("<meta property='og:type' content='website'>"));
+        assert!(!says("<meta property='og:type' content='product'>"));
+        assert!(!says("<meta name='description' content='article'>"));
+        assert!(!says(""));
     }
 
     #[test]
