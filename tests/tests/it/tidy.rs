@@ -299,7 +299,9 @@ fn the_fuzz_seed_generator_builds() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = std::process::Command::new(cargo)
         .current_dir(root().join("fuzz/seedgen"))
-        .args(["check", "--offline", "--quiet"])
+        // Not `--offline`: on a fresh machine the seed generator's few crates may not all
+        // be in the cache the workspace's build filled.
+        .args(["check", "--locked", "--quiet"])
         .output()
         .expect("run cargo check");
     assert!(
