@@ -103,6 +103,8 @@ fn sanitizer() -> ammonia::Builder<'static> {
     // ammonia's defaults already drop script/style/iframe/form, event handlers and
     // javascript: URLs; links get rel="noopener noreferrer".
     b.url_schemes(HashSet::from(["http", "https", "mailto"]));
+    // Inline SVG goes with its text (icon titles, sprite symbol names): not the article's.
+    b.add_clean_content_tags(["svg"]);
     b
 }
 

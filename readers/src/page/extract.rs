@@ -1488,6 +1488,28 @@ mod tests {
     }
 
     #[test]
+    fn inline_svg_labels_are_not_the_articles_text() {
+        // An icon sprite's symbol titles and an icon's label inside the article: neither is
+        // read, in the text or in the HTML.
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let sprite = "<svg style=\"display:none\"><symbol id=\"i-arrow\"><title>arrow-down \
+                      arrow-left checkmark clipboard</title></symbol></svg>";
+        let body = format!(
+            "{}<p><svg><title>Share icon</title><use href=\"#i-arrow\"/></svg> {}</p>{}",
+            para(2),
+            "A sentence beside an icon, long enough to be part of the story itself: the council \
+             met on Tuesday, heard the residents and voted to fund the library and the bridge.",
+            para(2)
+        );
+        let x = extract(&page(&format!("{sprite}{body}")), &url).expect("extracted");
+        assert!(x.text.contains("beside an icon"), "{}", x.text);
+        for label in ["arrow-down", "Share icon"] {
+            assert!(!x.text.contains(label), "{}", x.text);
+            assert!(!x.html.contains(label), "{}", x.html);
+        }
+    }
+
+    #[test]
     fn a_linked_item_in_a_list_of_plain_facts_stays() {
         let url = Url::parse("https://example.com/markets").expect("url");
         let body = format!(

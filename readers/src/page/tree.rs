@@ -172,11 +172,12 @@ const BREAKING: &[&str] = &[
 ];
 
 /// Elements whose text is not shown: the sanitiser drops their content with them.
-const UNSHOWN: &[&str] = &["script", "style", "template"];
+const UNSHOWN: &[&str] = &["script", "style", "template", "svg"];
 
 /// Plain text of the subtree under `root`: one paragraph per block, separated by a blank
 /// line; `<br>` a line break; whitespace inside a line collapsed; no markup, no image text,
-/// nothing of what the sanitiser drops whole (scripts, styles).
+/// nothing of what the sanitiser drops whole (scripts, styles, inline SVG: an icon's
+/// `<title>`, a sprite's symbol names, a chart's axis labels).
 pub fn text(root: &NodeRef<'_>) -> String {
     let mut lines: Vec<String> = vec![String::new()];
     let paragraph_break = |lines: &mut Vec<String>, blank: bool| {
