@@ -191,6 +191,9 @@ struct Worker {
     /// Its `/proc/PID/statm`, opened once: read after every job, a kept descriptor costs
     /// one `pread` of a few numbers (opening and reading `status` cost ~40 µs a job).
     statm: Option<std::fs::File>,
+    /// Its `/proc/PID/stat`, opened once: read around a job only when the log asks for
+    /// each job's CPU time (`debug`).
+    stat: Option<std::fs::File>,
 }
 
 impl Worker {
@@ -207,6 +210,26 @@ impl Worker {
         };
         resident_kib(&buf[..n], rustix::param::page_size()).is_some_and(|kib| kib > RETIRE_RSS_KIB)
     }
+
+    /// The CPU time it has used, in milliseconds (user and system, from `/proc`).
+    fn cpu_ms(&self) -> Option<u64> {
+        use std::os::unix::fs::FileExt as _;
+        let mut buf = [0u8; 512];
+        let n = self.stat.as_ref()?.read_at(&mut buf, 0).ok()?;
+        cpu_ms_of_stat(&buf[..n], rustix::param::clock_ticks_per_second())
+    }
+}
+
+/// User plus system CPU time in milliseconds from a `/proc/PID/stat` line (`utime` and
+/// `stime`, the 14th and 15th fields, in clock ticks; the name in parentheses may hold
+/// spaces, so fields are counted after its closing parenthesis).
+fn cpu_ms_of_stat(stat: &[u8], ticks_per_sec: u64) -> Option<u64> {
+    let after = stat.iter().rposition(|&b| b == b')')?;
+    let rest = std::str::from_utf8(&stat[after + 1..]).ok()?;
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some((utime + stime).saturating_mul(1000) / ticks_per_sec.max(1))
 }
 
 /// Resident memory in KiB from a `statm` line (sizes in pages; resident is the second).
@@ -591,9 +614,12 @@ impl Pool {
             }
             done.notify_one();
         });
-        let statm = child
-            .id()
-            .and_then(|pid| std::fs::File::open(format!("/proc/{pid}/statm")).ok());
+        let proc_file = |name: &str| {
+            child
+                .id()
+                .and_then(|pid| std::fs::File::open(format!("/proc/{pid}/{name}")).ok())
+        };
+        let (statm, stat) = (proc_file("statm"), proc_file("stat"));
         let mut w = Worker {
             child,
             stdin,
@@ -602,6 +628,7 @@ impl Pool {
             stderr_done,
             alive: self.alive.clone(),
             statm,
+            stat,
         };
         let ready = tokio::time::timeout(READY_TIMEOUT, read_frame(&mut w.stdout))
             .await
@@ -680,11 +707,27 @@ impl Pool {
         // 6 s budget once took 24 s of wall time) a job that gets an eighth of a core still
         // ends by its CPU cap, with that reason, before the backstop.
         let limit = Duration::from_millis(cpu_ms.saturating_mul(8).max(30_000));
+        // Each job's CPU time against its budget, when the log asks for it: how close real
+        // documents come to their budgets (docs/reliability.md).
+        let used_before = tracing::enabled!(tracing::Level::DEBUG)
+            .then(|| w.cpu_ms())
+            .flatten();
         let frame = match tokio::time::timeout(limit, talk(w, header, input)).await {
             Ok(Ok(frame)) => frame,
             Ok(Err(_)) => return Err(diagnose(w).await),
             Err(_) => return Err(WorkerError::TooSlow),
         };
+        if let Some(before) = used_before
+            && let Some(after) = w.cpu_ms()
+        {
+            tracing::debug!(
+                job = J::NAME,
+                lane = lane.name(),
+                cpu_ms = after.saturating_sub(before),
+                budget_ms = cpu_ms,
+                "worker job"
+            );
+        }
         let large = frame.header.len() + frame.payload.len() > SMALL_FRAME;
         let (answer, retire) = blocking(large, move || {
             let (&flags, body) = frame.header.split_first().ok_or(WorkerError::Crashed)?;
