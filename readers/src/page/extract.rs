@@ -228,7 +228,19 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     let (body_html, body_text) = with_fact_boxes(body_html, body_text, &boxes, url);
     let x = finished(&title, body_html, body_text, html, warning);
     let page = || page.unwrap_or_else(|| super::shape::parse_measured(html, MAX_ELEMENTS).0);
-    Ok(or_cards(x, cards, kind, listing, page, html, url))
+    let x = or_cards(x, cards, kind, listing, page, html, url);
+    // A few words read (a "Loading" splash, the site's name) where the page's script-less
+    // version holds a text: that version, as when nothing was read.
+    let read_chars = nonspace(&x.text);
+    if !nested
+        && read_chars < NOSCRIPT_MIN_CHARS
+        && let Some(inner) = noscript(html)
+        && nonspace(&super::shape::text_only(&inner)) >= 2 * read_chars
+        && let Ok(inner) = read(&inner, url, Some(kind), true)
+    {
+        return Ok(inner);
+    }
+    Ok(x)
 }
 
 /// How many times the text read a page's repeated cards must hold to be read instead.
@@ -1697,6 +1709,14 @@ mod tests {
         let x = extract(&html, &url).expect("extracted");
         assert!(x.text.contains("Post 2 of the thread"), "{}", x.text);
         assert_eq!(x.warning, None);
+        // The same with a few words drawn before the script runs (a "Loading" splash, the
+        // site's name): still the posts.
+        let splash = html.replace(
+            "<div id=\"app\"></div>",
+            "<div id=\"app\"><p>Loading</p><p>Example Community</p></div>",
+        );
+        let x = extract(&splash, &url).expect("extracted");
+        assert!(x.text.contains("Post 2 of the thread"), "{}", x.text);
     }
 
     #[test]
