@@ -614,15 +614,17 @@ fn stream_at(all: &[Line], lead: usize, rules: &[Rule]) -> (usize, Option<Block>
         let l = &lines[j];
         let d = l.base - lines[j - 1].base;
         let size = l.size.max(lines[j - 1].size);
-        let pitch = (steps.len() >= 2).then(|| {
+        // The table's usual step (the median so far), asked only of a step past three
+        // sizes: most lines are closer.
+        let within_pitch = || {
+            if steps.len() < 2 {
+                return false;
+            }
             let mut v = steps.clone();
             v.sort_by(f32::total_cmp);
-            v[v.len() / 2]
-        });
-        if l.table().is_some()
-            || d <= 0.0
-            || (d > 3.0 * size && pitch.is_none_or(|p| d > PITCH_STEP * p))
-        {
+            d <= PITCH_STEP * v[v.len() / 2]
+        };
+        if l.table().is_some() || d <= 0.0 || (d > 3.0 * size && !within_pitch()) {
             break;
         }
         steps.push(d);
