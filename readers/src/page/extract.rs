@@ -144,7 +144,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     let cards = super::cards::find(&doc);
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
     if matches!(kind, Kind::Documentation | Kind::Service)
-        && let Some(x) = by_kind(&doc.clone(), html, url)
+        && let Some(x) = by_kind(doc.clone(), html, url)
     {
         return Ok(or_cards(x, cards, kind, listing, || doc, html, url));
     }
@@ -835,15 +835,19 @@ const PAGE_SHARE: (usize, usize) = (95, 100);
 /// page has no such block. (A thread is read as Readability's text, then its posts as
 /// its repeated cards: on WCXB's forums that measured above this container,
 /// docs/benchmarks.md, "Every kind of page".)
-fn by_kind(doc: &Document, html: &str, url: &Url) -> Option<Extracted> {
+fn by_kind(doc: Document, html: &str, url: &Url) -> Option<Extracted> {
     // The title Readability gives an article (from `<title>`, its headings and meta
     // tags), not the block's heading: a documentation or service page is titled as an
-    // article of the same page would be.
-    let title = dom_smoothie::Readability::with_document(doc.clone(), Some(url.as_str()), None)
-        .ok()
-        .map(|r| crate::text::collapse(&r.get_article_metadata(None).title))
-        .filter(|t| !t.is_empty());
-    block_read(doc, PAGE_SHARE, html, url, None, title)
+    // article of the same page would be. Readability reads its metadata without changing
+    // the tree, so the block is then read from the same copy. It takes only a URL with an
+    // authority (`scheme://…`); with another, the block's heading stands.
+    if !url.has_authority() {
+        return block_read(&doc, PAGE_SHARE, html, url, None, None);
+    }
+    let r = dom_smoothie::Readability::with_document(doc, Some(url.as_str()), None).ok()?;
+    let title =
+        Some(crate::text::collapse(&r.get_article_metadata(None).title)).filter(|t| !t.is_empty());
+    block_read(&r.doc, PAGE_SHARE, html, url, None, title)
 }
 
 fn html_escape(s: &str) -> String {
