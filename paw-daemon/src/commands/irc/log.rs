@@ -183,7 +183,7 @@ pub struct Log {
     notify: watch::Sender<u64>,
     /// Serialises writes of `cursors.json` and remembers the newest snapshot written, so
     /// the file is written outside `inner` (appends never wait on an fsync) and an older
-    /// snapshot never lands after a newer one.
+    /// snapshot never lands after a newer one. Taken before `inner`, never while holding it.
     cursor_file: Mutex<u64>,
 }
 
@@ -738,25 +738,30 @@ impl Log {
     }
 
     /// Moves `channel`'s cursor to `id` (never backwards) and saves the cursors (with
-    /// fsync: a blocking call, see [`advance_async`](Self::advance_async)).
+    /// fsync: a blocking call, see [`advance_async`](Self::advance_async)). Returns once a
+    /// snapshot holding a cursor at or past `id` is on disk, also when another call moved
+    /// it there first and is still writing: a pull is acknowledged only after that.
     pub fn advance(&self, channel: &str, id: u64) -> io::Result<()> {
-        let (bytes, generation) = {
+        let needed = {
             let mut g = self.lock();
             let cur = g.cursors.entry(fold(channel)).or_default();
-            if id <= *cur {
-                return Ok(());
+            if id > *cur {
+                *cur = id;
+                g.cursor_gen += 1;
+                g.changes += 1;
             }
-            *cur = id;
-            g.cursor_gen += 1;
-            g.changes += 1;
+            g.cursor_gen
+        };
+        let mut written = self.cursor_file.lock().unwrap_or_else(|e| e.into_inner());
+        if *written >= needed {
+            // A snapshot that includes this cursor is already on disk.
+            return Ok(());
+        }
+        let (bytes, generation) = {
+            let g = self.lock();
             let bytes = serde_json::to_vec_pretty(&g.cursors).map_err(io::Error::other)?;
             (bytes, g.cursor_gen)
         };
-        let mut written = self.cursor_file.lock().unwrap_or_else(|e| e.into_inner());
-        if *written >= generation {
-            // A newer snapshot (which includes this move) is already on disk.
-            return Ok(());
-        }
         write_atomic(&self.dir.join("cursors.json"), &bytes, Durability::Sync)?;
         *written = generation;
         Ok(())

@@ -24,6 +24,28 @@ fn unread_counts_since_answers_again_only_after_a_change() {
 }
 
 #[test]
+fn a_cursor_another_pull_moved_is_on_disk_before_this_pull_returns() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = Log::open(dir.path(), 10, 0).expect("open");
+    for i in 0..3 {
+        log.append_inbound("#a", "n", &format!("m{i}"))
+            .expect("append");
+    }
+    // Another pull has moved the cursor in memory and not yet written the file.
+    {
+        let mut g = log.lock();
+        g.cursors.insert(fold("#a"), 3);
+        g.cursor_gen += 1;
+    }
+    // This pull delivered the same messages: when it returns, a restart must keep them read.
+    log.advance("#a", 3).expect("advance");
+    drop(log);
+    let log = Log::open(dir.path(), 10, 0).expect("reopen");
+    assert_eq!(log.cursor("#a"), 3);
+    assert!(log.unread("#a", 10).expect("unread").messages.is_empty());
+}
+
+#[test]
 fn ids_and_cursors_survive_reopening_and_slow_readers_lose_nothing() {
     let dir = tempfile::tempdir().expect("tmp");
     let log = Log::open(dir.path(), 3, 0).expect("open");
