@@ -140,6 +140,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
             )
         });
     }
+    drop_asked(&doc, shape.text_chars);
     let kind = kind.unwrap_or_else(|| super::kind::kind(&doc, &ld, url));
     let cards = super::cards::find(&doc);
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
@@ -538,6 +539,45 @@ fn comment_named(n: &NodeRef<'_>) -> bool {
 /// another quote, or a slot with next to no text (an ad, an empty box).
 fn passed(s: &NodeRef<'_>) -> bool {
     comment_named(s) || (!s.has_name("p") && walk_of(s).is_some_and(|w| w.chars < SLOT_MAX_CHARS))
+}
+
+/// What a page shows only when the reader asks for it: a form (its fields, a shop's cart
+/// and quick-order list) and a modal dialog (a cart drawer, a sign-in box, "learn more").
+const ASKED: &str = "form, dialog, [role=dialog], [aria-modal=true]";
+
+/// Of those, at most this many are looked at, and their text is counted over at most
+/// [`ASKED_MAX_NODES`] nodes in all (nested ones are walked again for each).
+const ASKED_MAX: usize = 256;
+const ASKED_MAX_NODES: usize = 200_000;
+
+static ASKED_MATCHER: LazyLock<Matcher> =
+    LazyLock::new(|| Matcher::new(ASKED).expect("static selector"));
+
+/// Removes, before the page's kind, cards or article are looked for, what it shows only when asked ([`ASKED`])
+/// unless it holds half of the page's text (`text_chars`, all of it as measured while
+/// parsing): a page whose whole body is one `<form>` (ASP.NET) keeps it. A form with an
+/// e-mail field stays for [`before_readability`], which takes its sign-up box with the
+/// pitch around it. Trafilatura drops
+/// forms the same way. Measured: docs/benchmarks.md, "Every kind of page".
+fn drop_asked(doc: &Document, text_chars: usize) {
+    let mut budget = ASKED_MAX_NODES;
+    let found = doc.select_matcher(&ASKED_MATCHER);
+    for n in found.nodes().iter().take(ASKED_MAX) {
+        let (mut chars, mut signup) = (0usize, false);
+        for d in n.descendants_it() {
+            if budget == 0 {
+                return;
+            }
+            budget -= 1;
+            chars += tree::text_len(&d);
+            signup |= d.has_name("input")
+                && d.attr("type")
+                    .is_some_and(|t| t.eq_ignore_ascii_case("email"));
+        }
+        if !signup && chars.saturating_mul(2) < text_chars {
+            n.remove_from_parent();
+        }
+    }
 }
 
 /// Runs on the page's tree before Readability, which would drop what a reader keeps:
@@ -1501,6 +1541,53 @@ mod tests {
         let x = extract(&page(&body), &url).expect("extracted");
         assert!(!x.text.contains("best stories once a week"), "{}", x.text);
         assert!(x.text.contains("Paragraph 2 says"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_shops_cart_form_and_its_modal_are_not_the_products_text() {
+        // A product page: its description, then a quick-order form listing every variant
+        // and a cart drawer (a modal), each holding more text than the description.
+        let url = Url::parse("https://shop.example.com/products/trail-pack").expect("url");
+        let rows: String = (0..24)
+            .map(|i| {
+                format!(
+                    "<tr><td>Colour {i} / 40L SKU-{i:04}</td><td>$39.99/ea</td><td>Quantity</td></tr>"
+                )
+            })
+            .collect();
+        let drawer: String = (0..12)
+            .map(|i| format!("<p>Recently viewed item {i}: a pack in colour {i}, $39.99</p>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>Trail Pack 40L</title></head><body>\
+             <main><h1>Trail Pack 40L</h1>\
+             <div class='description'><p>Made of rip-stop nylon that sheds rain and resists \
+             tears, with a rain cover in the pocket under the pack.</p><p>A padded back and \
+             shoulder straps that breathe keep the weight comfortable on long days.</p></div>\
+             <form action='/cart/update'><table>{rows}</table><button>Update</button></form>\
+             </main><div role='dialog' aria-modal='true' class='cart-drawer'><h2>Your cart</h2>{drawer}</div>\
+             </body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("rip-stop nylon"), "{}", x.text);
+        assert!(x.text.contains("padded back"), "{}", x.text);
+        for chrome in ["SKU-0003", "Your cart", "Recently viewed"] {
+            assert!(!x.text.contains(chrome), "{chrome}: {}", x.text);
+        }
+    }
+
+    #[test]
+    fn a_page_that_is_one_form_is_still_read() {
+        // ASP.NET wraps the whole page in one form: it is the page, not a form on it.
+        let url = Url::parse("https://example.com/a/story.aspx").expect("url");
+        let html = format!(
+            "<html><head><title>The Title Of This Story</title></head><body>\
+             <form id='aspnetForm' action='story.aspx'><article><h1>The Title Of This Story</h1>{}</article></form>\
+             </body></html>",
+            para(5)
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("Paragraph 4 says"), "{}", x.text);
     }
 
     #[test]
