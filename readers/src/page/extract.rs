@@ -169,7 +169,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // was found: not serialised and parsed again.
     let found = r.parse().ok().and_then(|article| {
         let root = *r.doc.select_single_matcher(&ARTICLE_ROOT).nodes().first()?;
-        clean(&root, true);
+        clean(&root, true, kind == Kind::Product);
         let text = tree::text(&root);
         // Sanitised only once chosen over the page's largest block.
         (!text.trim().is_empty()).then(|| {
@@ -200,7 +200,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         largest_block(&page, beat, ARTICLE_SHARE).map(|(title, block)| {
             // Its chrome stays out of the text.
             drop_named(&block, CHROME);
-            clean(&block, false);
+            clean(&block, false, kind == Kind::Product);
             let text = tree::text(&block);
             (title, block.inner_html().to_string(), text)
         })
@@ -324,7 +324,12 @@ fn or_cards(
     let page = page();
     let block = NodeRef::new(cards.id, &page.tree);
     drop_named(&block, super::cards::CHROME);
-    clean_with(&block, false, kind == Kind::Forum, listing);
+    let names = match kind {
+        Kind::Forum => Names::Posts,
+        Kind::Product => Names::Product,
+        _ => Names::Any,
+    };
+    clean_with(&block, false, names, listing);
     let text = tree::text(&block);
     if nonspace(&text) <= least {
         return x;
@@ -373,7 +378,7 @@ fn block_read(
     let (found, block) = largest_block(doc, 0, share)?;
     let title = title.unwrap_or(found);
     drop_named(&block, CHROME);
-    clean(&block, false);
+    clean(&block, false, false);
     let text = tree::text(&block);
     if nonspace(&text) == 0 {
         return None;
@@ -754,7 +759,7 @@ fn with_fact_boxes(html: String, text: String, boxes: &[String], url: &Url) -> (
     for b in boxes {
         let fragment = Document::fragment(b.as_str());
         let root = fragment.html_root();
-        clean(&root, false);
+        clean(&root, false, false);
         let box_text = tree::text(&root);
         let box_html = sanitize(&root.inner_html(), Some(url));
         let lines: Vec<&str> = box_text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -1030,10 +1035,38 @@ const BOILERPLATE_NAMES: &[&str] = &[
 /// its name says (`comment-quote`: a reader's comment the author quotes).
 const QUOTATION_NAMES: &[&str] = &["quote", "quotation", "blockquote", "citation"];
 
+/// Names of a product page's customer reviews: WCXB's references leave them out of a
+/// product's content (its description and specification), and on an article they are its
+/// text (a review is one), so they are boilerplate on products only.
+const REVIEW_NAMES: &[&str] = &["review", "reviews"];
+
 /// Boilerplate names that are a thread's posts on a forum's page.
 const POST_NAMES: &[&str] = &["comment", "comments", "author", "meta", "date"];
 
-fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, posts: bool) -> bool {
+/// Which names are boilerplate besides [`BOILERPLATE_NAMES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Names {
+    /// Those only.
+    Any,
+    /// A thread's posts: less [`POST_NAMES`], which name its content.
+    Posts,
+    /// A product's page: and [`REVIEW_NAMES`].
+    Product,
+}
+
+/// Whether one of the words of `e`'s class or id (split at spaces, `-` and `_`) is one of
+/// `names`.
+fn named_as(e: &NodeRef<'_>, names: &[&str]) -> bool {
+    let (class, id) = (e.class(), e.id_attr());
+    class
+        .iter()
+        .flat_map(|c| c.split_ascii_whitespace())
+        .chain(id.as_deref())
+        .flat_map(|c| c.split(['-', '_']))
+        .any(|w| names.iter().any(|n| w.eq_ignore_ascii_case(n)))
+}
+
+fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, names: Names) -> bool {
     let (class, id) = (e.class(), e.id_attr());
     let words = || {
         class
@@ -1044,7 +1077,7 @@ fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, posts: bo
     };
     words().any(|w| {
         BOILERPLATE_NAMES.iter().any(|b| w.eq_ignore_ascii_case(b))
-            && !(posts && POST_NAMES.iter().any(|p| w.eq_ignore_ascii_case(p)))
+            && !(names == Names::Posts && POST_NAMES.iter().any(|p| w.eq_ignore_ascii_case(p)))
     }) && !words().any(|w| QUOTATION_NAMES.iter().any(|q| w.eq_ignore_ascii_case(q)))
         && !quoted_in_the_flow(e, counts)
 }
@@ -1105,25 +1138,47 @@ const BOILERPLATE_OPENINGS: &[&str] = &[
 /// Removes from the article under `root`, in place: the dropped subtrees, blocks named
 /// as boilerplate by their class or id, short blocks that open like boilerplate, and
 /// link-dense short blocks. `root` itself is judged too when `with_root` (the article's
-/// own container); a container that goes takes the article's text with it.
-fn clean(root: &NodeRef<'_>, with_root: bool) {
-    clean_with(root, with_root, false, false);
+/// own container); a container that goes takes the article's text with it. On a
+/// `product`'s page its reviews go too ([`REVIEW_NAMES`]).
+fn clean(root: &NodeRef<'_>, with_root: bool, product: bool) {
+    clean_with(
+        root,
+        with_root,
+        if product { Names::Product } else { Names::Any },
+        false,
+    );
 }
 
-/// [`clean`]; `posts`: a thread's posts, whose `comment`/`author`/`date`-named blocks are
-/// its content; `cards`: a listing's cards, whose figures and short linked blocks (a
+/// [`clean`]; `names`: see [`Names`]; `cards`: a listing's cards, whose figures and short linked blocks (a
 /// card's picture, its linked title) are its content.
-fn clean_with(root: &NodeRef<'_>, with_root: bool, posts: bool, cards: bool) {
+fn clean_with(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     let counts = tree::counts(root, BLOCKS);
     let of = |e: &NodeRef<'_>| counts.get(&e.id).copied().unwrap_or_default();
     let total = of(root).text;
     let mut doomed = Vec::new();
+    // A product's reviews (outermost blocks so named) and their text: they go only when
+    // together they hold under half of the text (a "best of" page whose sections are each
+    // named a review is those reviews).
+    let (mut reviews, mut reviewed, mut in_review) = (Vec::new(), 0usize, None);
     for edge in tree::edges(root) {
-        let Edge::Open(e) = edge else { continue };
+        let e = match edge {
+            Edge::Open(e) => e,
+            Edge::Close(e) => {
+                if in_review == Some(e.id) {
+                    in_review = None;
+                }
+                continue;
+            }
+        };
         if !e.is_element() || (!with_root && e.id == root.id) {
             continue;
         }
         let c = of(&e);
+        if names == Names::Product && in_review.is_none() && named_as(&e, REVIEW_NAMES) {
+            in_review = Some(e.id);
+            reviewed += c.text;
+            reviews.push(e);
+        }
         // A footer or aside that carries the author's licence is the post's own line.
         if named(&e, DROPPED) && !c.licence && !(cards && named(&e, &["figure", "figcaption"])) {
             doomed.push(e);
@@ -1132,7 +1187,7 @@ fn clean_with(root: &NodeRef<'_>, with_root: bool, posts: bool, cards: bool) {
         // Blocks whose class or id says what they are (a share bar, a byline, a caption),
         // unless one holds a quarter of the article: then the name is not about that block
         // alone.
-        if c.text * 4 < total && !c.licence && boilerplate_name(&e, &counts, posts) {
+        if c.text * 4 < total && !c.licence && boilerplate_name(&e, &counts, names) {
             doomed.push(e);
             continue;
         }
@@ -1161,6 +1216,9 @@ fn clean_with(root: &NodeRef<'_>, with_root: bool, posts: bool, cards: bool) {
         if !cards && linked as f64 > LINK_DENSITY * len as f64 && !fact_in_a_row(&e, &counts) {
             doomed.push(e);
         }
+    }
+    if reviewed.saturating_mul(2) < total {
+        doomed.extend(reviews);
     }
     for e in doomed {
         if e.id == root.id {
@@ -1574,6 +1632,50 @@ mod tests {
         for chrome in ["SKU-0003", "Your cart", "Recently viewed"] {
             assert!(!x.text.contains(chrome), "{chrome}: {}", x.text);
         }
+    }
+
+    #[test]
+    fn a_products_customer_reviews_go_and_a_page_of_reviews_keeps_them() {
+        let url = Url::parse("https://shop.example.com/products/trail-pack").expect("url");
+        let description = "<p>Made of rip-stop nylon that sheds rain and resists tears, with \
+             a rain cover in the pocket under the pack and a padded back that breathes on long \
+             days in the hills.</p><p>Two side pockets hold a bottle each; the lid opens wide \
+             and closes with a zip that keeps the weather out.</p><p>The frame is light \
+             aluminium, the hip belt carries most of the load, and the back panel can be set to \
+             four lengths for a torso from short to tall.</p><p>It weighs 1.2 kg and holds 40 \
+             litres; a sleeve inside takes a water bladder of up to three litres.</p>";
+        let reviews = |n: usize| -> String {
+            (0..n)
+                .map(|i| {
+                    format!(
+                        "<div class='review'><p>Reviewer {i} says the pack carried well on a \
+                         long walk and the straps stayed comfortable all day.</p><p>Rated {} \
+                         of 5 after a month of use on the trails.</p></div>",
+                        i % 5 + 1
+                    )
+                })
+                .collect()
+        };
+        let page = |body: String| {
+            format!(
+                "<html><head><title>Trail Pack 40L</title></head><body><main><h1>Trail Pack \
+                 40L</h1>{body}</main></body></html>"
+            )
+        };
+        // Reviews beside the description: the product's text is its description.
+        let x = extract(
+            &page(format!(
+                "{description}<div id='reviews'>{}</div>",
+                reviews(2)
+            )),
+            &url,
+        )
+        .expect("extracted");
+        assert!(x.text.contains("rip-stop nylon"), "{}", x.text);
+        assert!(!x.text.contains("Reviewer 1"), "{}", x.text);
+        // Sections each named a review that hold most of the page are the page.
+        let x = extract(&page(format!("{description}{}", reviews(8))), &url).expect("extracted");
+        assert!(x.text.contains("Reviewer 7"), "{}", x.text);
     }
 
     #[test]
