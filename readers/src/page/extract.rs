@@ -222,7 +222,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
             if let Some(x) = linked_body(&ld, html) {
                 return Ok(x);
             }
-            return Err("no text found on the page".into());
+            return page_text(html, url).ok_or_else(|| "no text found on the page".into());
         }
     };
     let body_html = sanitize(&body_html, Some(url));
@@ -422,6 +422,31 @@ fn linked_body(ld: &LinkedData, html: &str) -> Option<Extracted> {
         body,
         html,
         Some(LINKED_DATA_WARNING.to_string()),
+    ))
+}
+
+/// What the result says when the text is all the page shows.
+pub const PAGE_TEXT_WARNING: &str =
+    "no article was recognised on the page; this is all of its text, navigation included";
+
+/// The last resort of a page with text but no article, no block outside its chrome and no
+/// JSON-LD body (a page of link lists, a script's "enable JavaScript" notice): all the
+/// text it shows, with [`PAGE_TEXT_WARNING`], rather than `failed` — a reader sees what
+/// the page is.
+fn page_text(html: &str, url: &Url) -> Option<Extracted> {
+    let doc = super::shape::parse_measured(html, MAX_ELEMENTS).0;
+    let body = *doc.select("body").nodes().first()?;
+    let text = tree::text(&body);
+    if nonspace(&text) == 0 {
+        return None;
+    }
+    let body_html = sanitize(&body.inner_html(), Some(url));
+    Some(finished(
+        "",
+        body_html,
+        text,
+        html,
+        Some(PAGE_TEXT_WARNING.to_string()),
     ))
 }
 
@@ -1910,6 +1935,31 @@ mod tests {
         );
         let x = extract(&splash, &url).expect("extracted");
         assert!(x.text.contains("Post 2 of the thread"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_page_of_navigation_only_gives_all_its_text_with_a_warning() {
+        // A category page that is only link lists in its header and sidebar, and a page
+        // drawn by a script that says so: no article, no block outside the chrome, no
+        // JSON-LD body — what the page shows, not `failed`.
+        let url = Url::parse("https://shop.example.com/category/gadgets/").expect("url");
+        let links: String = ["Radios", "Power Banks", "Speakers", "Cables"]
+            .iter()
+            .map(|l| format!("<li><a href='/c/{l}'>{l}</a></li>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>Gadgets</title></head><body><header><nav><ul>{links}</ul>\
+             </nav></header><aside><ul>{links}</ul></aside></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("Power Banks"), "{}", x.text);
+        assert_eq!(x.warning.as_deref(), Some(PAGE_TEXT_WARNING));
+        let html = "<html><body><noscript></noscript><div id='app'></div>\
+                    <p>You need to enable JavaScript to run this app.</p></body></html>";
+        let x = extract(html, &url).expect("extracted");
+        assert!(x.text.contains("enable JavaScript"), "{}", x.text);
+        // Nothing shown at all is still an error.
+        assert!(extract("<html><body><div></div></body></html>", &url).is_err());
     }
 
     #[test]
