@@ -16,10 +16,12 @@ use dom_query::{Document, NodeId, NodeRef};
 
 use super::tree::{self, Edge};
 
-/// Subtrees whose text is not a listing's: navigation, chrome, scripts, controls.
+/// Subtrees whose text is not a listing's: navigation, chrome, scripts, controls. Not a
+/// `<form>`: the extractor has removed those that hold less than half of the page's text
+/// (`extract::drop_asked`); one left is the page's (a forum's posts in its moderation form).
 pub const CHROME: &[&str] = &[
-    "nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template", "svg",
-    "button", "select",
+    "nav", "header", "footer", "aside", "script", "style", "noscript", "template", "svg", "button",
+    "select",
 ];
 
 /// Fewest cards of one shape that make a listing.

@@ -1631,7 +1631,7 @@ mod tests {
         // A product page: its description, then a quick-order form listing every variant
         // and a cart drawer (a modal), each holding more text than the description.
         let url = Url::parse("https://shop.example.com/products/trail-pack").expect("url");
-        let rows: String = (0..24)
+        let rows: String = (0..12)
             .map(|i| {
                 format!(
                     "<tr><td>Colour {i} / 40L SKU-{i:04}</td><td>$39.99/ea</td><td>Quantity</td></tr>"
@@ -1701,6 +1701,35 @@ mod tests {
         // Sections each named a review that hold most of the page are the page.
         let x = extract(&page(format!("{description}{}", reviews(8))), &url).expect("extracted");
         assert!(x.text.contains("Reviewer 7"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_threads_posts_inside_its_moderation_form_are_its_text() {
+        // Forum software that wraps the replies in one form (moderators' checkboxes): the
+        // form holds most of the page's text, so it stays, and its posts are the thread's
+        // cards (Readability alone drops the comment-named replies).
+        let url = Url::parse("https://community.example.org/t/printer-offline/4411").expect("url");
+        let replies: String = ["ana", "ben", "cy", "dee", "eve", "fay"]
+            .iter()
+            .enumerate()
+            .map(|(i, w)| post(w, i))
+            .collect();
+        let html = format!(
+            "<html><head><title>Printer offline - Example Community</title></head><body>\
+             <nav><a href=\"/\">Latest</a> <a href=\"/c\">Categories</a></nav>\
+             <main><h1>Printer offline</h1><div class=\"topic\"><p>My printer shows offline \
+             since the update.</p></div><form action=\"/t/4411/moderate\" method=\"post\">\
+             <div class=\"replies\">{replies}</div></form></main>\
+             <footer>Powered by a forum</footer></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        for n in 0..6 {
+            assert!(
+                x.text.contains(&format!("Post {n} of the thread")),
+                "{}",
+                x.text
+            );
+        }
     }
 
     #[test]
