@@ -1,11 +1,13 @@
 //! Prints a document's text as `doc extract` renders it (no OCR, no worker sandbox): for
 //! measuring the readers against other converters on a corpus, one process per file.
 //!
-//! `cargo run --release -p paw-readers --example doc-text -- FILE [text|md|json] [ocr] [pages=A-B]`
+//! `cargo run --release -p paw-readers --example doc-text -- FILE [text|md|json] [ocr|ocr-always] [pages=A-B]`
 //!
 //! With `ocr`, pages without a usable text layer (and pictures) are read by Tesseract in
 //! English, as `doc extract --ocr auto` does, the language data read from the installed
-//! tessdata folder.
+//! tessdata folder; with `ocr-always` every page is rendered and read as `--ocr always` does
+//! (a text PDF read as if it were a scan: how tables in scans are measured,
+//! docs/benchmarks.md "Documents: tables").
 
 use std::io::Write as _;
 
@@ -29,7 +31,7 @@ fn main() -> ExitCode {
 fn run() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
-        eprintln!("usage: doc-text FILE [text|md|json] [ocr] [pages=A-B]");
+        eprintln!("usage: doc-text FILE [text|md|json] [ocr|ocr-always] [pages=A-B]");
         return ExitCode::from(2);
     };
     let mode = match args.get(2).map(String::as_str) {
@@ -44,7 +46,8 @@ fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let ocr = args.iter().any(|a| a == "ocr");
+    let always = args.iter().any(|a| a == "ocr-always");
+    let ocr = always || args.iter().any(|a| a == "ocr");
     let pages = args
         .iter()
         .find_map(|a| a.strip_prefix("pages="))
@@ -57,7 +60,11 @@ fn run() -> ExitCode {
         .collect();
     let borrowed: Vec<(String, &[u8])> = data.iter().map(|(n, d)| (n.clone(), &d[..])).collect();
     let settings = Ocr {
-        mode: OcrMode::Auto,
+        mode: if always {
+            OcrMode::Always
+        } else {
+            OcrMode::Auto
+        },
         lang: "eng",
         data: &borrowed,
         deferred: false,
