@@ -328,10 +328,7 @@ fn unspaced(c: char) -> bool {
 fn blocks(words: &[Word], img: &GrayImage, scale: f32, size: (f32, f32)) -> Vec<Block> {
     let scan: Vec<ScanWord> = words
         .iter()
-        .map(|w| ScanWord {
-            text: w.text.clone(),
-            bbox: w.bbox.map(|v| v as f32 * scale),
-        })
+        .map(|w| without_leader(&w.text, w.bbox.map(|v| v as f32 * scale)))
         .collect();
     let tables = tables_scan::tables(
         &scan,
@@ -382,6 +379,36 @@ fn blocks(words: &[Word], img: &GrayImage, scale: f32, size: (f32, f32)) -> Vec<
         out.insert(at, t);
     }
     out
+}
+
+/// Characters a dot leader is drawn with (`Property crime ........ 1,396.4`).
+const LEADER: &[char] = &['.', '·', '…', '‥', '⋯'];
+
+/// The least run of [`LEADER`] characters that ends a word as a leader, not a full stop.
+const LEADER_RUN: usize = 3;
+
+/// A word as the table finder sees it: without the dot leader that ends it (its box cut
+/// back in proportion), so a row label's leader does not reach into the figures' column; a
+/// word that is all leader (a spaced leader's dots are words of one dot) keeps an empty text
+/// and a box of no width at its start, which the finder skips. The
+/// paragraphs keep the word as read.
+fn without_leader(text: &str, bbox: [f32; 4]) -> ScanWord {
+    let total = text.chars().count();
+    let kept = text.trim_end_matches(LEADER);
+    let dropped = total - kept.chars().count();
+    // A spaced leader (`. . . .`) is read as words of one dot each.
+    if dropped < LEADER_RUN && !kept.is_empty() {
+        return ScanWord {
+            text: text.to_string(),
+            bbox,
+        };
+    }
+    let share = kept.chars().count() as f32 / total.max(1) as f32;
+    let [x0, y0, x1, y1] = bbox;
+    ScanWord {
+        text: kept.to_string(),
+        bbox: [x0, y0, x0 + (x1 - x0) * share, y1],
+    }
 }
 
 /// Words into paragraph blocks: lines joined with a space (none between CJK characters),

@@ -592,3 +592,19 @@ fn a_scanned_table_continued_on_the_next_page_is_one_table() {
     );
     assert_eq!(t.note.as_deref(), Some("continued on page 2"));
 }
+
+#[test]
+fn a_dot_leader_is_cut_from_the_words_the_table_finder_sees() {
+    // A row label's leader no longer reaches into the figures' column.
+    let w = without_leader("crime...........", [100.0, 0.0, 260.0, 10.0]);
+    assert_eq!(w.text, "crime");
+    assert_eq!(w.bbox, [100.0, 0.0, 150.0, 10.0]);
+    // A spaced leader's dots are words of one dot: no text, no width.
+    let dot = without_leader(".", [300.0, 0.0, 303.0, 10.0]);
+    assert_eq!(dot.text, "");
+    assert_eq!(dot.bbox[2], dot.bbox[0]);
+    // A full stop, an abbreviation and a figure stay as read.
+    for t in ["etc.", "No..", "1,396.4"] {
+        assert_eq!(without_leader(t, [0.0, 0.0, 10.0, 10.0]).text, t);
+    }
+}
