@@ -1708,28 +1708,8 @@ mod tests {
         // Forum software that wraps the replies in one form (moderators' checkboxes): the
         // form holds most of the page's text, so it stays, and its posts are the thread's
         // cards (Readability alone drops the comment-named replies).
-        let url = Url::parse("https://community.example.org/t/printer-offline/4411").expect("url");
-        let replies: String = ["ana", "ben", "cy", "dee", "eve", "fay"]
-            .iter()
-            .enumerate()
-            .map(|(i, w)| post(w, i))
-            .collect();
-        let html = format!(
-            "<html><head><title>Printer offline - Example Community</title></head><body>\
-             <nav><a href=\"/\">Latest</a> <a href=\"/c\">Categories</a></nav>\
-             <main><h1>Printer offline</h1><div class=\"topic\"><p>My printer shows offline \
-             since the update.</p></div><form action=\"/t/4411/moderate\" method=\"post\">\
-             <div class=\"replies\">{replies}</div></form></main>\
-             <footer>Powered by a forum</footer></body></html>"
-        );
-        let x = extract(&html, &url).expect("extracted");
-        for n in 0..6 {
-            assert!(
-                x.text.contains(&format!("Post {n} of the thread")),
-                "{}",
-                x.text
-            );
-        }
+        let x = extract(&thread(true), &thread_url()).expect("extracted");
+        assert_every_post(&x.text);
     }
 
     #[test]
@@ -1796,32 +1776,46 @@ mod tests {
         )
     }
 
-    #[test]
-    fn every_reply_of_a_thread_is_its_text_whatever_its_class_says() {
-        // Readability keeps the question and the first reply, and drops the others as
-        // "comments": the replies are the thread's repeated posts, read whole with their
-        // comment-named blocks.
-        let url = Url::parse("https://community.example.org/t/printer-offline/4411").expect("url");
+    fn thread_url() -> Url {
+        Url::parse("https://community.example.org/t/printer-offline/4411").expect("url")
+    }
+
+    /// A thread: a question, then six comment-classed replies ([`post`]), in a moderation
+    /// form when `in_form`.
+    fn thread(in_form: bool) -> String {
         let replies: String = ["ana", "ben", "cy", "dee", "eve", "fay"]
             .iter()
             .enumerate()
             .map(|(i, w)| post(w, i))
             .collect();
-        let html = format!(
+        let replies = format!("<div class=\"replies\">{replies}</div>");
+        let replies = if in_form {
+            format!("<form action=\"/t/4411/moderate\" method=\"post\">{replies}</form>")
+        } else {
+            replies
+        };
+        format!(
             "<html><head><title>Printer offline - Example Community</title></head><body>\
              <nav><a href=\"/\">Latest</a> <a href=\"/c\">Categories</a></nav>\
              <main><h1>Printer offline</h1><div class=\"topic\"><p>My printer shows offline \
-             since the update.</p></div><div class=\"replies\">{replies}</div></main>\
+             since the update.</p></div>{replies}</main>\
              <footer>Powered by a forum</footer></body></html>"
-        );
-        let x = extract(&html, &url).expect("extracted");
+        )
+    }
+
+    fn assert_every_post(text: &str) {
         for n in 0..6 {
-            assert!(
-                x.text.contains(&format!("Post {n} of the thread")),
-                "{}",
-                x.text
-            );
+            assert!(text.contains(&format!("Post {n} of the thread")), "{text}");
         }
+    }
+
+    #[test]
+    fn every_reply_of_a_thread_is_its_text_whatever_its_class_says() {
+        // Readability keeps the question and the first reply, and drops the others as
+        // "comments": the replies are the thread's repeated posts, read whole with their
+        // comment-named blocks.
+        let x = extract(&thread(false), &thread_url()).expect("extracted");
+        assert_every_post(&x.text);
         assert!(
             x.text.contains("ana"),
             "the author's name stays: {}",
