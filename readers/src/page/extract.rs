@@ -588,17 +588,18 @@ static ASKED_MATCHER: LazyLock<Matcher> =
 /// parsing): a page whose whole body is one `<form>` (ASP.NET) keeps it. A form with an
 /// e-mail field stays for [`before_readability`], which takes its sign-up box with the
 /// pitch around it. Trafilatura drops
-/// forms the same way. Measured: docs/benchmarks.md, "Every kind of page".
-fn drop_asked(doc: &Document, text_chars: usize) {
-    let mut budget = ASKED_MAX_NODES;
+/// forms the same way. Measured: docs/benchmarks.md, "Every kind of page". Returns the
+/// nodes it walked.
+fn drop_asked(doc: &Document, text_chars: usize) -> usize {
+    let mut walked = 0usize;
     let found = doc.select_matcher(&ASKED_MATCHER);
     for n in found.nodes().iter().take(ASKED_MAX) {
         let (mut chars, mut signup) = (0usize, false);
         for d in n.descendants_it() {
-            if budget == 0 {
-                return;
+            if walked == ASKED_MAX_NODES {
+                return walked;
             }
-            budget -= 1;
+            walked += 1;
             chars += tree::text_len(&d);
             signup |= d.has_name("input")
                 && d.attr("type")
@@ -608,6 +609,7 @@ fn drop_asked(doc: &Document, text_chars: usize) {
             n.remove_from_parent();
         }
     }
+    walked
 }
 
 /// Runs on the page's tree before Readability, which would drop what a reader keeps:
@@ -1710,6 +1712,23 @@ mod tests {
         // cards (Readability alone drops the comment-named replies).
         let x = extract(&thread(true), &thread_url()).expect("extracted");
         assert_every_post(&x.text);
+    }
+
+    #[test]
+    fn nested_dialogs_cost_a_bounded_walk() {
+        // Each of 300 nested dialogs would be walked whole (300 × 4,000 nodes): the walk
+        // stops at its budget, and the page is still read.
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let inner = "<p>A line of text inside the dialogs.</p>".repeat(2_000);
+        let html = format!(
+            "<html><body>{}{inner}{}<article>{}</article></body></html>",
+            "<div role='dialog'>".repeat(300),
+            "</div>".repeat(300),
+            para(5)
+        );
+        let (doc, shape) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
+        assert!(drop_asked(&doc, shape.text_chars) <= ASKED_MAX_NODES);
+        assert!(extract(&html, &url).is_ok());
     }
 
     #[test]
