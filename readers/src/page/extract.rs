@@ -1081,27 +1081,25 @@ enum Names {
     Product,
 }
 
-/// Whether one of the words of `e`'s class or id (split at spaces, `-` and `_`) is one of
-/// `names`.
+/// The words of a class and an id, split at spaces, `-` and `_`.
+fn name_words<'a>(class: Option<&'a str>, id: Option<&'a str>) -> impl Iterator<Item = &'a str> {
+    class
+        .into_iter()
+        .flat_map(str::split_ascii_whitespace)
+        .chain(id)
+        .flat_map(|c| c.split(['-', '_']))
+}
+
+/// Whether one of the words of `e`'s class or id ([`name_words`]) is one of `names`.
 fn named_as(e: &NodeRef<'_>, names: &[&str]) -> bool {
     let (class, id) = (e.class(), e.id_attr());
-    class
-        .iter()
-        .flat_map(|c| c.split_ascii_whitespace())
-        .chain(id.as_deref())
-        .flat_map(|c| c.split(['-', '_']))
+    name_words(class.as_deref(), id.as_deref())
         .any(|w| names.iter().any(|n| w.eq_ignore_ascii_case(n)))
 }
 
 fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, names: Names) -> bool {
     let (class, id) = (e.class(), e.id_attr());
-    let words = || {
-        class
-            .iter()
-            .flat_map(|c| c.split_ascii_whitespace())
-            .chain(id.as_deref())
-            .flat_map(|c| c.split(['-', '_']))
-    };
+    let words = || name_words(class.as_deref(), id.as_deref());
     words().any(|w| {
         BOILERPLATE_NAMES.iter().any(|b| w.eq_ignore_ascii_case(b))
             && !(names == Names::Posts && POST_NAMES.iter().any(|p| w.eq_ignore_ascii_case(p)))
