@@ -32,6 +32,9 @@ pub struct Rule {
     pub x1: f32,
     /// Bottom.
     pub y1: f32,
+    /// An edge of a filled box (a shaded cell or a highlight), not a drawn line: where a
+    /// table's drawn lines make its grid, its shading does not add to it.
+    pub edge: bool,
 }
 
 impl Rule {

@@ -139,7 +139,7 @@ impl Collector {
         self.painted = false;
     }
 
-    fn add_rule(&mut self, (ax, ay): (f32, f32), (bx, by): (f32, f32)) {
+    fn add_rule(&mut self, (ax, ay): (f32, f32), (bx, by): (f32, f32), edge: bool) {
         if self.rules.len() >= MAX_PAGE_RULES
             || !(ax.is_finite() && ay.is_finite() && bx.is_finite() && by.is_finite())
         {
@@ -154,6 +154,7 @@ impl Collector {
             y0: ay.min(by),
             x1: ax.max(bx),
             y1: ay.max(by),
+            edge,
         });
     }
 
@@ -179,14 +180,14 @@ impl Collector {
                 PathEl::LineTo(p) => {
                     let p = at(p);
                     if let Some(c) = cur {
-                        self.add_rule(c, p);
+                        self.add_rule(c, p, false);
                     }
                     cur = Some(p);
                 }
                 PathEl::QuadTo(_, p) | PathEl::CurveTo(_, _, p) => cur = Some(at(p)),
                 PathEl::ClosePath => {
                     if let (Some(c), Some(s)) = (cur, start) {
-                        self.add_rule(c, s);
+                        self.add_rule(c, s, false);
                     }
                     cur = start;
                 }
@@ -220,17 +221,23 @@ impl Collector {
         if points == 0 || !(x0.is_finite() && y0.is_finite() && x1.is_finite() && y1.is_finite()) {
             return;
         }
-        let r = Rule { x0, y0, x1, y1 };
+        let r = Rule {
+            x0,
+            y0,
+            x1,
+            y1,
+            edge: false,
+        };
         let (w, h) = self.size;
         if r.x1 - r.x0 <= 3.0 || r.y1 - r.y0 <= 3.0 {
             if self.rules.len() < MAX_PAGE_RULES {
                 self.rules.push(r);
             }
         } else if straight && points <= 5 && !((r.x1 - r.x0) > 0.6 * w && (r.y1 - r.y0) > 0.6 * h) {
-            self.add_rule((x0, y0), (x1, y0));
-            self.add_rule((x1, y0), (x1, y1));
-            self.add_rule((x1, y1), (x0, y1));
-            self.add_rule((x0, y1), (x0, y0));
+            self.add_rule((x0, y0), (x1, y0), true);
+            self.add_rule((x1, y0), (x1, y1), true);
+            self.add_rule((x1, y1), (x0, y1), true);
+            self.add_rule((x0, y1), (x0, y0), true);
         }
     }
 

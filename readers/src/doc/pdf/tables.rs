@@ -132,11 +132,44 @@ fn band(ps: &[f32], x: f32) -> Option<usize> {
 /// A group of merged cells: first row, first column, last row, last column, cell count.
 type Extent = (usize, usize, usize, usize, usize);
 
+/// The share of a grid of drawn lines a shaded box's edge must run along to divide it.
+const BAND: f32 = 0.9;
+
 /// One grid of rules → a table over the words inside it (taken out of `words`).
 fn grid(h: &[&Rule], v: &[&Rule], words: &mut [Option<Word>]) -> Option<(Block, [f32; 4])> {
-    let ys = positions(h.iter().map(|r| (r.y0 + r.y1) / 2.0).collect());
-    let xs = positions(v.iter().map(|r| (r.x0 + r.x1) / 2.0).collect());
-    if ys.len() < 3 && xs.len() < 3 || ys.len() < 2 || xs.len() < 2 {
+    let ys_of = |h: &[&Rule]| positions(h.iter().map(|r| (r.y0 + r.y1) / 2.0).collect());
+    let xs_of = |v: &[&Rule]| positions(v.iter().map(|r| (r.x0 + r.x1) / 2.0).collect());
+    // Where the drawn lines alone make a grid, shaded boxes inside it (a cell's fill set
+    // inside its lines, a highlight behind each line of its text) are not its rules; a
+    // box's edge on one of its lines (a cell's fill where that line is not drawn) and a
+    // shaded band across the whole grid (a group's row) still divide it.
+    let (ys, xs) = (
+        ys_of(&h.iter().filter(|r| !r.edge).copied().collect::<Vec<_>>()),
+        xs_of(&v.iter().filter(|r| !r.edge).copied().collect::<Vec<_>>()),
+    );
+    let (h, v): (Vec<&Rule>, Vec<&Rule>) = if xs.len() >= 3 && ys.len() >= 2 {
+        let (width, height) = (xs[xs.len() - 1] - xs[0], ys[ys.len() - 1] - ys[0]);
+        let divides = |r: &Rule, at: f32, ps: &[f32], long: f32, whole: f32| {
+            !r.edge || near(ps, at).is_some() || long >= BAND * whole
+        };
+        (
+            h.iter()
+                .filter(|r| divides(r, (r.y0 + r.y1) / 2.0, &ys, r.x1 - r.x0, width))
+                .copied()
+                .collect(),
+            v.iter()
+                .filter(|r| divides(r, (r.x0 + r.x1) / 2.0, &xs, r.y1 - r.y0, height))
+                .copied()
+                .collect(),
+        )
+    } else {
+        (h.to_vec(), v.to_vec())
+    };
+    let (h, v) = (&h[..], &v[..]);
+    let (ys, xs) = (ys_of(h), xs_of(v));
+    // One column of boxes is a list or a box behind each line of a cell's text (a
+    // highlight), not a table: its words stay for the grid around it or the text.
+    if xs.len() < 3 || ys.len() < 2 {
         return None;
     }
     let (nr, nc) = (ys.len() - 1, xs.len() - 1);
@@ -429,6 +462,13 @@ fn crosses(cover: &[(f32, f32)], segs: &[(f32, f32)]) -> bool {
     })
 }
 
+/// Whether a line starts where one of a table's columns after its first starts (`cover`:
+/// the columns' x ranges so far): a long cell's text run on under it, not prose, which
+/// starts at the table's left.
+fn in_column(cover: &[(f32, f32)], l: &Line) -> bool {
+    cover.iter().skip(1).any(|c| (c.0 - l.x0).abs() <= l.size)
+}
+
 /// Column cuts of a rule-less table: x positions no more than a fifth of its column lines
 /// cover (spanning headers and the odd long cell may cross a column gap; the rows do not).
 fn column_cuts(lines: &[&Line]) -> Vec<f32> {
@@ -651,7 +691,7 @@ fn stream_at(all: &[Line], lead: usize, rules: &[Rule]) -> (usize, Option<Block>
         } else if loose < MAX_LOOSE
             && inside
             && !is_caption(&l.text())
-            && l.words.len() <= 12
+            && (l.words.len() <= 12 || in_column(&cover, l))
             && (s.len() >= 2 || l.x1 - l.x0 < 0.8 * (x1 - x0))
         {
             loose += 1;

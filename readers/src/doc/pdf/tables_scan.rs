@@ -145,6 +145,7 @@ fn rules(pixels: &[u8], w: u32, h: u32, scale: f32) -> Vec<Rule> {
                         y0: c,
                         x1: b,
                         y1: d,
+                        edge: false,
                     }
                 } else {
                     Rule {
@@ -152,6 +153,7 @@ fn rules(pixels: &[u8], w: u32, h: u32, scale: f32) -> Vec<Rule> {
                         y0: a,
                         x1: d,
                         y1: b,
+                        edge: false,
                     }
                 });
             }

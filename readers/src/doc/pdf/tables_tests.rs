@@ -427,6 +427,112 @@ fn shading_is_not_cell_borders() {
     assert_eq!(ts[0].grid(), strings(rows));
 }
 
+/// The four edges of a filled box, as the reader gives them (not drawn lines).
+fn box_edges(x0: f32, y0: f32, x1: f32, y1: f32) -> [Rule; 4] {
+    [
+        hrule(x0, x1, y0),
+        hrule(x0, x1, y1),
+        vrule(x0, y0, y1),
+        vrule(x1, y0, y1),
+    ]
+    .map(|r| Rule { edge: true, ..r })
+}
+
+/// Rows and columns of a grid of drawn lines at `xs` × `ys`.
+fn drawn_grid(xs: &[f32], ys: &[f32]) -> Vec<Rule> {
+    let (left, right) = (xs[0], xs[xs.len() - 1]);
+    let (top, bottom) = (ys[0], ys[ys.len() - 1]);
+    let mut rules: Vec<Rule> = ys.iter().map(|&y| hrule(left, right, y)).collect();
+    rules.extend(xs.iter().map(|&x| vrule(x, top, bottom)));
+    rules
+}
+
+#[test]
+fn shaded_cells_inside_a_drawn_grid_add_no_columns_rows_or_tables() {
+    // A grid of drawn lines; each body cell shaded by a box set 5 pt inside its lines,
+    // and a highlight box behind each line of the wrapped disease names (a one-column
+    // grid of its own): one table of the drawn grid's 3 × 3 cells.
+    let xs = [60.0, 140.0, 260.0, 340.0];
+    let ys = [90.0, 110.0, 150.0, 190.0];
+    // The shading is painted before the lines over it.
+    let mut rules = Vec::new();
+    for r in 1..3 {
+        for c in 0..3 {
+            rules.extend(box_edges(
+                xs[c] + 5.0,
+                ys[r] + 5.0,
+                xs[c + 1] - 5.0,
+                ys[r + 1] - 5.0,
+            ));
+        }
+        rules.extend(box_edges(148.0, ys[r] + 8.0, 230.0, ys[r] + 20.0));
+        rules.extend(box_edges(148.0, ys[r] + 20.0, 230.0, ys[r] + 32.0));
+    }
+    rules.extend(drawn_grid(&xs, &ys));
+    let placed = vec![
+        (65.0, 104.0, 10.0, "State"),
+        (145.0, 104.0, 10.0, "Disease"),
+        (265.0, 104.0, 10.0, "Cases"),
+        (65.0, 130.0, 10.0, "Kerala"),
+        (150.0, 124.0, 10.0, "Food"),
+        (150.0, 136.0, 10.0, "Poisoning"),
+        (265.0, 130.0, 10.0, "19"),
+        (65.0, 170.0, 10.0, "Odisha"),
+        (150.0, 164.0, 10.0, "Acute"),
+        (150.0, 176.0, 10.0, "Diarrhoea"),
+        (265.0, 170.0, 10.0, "42"),
+    ];
+    let b = run(&[page(&placed, &rules)]);
+    let ts = tables(&b[0]);
+    assert_eq!(ts.len(), 1, "{:#?}", b[0]);
+    assert_eq!(
+        ts[0].grid(),
+        [
+            ["State", "Disease", "Cases"],
+            ["Kerala", "Food Poisoning", "19"],
+            ["Odisha", "Acute Diarrhoea", "42"],
+        ]
+    );
+}
+
+#[test]
+fn a_long_description_run_on_under_its_cell_stays_inside_the_table() {
+    // An expenses listing: each row's description column (x 300) sometimes runs on over
+    // a line of more than twelve words, and once onto a second line.
+    let xs = [60.0, 140.0, 300.0, 560.0];
+    let row = |n: usize| -> [String; 4] {
+        [
+            format!("DOC{n:04}"),
+            "05/03/2019".to_string(),
+            "STAFF TRANSPORTATION".to_string(),
+            format!("{n}20.68"),
+        ]
+    };
+    let long = "AIRFARE FOR K FORD DC TO ST LOUIS, KC MO; ST LOUIS TO DC AND BACK";
+    let mut texts: Vec<Vec<String>> = Vec::new();
+    for n in 1..=6 {
+        texts.push(row(n).to_vec());
+        if n == 3 {
+            texts.push(vec![String::new(), String::new(), long.to_string()]);
+            texts.push(vec![
+                String::new(),
+                String::new(),
+                "WASHINGTON DC".to_string(),
+            ]);
+        }
+    }
+    let rows: Vec<Vec<&str>> = texts
+        .iter()
+        .map(|r| r.iter().map(String::as_str).collect())
+        .collect();
+    let rows: Vec<&[&str]> = rows.iter().map(Vec::as_slice).collect();
+    let b = run(&[page(&grid_text(&xs, 100.0, &rows), &[])]);
+    let ts = tables(&b[0]);
+    assert_eq!(ts.len(), 1, "{:#?}", b[0]);
+    assert_eq!(ts[0].rows, 8);
+    assert!(ts[0].cells.iter().any(|c| c.text == long), "{:#?}", ts[0]);
+}
+
 /// A document of `pages`' blocks, as the reader builds it.
 fn document(pages: Vec<Vec<Block>>) -> crate::doc::model::Document {
     let mut doc = crate::doc::model::Document::new(crate::doc::Format::Pdf);

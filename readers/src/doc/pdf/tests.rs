@@ -270,6 +270,7 @@ pub(super) fn hrule(x0: f32, x1: f32, y: f32) -> Rule {
         y0: y,
         x1,
         y1: y + 0.5,
+        edge: false,
     }
 }
 
@@ -279,6 +280,7 @@ pub(super) fn vrule(x: f32, y0: f32, y1: f32) -> Rule {
         y0,
         x1: x + 0.5,
         y1,
+        edge: false,
     }
 }
 
