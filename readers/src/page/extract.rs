@@ -141,7 +141,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         });
     }
     drop_asked(&doc, shape.text_chars);
-    drop_labels(&doc);
+    drop_not_text(&doc);
     let kind = kind.unwrap_or_else(|| super::kind::kind(&doc, &ld, url));
     let cards = super::cards::find(&doc);
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
@@ -613,22 +613,34 @@ fn drop_asked(doc: &Document, text_chars: usize) -> usize {
     walked
 }
 
-/// Labels ([`drop_labels`]) removed from one page at most: a hostile page of more keeps
-/// the rest rather than costing more.
-const LABELS_MAX: usize = 4096;
+/// Elements ([`drop_not_text`]) removed from one page at most: a hostile page of more
+/// keeps the rest rather than costing more.
+const NOT_TEXT_MAX: usize = 4096;
 
-/// Removes, with the forms and dialogs, every `<label>`: the caption of a control, a
-/// choice the reader makes on the page (a product's size or colour, a category's filters,
-/// a review filter's languages), not what the page says. Readability takes such a list
-/// for prose when its labels carry counts with commas (Steam's review languages:
-/// "Russian Mostly Positive (1,316,678)" stood in for the game's description). Trafilatura
-/// leaves labels out too. Measured: docs/benchmarks.md, "Every kind of page" (a label
-/// that is an accordion's question, drawn with a checkbox, goes with them). Returns the
-/// labels removed, at most [`LABELS_MAX`].
-fn drop_labels(doc: &Document) -> usize {
-    let found = doc.select("label");
+/// What is on a page but not what it says ([`drop_not_text`]): a control's caption, and
+/// the classes that hide text from the eye for screen readers ("Load image 3 in gallery
+/// view", "Opens in a new window").
+static NOT_TEXT: LazyLock<Matcher> = LazyLock::new(|| {
+    Matcher::new(
+        "label, .sr-only, .visually-hidden, .visuallyhidden, .screen-reader-text, \
+         .screen-reader-only, .u-visually-hidden",
+    )
+    .expect("static selector")
+});
+
+/// Removes, with the forms and dialogs, what is on the page but is not its text
+/// ([`NOT_TEXT`]). Every `<label>`: the caption of a control, a choice the reader makes
+/// on the page (a product's size or colour, a category's filters, a review filter's
+/// languages). Readability takes such a list for prose when its labels carry counts with
+/// commas (Steam's review languages: "Russian Mostly Positive (1,316,678)" stood in for
+/// the game's description). Trafilatura leaves labels out too; a label that is an
+/// accordion's question, drawn with a checkbox, goes with them. And text for screen
+/// readers only, which a sighted reader never sees. Measured: docs/benchmarks.md, "Every
+/// kind of page". Returns the elements removed, at most [`NOT_TEXT_MAX`].
+fn drop_not_text(doc: &Document) -> usize {
+    let found = doc.select_matcher(&NOT_TEXT);
     let mut dropped = 0;
-    for n in found.nodes().iter().take(LABELS_MAX) {
+    for n in found.nodes().iter().take(NOT_TEXT_MAX) {
         n.remove_from_parent();
         dropped += 1;
     }
@@ -1811,10 +1823,27 @@ mod tests {
     }
 
     #[test]
-    fn labels_removed_from_a_page_are_bounded() {
-        let html = product_page(&"<label>Size</label>".repeat(LABELS_MAX + 10));
+    fn text_for_screen_readers_only_is_not_the_pages() {
+        // Hidden from the eye inside the running text: a link's "opens in a new window", a
+        // gallery button's name.
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let hidden = "<p>The council published its report on the bridge, <a href='/report'>\
+                      read it here<span class='sr-only'> (opens in a new window)</span></a>, \
+                      and the residents will be heard on Tuesday evening at the library.\
+                      <span class='visually-hidden'>Load image 1 in gallery view</span></p>";
+        let x =
+            extract(&page(&format!("{}{hidden}{}", para(2), para(2))), &url).expect("extracted");
+        assert!(x.text.contains("residents will be heard"), "{}", x.text);
+        for unseen in ["gallery view", "new window"] {
+            assert!(!x.text.contains(unseen), "{unseen}: {}", x.text);
+        }
+    }
+
+    #[test]
+    fn what_is_not_text_is_removed_within_a_bound() {
+        let html = product_page(&"<label>Size</label>".repeat(NOT_TEXT_MAX + 10));
         let (doc, _) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
-        assert_eq!(drop_labels(&doc), LABELS_MAX);
+        assert_eq!(drop_not_text(&doc), NOT_TEXT_MAX);
         assert_eq!(doc.select("label").length(), 10);
     }
 
