@@ -1293,6 +1293,10 @@ fn clean_with(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     }
 }
 
+/// A table's or a definition list's values: "Yes" in two rows of a product's
+/// specifications is each row's, not a repeat ([`drop_repeated`] leaves them).
+const FIGURES: &[&str] = &["td", "th", "dd", "dt"];
+
 /// Blocks [`drop_repeated`] compares in one text: a product's has far fewer; past them a
 /// hostile page keeps its repeats rather than costing more.
 const REPEATED_MAX_BLOCKS: usize = 1024;
@@ -1315,6 +1319,7 @@ fn drop_repeated(root: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> usize 
         if !e.is_element()
             || e.id == root.id
             || !named(&e, BLOCKS)
+            || named(&e, FIGURES)
             || counts.get(&e.id).is_some_and(|c| c.blocks)
         {
             continue;
@@ -1861,6 +1866,22 @@ mod tests {
         let url = Url::parse("https://example.com/a/trail-pack.html").expect("url");
         let x = extract(&product_page(repeat), &url).expect("extracted");
         assert_eq!(x.text.matches("rip-stop nylon").count(), 2, "{}", x.text);
+    }
+
+    #[test]
+    fn a_products_specifications_keep_values_that_repeat() {
+        // "Yes" in three rows of the specifications is each row's value; the sticky bar's
+        // copy of the product's name is a repeat.
+        let html = "<div id='text'><h1>Trail Pack 40L</h1><table><tr><th>Waterproof</th>\
+                    <td>Yes</td></tr><tr><th>Breathable</th><td>Yes</td></tr></table><dl>\
+                    <dt>Rain cover</dt><dd>Yes</dd></dl><div>Trail Pack 40L</div></div>";
+        let doc = Document::from(html);
+        let root = *doc.select("#text").nodes().first().expect("root");
+        let counts = tree::counts(&root, BLOCKS);
+        drop_repeated(&root, &counts);
+        let text = tree::text(&root);
+        assert_eq!(text.matches("Yes").count(), 3, "{text}");
+        assert_eq!(text.matches("Trail Pack").count(), 1, "{text}");
     }
 
     #[test]
