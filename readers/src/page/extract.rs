@@ -22,7 +22,7 @@
 //! largest block of text outside navigation, which replaces it when twice as long; a page
 //! with no article gives that block with a warning, never a failure.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use dom_query::{Document, Matcher, NodeId, NodeRef};
@@ -141,6 +141,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         });
     }
     drop_asked(&doc, shape.text_chars);
+    drop_not_text(&doc);
     let kind = kind.unwrap_or_else(|| super::kind::kind(&doc, &ld, url));
     let cards = super::cards::find(&doc);
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
@@ -610,6 +611,40 @@ fn drop_asked(doc: &Document, text_chars: usize) -> usize {
         }
     }
     walked
+}
+
+/// Elements ([`drop_not_text`]) removed from one page at most: a hostile page of more
+/// keeps the rest rather than costing more.
+const NOT_TEXT_MAX: usize = 4096;
+
+/// What is on a page but not what it says ([`drop_not_text`]): a control's caption, and
+/// the classes that hide text from the eye for screen readers ("Load image 3 in gallery
+/// view", "Opens in a new window").
+static NOT_TEXT: LazyLock<Matcher> = LazyLock::new(|| {
+    Matcher::new(
+        "label, .sr-only, .visually-hidden, .visuallyhidden, .screen-reader-text, \
+         .screen-reader-only, .u-visually-hidden",
+    )
+    .expect("static selector")
+});
+
+/// Removes, with the forms and dialogs, what is on the page but is not its text
+/// ([`NOT_TEXT`]). Every `<label>`: the caption of a control, a choice the reader makes
+/// on the page (a product's size or colour, a category's filters, a review filter's
+/// languages). Readability takes such a list for prose when its labels carry counts with
+/// commas (Steam's review languages: "Russian Mostly Positive (1,316,678)" stood in for
+/// the game's description). Trafilatura leaves labels out too; a label that is an
+/// accordion's question, drawn with a checkbox, goes with them. And text for screen
+/// readers only, which a sighted reader never sees. Measured: docs/benchmarks.md, "Every
+/// kind of page". Returns the elements removed, at most [`NOT_TEXT_MAX`].
+fn drop_not_text(doc: &Document) -> usize {
+    let found = doc.select_matcher(&NOT_TEXT);
+    let mut dropped = 0;
+    for n in found.nodes().iter().take(NOT_TEXT_MAX) {
+        n.remove_from_parent();
+        dropped += 1;
+    }
+    dropped
 }
 
 /// Runs on the page's tree before Readability, which would drop what a reader keeps:
@@ -1164,7 +1199,8 @@ const BOILERPLATE_OPENINGS: &[&str] = &[
 /// as boilerplate by their class or id, short blocks that open like boilerplate, and
 /// link-dense short blocks. `root` itself is judged too when `with_root` (the article's
 /// own container); a container that goes takes the article's text with it. On a
-/// `product`'s page its reviews go too ([`REVIEW_NAMES`]).
+/// `product`'s page its reviews go too ([`REVIEW_NAMES`]), and blocks that repeat one
+/// before them ([`drop_repeated`]).
 fn clean(root: &NodeRef<'_>, with_root: bool, product: bool) {
     clean_with(
         root,
@@ -1252,6 +1288,55 @@ fn clean_with(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
             e.remove_from_parent();
         }
     }
+    if names == Names::Product {
+        drop_repeated(root, &counts);
+    }
+}
+
+/// A table's or a definition list's values: "Yes" in two rows of a product's
+/// specifications is each row's, not a repeat ([`drop_repeated`] leaves them).
+const FIGURES: &[&str] = &["td", "th", "dd", "dt"];
+
+/// Blocks [`drop_repeated`] compares in one text: a product's has far fewer; past them a
+/// hostile page keeps its repeats rather than costing more.
+const REPEATED_MAX_BLOCKS: usize = 1024;
+
+/// Removes from a product's text under `root` each innermost block (one of [`BLOCKS`]
+/// holding none) whose text is a block's before it: a shop shows its product's name,
+/// price and opening lines again in a sticky "add to cart" bar, its description both in
+/// the buy box and in a tab, a "Sold out" on each swatch. A reader needs them once.
+/// Products only: on every page it cost documentation (a code sample's lines shown for
+/// each language) and collections (cards that repeat on purpose), measured in
+/// docs/benchmarks.md, "Every kind of page". Compares
+/// at most [`REPEATED_MAX_BLOCKS`] blocks and returns how many it compared; `counts` are
+/// those the cleaning measured before it removed anything.
+fn drop_repeated(root: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> usize {
+    let mut seen = HashSet::new();
+    let mut repeats = Vec::new();
+    let mut compared = 0usize;
+    for edge in tree::edges(root) {
+        let Edge::Open(e) = edge else { continue };
+        if !e.is_element()
+            || e.id == root.id
+            || !named(&e, BLOCKS)
+            || named(&e, FIGURES)
+            || counts.get(&e.id).is_some_and(|c| c.blocks)
+        {
+            continue;
+        }
+        if compared == REPEATED_MAX_BLOCKS {
+            break;
+        }
+        compared += 1;
+        let text = crate::text::collapse(&e.text());
+        if nonspace(&text) > 0 && !seen.insert(text) {
+            repeats.push(e);
+        }
+    }
+    for e in repeats {
+        e.remove_from_parent();
+    }
+    compared
 }
 
 /// Items of a list, cells of a row, terms and values of a definition list.
@@ -1701,6 +1786,116 @@ mod tests {
         // Sections each named a review that hold most of the page are the page.
         let x = extract(&page(format!("{description}{}", reviews(8))), &url).expect("extracted");
         assert!(x.text.contains("Reviewer 7"), "{}", x.text);
+    }
+
+    /// A shop's product page: its heading, a description of three paragraphs and `extra`
+    /// inside the same container.
+    fn product_page(extra: &str) -> String {
+        format!(
+            "<html><head><title>Trail Pack 40L</title></head><body><main><h1>Trail Pack \
+             40L</h1><div class='description'><p>Made of rip-stop nylon that sheds rain and \
+             resists tears, with a rain cover in the pocket under the pack.</p><p>A padded \
+             back and shoulder straps that breathe keep the weight comfortable on long \
+             days.</p><p>Two side pockets hold a bottle each, and the lid opens wide.</p>\
+             </div>{extra}</main></body></html>"
+        )
+    }
+
+    #[test]
+    fn the_choices_a_reader_makes_are_not_the_products_text() {
+        // A review filter of radio buttons, one label per language with its count: the
+        // counts' commas make Readability score the list as prose, over the description.
+        let languages: String = (0..30)
+            .map(|i| {
+                format!(
+                    "<input type='radio' name='lang' id='lang{i}'><label for='lang{i}'>\
+                     Language {i} <span>Mostly Positive</span> <span>({},{:03},{:03})</span>\
+                     </label><br>",
+                    i + 1,
+                    i * 7,
+                    i * 13
+                )
+            })
+            .collect();
+        let html = product_page(&format!(
+            "<div class='filter'><div>Languages with enough reviews to get a score of their \
+             own, split out below, for ease of filtering by language.</div>{languages}</div>"
+        ));
+        let url = Url::parse("https://shop.example.com/app/trail-pack").expect("url");
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("rip-stop nylon"), "{}", x.text);
+        assert!(!x.text.contains("Language 3"), "{}", x.text);
+    }
+
+    #[test]
+    fn text_for_screen_readers_only_is_not_the_pages() {
+        // Hidden from the eye inside the running text: a link's "opens in a new window", a
+        // gallery button's name.
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let hidden = "<p>The council published its report on the bridge, <a href='/report'>\
+                      read it here<span class='sr-only'> (opens in a new window)</span></a>, \
+                      and the residents will be heard on Tuesday evening at the library.\
+                      <span class='visually-hidden'>Load image 1 in gallery view</span></p>";
+        let x =
+            extract(&page(&format!("{}{hidden}{}", para(2), para(2))), &url).expect("extracted");
+        assert!(x.text.contains("residents will be heard"), "{}", x.text);
+        for unseen in ["gallery view", "new window"] {
+            assert!(!x.text.contains(unseen), "{unseen}: {}", x.text);
+        }
+    }
+
+    #[test]
+    fn what_is_not_text_is_removed_within_a_bound() {
+        let html = product_page(&"<label>Size</label>".repeat(NOT_TEXT_MAX + 10));
+        let (doc, _) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
+        assert_eq!(drop_not_text(&doc), NOT_TEXT_MAX);
+        assert_eq!(doc.select("label").length(), 10);
+    }
+
+    #[test]
+    fn a_products_text_shown_twice_on_its_page_is_read_once() {
+        // The buy box opens with the description's first paragraph, which the
+        // description's tab shows again.
+        let repeat = "<div class='tab'><p>Made of rip-stop nylon that sheds rain and resists \
+                      tears, with a rain cover in the pocket under the pack.</p></div>";
+        let url = Url::parse("https://shop.example.com/products/trail-pack").expect("url");
+        let x = extract(&product_page(repeat), &url).expect("extracted");
+        assert_eq!(x.text.matches("rip-stop nylon").count(), 1, "{}", x.text);
+        assert!(x.text.contains("side pockets"), "{}", x.text);
+        // On an article a repeat is the author's (a refrain): it stays.
+        let url = Url::parse("https://example.com/a/trail-pack.html").expect("url");
+        let x = extract(&product_page(repeat), &url).expect("extracted");
+        assert_eq!(x.text.matches("rip-stop nylon").count(), 2, "{}", x.text);
+    }
+
+    #[test]
+    fn a_products_specifications_keep_values_that_repeat() {
+        // "Yes" in three rows of the specifications is each row's value; the sticky bar's
+        // copy of the product's name is a repeat.
+        let html = "<div id='text'><h1>Trail Pack 40L</h1><table><tr><th>Waterproof</th>\
+                    <td>Yes</td></tr><tr><th>Breathable</th><td>Yes</td></tr></table><dl>\
+                    <dt>Rain cover</dt><dd>Yes</dd></dl><div>Trail Pack 40L</div></div>";
+        let doc = Document::from(html);
+        let root = *doc.select("#text").nodes().first().expect("root");
+        let counts = tree::counts(&root, BLOCKS);
+        drop_repeated(&root, &counts);
+        let text = tree::text(&root);
+        assert_eq!(text.matches("Yes").count(), 3, "{text}");
+        assert_eq!(text.matches("Trail Pack").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn repeated_blocks_compared_in_a_text_are_bounded() {
+        let blocks: String = (0..REPEATED_MAX_BLOCKS + 5)
+            .map(|i| format!("<p>Line {i}</p>"))
+            .collect();
+        let html = format!("<div id='text'>{blocks}<p>Line 0</p></div>");
+        let doc = Document::from(html.as_str());
+        let root = *doc.select("#text").nodes().first().expect("root");
+        let counts = tree::counts(&root, BLOCKS);
+        assert_eq!(drop_repeated(&root, &counts), REPEATED_MAX_BLOCKS);
+        // The repeat past the budget is not compared, and stays.
+        assert_eq!(doc.select("p").length(), REPEATED_MAX_BLOCKS + 6);
     }
 
     #[test]
