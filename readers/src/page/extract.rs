@@ -1288,7 +1288,7 @@ fn clean_with(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
             e.remove_from_parent();
         }
     }
-    if names == Names::Product {
+    if matches!(names, Names::Product | Names::Posts) {
         drop_repeated(root, &counts);
     }
 }
@@ -1305,11 +1305,11 @@ const REPEATED_MAX_BLOCKS: usize = 1024;
 /// holding none) whose text is a block's before it: a shop shows its product's name,
 /// price and opening lines again in a sticky "add to cart" bar, its description both in
 /// the buy box and in a tab, a "Sold out" on each swatch. A reader needs them once.
-/// Products only: on every page it cost documentation (a code sample's lines shown for
-/// each language) and collections (cards that repeat on purpose), measured in
-/// docs/benchmarks.md, "Every kind of page". Compares
-/// at most [`REPEATED_MAX_BLOCKS`] blocks and returns how many it compared; `counts` are
-/// those the cleaning measured before it removed anything.
+/// Products and a thread's posts (a reply quoting a post whole) only: on every page it
+/// cost documentation (a code sample's lines shown for each language) and collections
+/// (cards that repeat on purpose), measured in docs/benchmarks.md, "Every kind of page".
+/// Compares at most [`REPEATED_MAX_BLOCKS`] blocks and returns how many it compared;
+/// `counts` are those the cleaning measured before it removed anything.
 fn drop_repeated(root: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> usize {
     let mut seen = HashSet::new();
     let mut repeats = Vec::new();
@@ -1896,6 +1896,26 @@ mod tests {
         assert_eq!(drop_repeated(&root, &counts), REPEATED_MAX_BLOCKS);
         // The repeat past the budget is not compared, and stays.
         assert_eq!(doc.select("p").length(), REPEATED_MAX_BLOCKS + 6);
+    }
+
+    #[test]
+    fn a_post_quoted_in_a_reply_is_read_once() {
+        // A reply quotes Post 1 whole before answering it: the thread says it once.
+        let quoted = "<div class=\"post comment\"><span class=\"author\">gus</span>\
+                      <blockquote><p>Post 1 of the thread: ben writes a reply long enough to \
+                      be a post, with details about the problem and what was tried so far \
+                      without luck.</p></blockquote><p>Post 6 of the thread: gus answers that \
+                      the driver from before the update brought the printer back.</p></div>";
+        let html = thread(false).replace("</div></main>", &format!("{quoted}</div></main>"));
+        let x = extract(&html, &thread_url()).expect("extracted");
+        assert_every_post(&x.text);
+        assert!(x.text.contains("Post 6 of the thread"), "{}", x.text);
+        assert_eq!(
+            x.text.matches("Post 1 of the thread").count(),
+            1,
+            "{}",
+            x.text
+        );
     }
 
     #[test]
