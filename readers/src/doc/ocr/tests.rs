@@ -603,8 +603,13 @@ fn a_dot_leader_is_cut_from_the_words_the_table_finder_sees() {
     let dot = without_leader(".", [300.0, 0.0, 303.0, 10.0]);
     assert_eq!(dot.text, "");
     assert_eq!(dot.bbox[2], dot.bbox[0]);
-    // A full stop, an abbreviation and a figure stay as read.
-    for t in ["etc.", "No..", "1,396.4"] {
+    // A leader Tesseract read as letters: no text, no width.
+    for t in ["eee", "cece"] {
+        let w = without_leader(t, [300.0, 0.0, 330.0, 10.0]);
+        assert_eq!((w.text.as_str(), w.bbox[2]), ("", 300.0));
+    }
+    // A full stop, an abbreviation, a figure and short words stay as read.
+    for t in ["etc.", "No..", "1,396.4", "ce", "Cee", "eco"] {
         assert_eq!(without_leader(t, [0.0, 0.0, 10.0, 10.0]).text, t);
     }
 }
