@@ -171,6 +171,10 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     let found = r.parse().ok().and_then(|article| {
         let root = *r.doc.select_single_matcher(&ARTICLE_ROOT).nodes().first()?;
         clean(&root, true, kind == Kind::Product);
+        // A thread's reply quoting a post whole: the thread says it once.
+        if kind == Kind::Forum {
+            drop_repeated(&root, &tree::counts(&root, BLOCKS));
+        }
         let text = tree::text(&root);
         // Sanitised only once chosen over the page's largest block.
         (!text.trim().is_empty()).then(|| {
@@ -1912,6 +1916,32 @@ mod tests {
         assert!(x.text.contains("Post 6 of the thread"), "{}", x.text);
         assert_eq!(
             x.text.matches("Post 1 of the thread").count(),
+            1,
+            "{}",
+            x.text
+        );
+    }
+
+    #[test]
+    fn a_post_quoted_in_a_short_threads_reply_is_read_once() {
+        // Two replies (too few to be cards): the thread is read as Readability reads it,
+        // and the second reply's quote of the first is read once.
+        let first = "The printer went offline after the update, and turning it off and on \
+                     again did not bring it back on the network at all.";
+        let html = format!(
+            "<html><head><title>Printer offline</title></head><body><main><h1>Printer \
+             offline</h1><div class='thread'><div class='post'><p>{first}</p><p>{}</p></div>\
+             <div class='post'><blockquote><p>{first}</p></blockquote><p>The driver from \
+             before the update brought mine back: remove the new one, restart, then install \
+             the old one from the vendor's archive page, and it stays on the network.</p>\
+             <p>{}</p></div></div></main></body></html>",
+            para(2),
+            para(2)
+        );
+        let x = extract(&html, &thread_url()).expect("extracted");
+        assert!(x.text.contains("vendor's archive page"), "{}", x.text);
+        assert_eq!(
+            x.text.matches("turning it off and on").count(),
             1,
             "{}",
             x.text
