@@ -393,16 +393,16 @@ const LEADER_RUN: usize = 3;
 /// and a box of no width at its start, which the finder skips; so does a leader read as
 /// letters (`eee`, `cece`). The paragraphs keep the word as read.
 fn without_leader(text: &str, bbox: [f32; 4]) -> ScanWord {
+    let total = text.chars().count();
     // Tesseract reads a run of leader dots it takes for letters as `eee`, `cece`: no
     // word of a table is written only with these.
-    if text.chars().count() >= LEADER_RUN && text.chars().all(|c| matches!(c, 'e' | 'c')) {
+    if total >= LEADER_RUN && text.chars().all(|c| matches!(c, 'e' | 'c')) {
         let [x0, y0, _, y1] = bbox;
         return ScanWord {
             text: String::new(),
             bbox: [x0, y0, x0, y1],
         };
     }
-    let total = text.chars().count();
     let kept = text.trim_end_matches(LEADER);
     let dropped = total - kept.chars().count();
     // A spaced leader (`. . . .`) is read as words of one dot each.
