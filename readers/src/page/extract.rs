@@ -142,6 +142,13 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     }
     drop_asked(&doc, shape.text_chars);
     drop_not_text(&doc);
+    // The page parsed again (a large page's tree is not copied), without what was dropped.
+    let parsed = || {
+        let page = super::shape::parse_measured(html, MAX_ELEMENTS).0;
+        drop_asked(&page, shape.text_chars);
+        drop_not_text(&page);
+        page
+    };
     let kind = kind.unwrap_or_else(|| super::kind::kind(&doc, &ld, url));
     let cards = super::cards::find(&doc);
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
@@ -199,9 +206,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // of a listing's entries): the page's largest block of text, when it holds twice as
     // much. A page with a main text is never `failed`: with no article, its largest block.
     let block = if short {
-        let page = page
-            .take()
-            .unwrap_or_else(|| super::shape::parse_measured(html, MAX_ELEMENTS).0);
+        let page = page.take().unwrap_or_else(parsed);
         largest_block(&page, beat, ARTICLE_SHARE).map(|(title, block)| {
             // Its chrome stays out of the text.
             drop_named(&block, CHROME);
@@ -233,7 +238,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     let body_html = sanitize(&body_html, Some(url));
     let (body_html, body_text) = with_fact_boxes(body_html, body_text, &boxes, url);
     let x = finished(&title, body_html, body_text, html, warning);
-    let page = || page.unwrap_or_else(|| super::shape::parse_measured(html, MAX_ELEMENTS).0);
+    let page = || page.unwrap_or_else(parsed);
     let x = or_cards(x, cards, kind, listing, page, html, url);
     // A few words read (a "Loading" splash, the site's name) where the page's script-less
     // version holds a text: that version, as when nothing was read.
@@ -621,16 +626,25 @@ fn drop_asked(doc: &Document, text_chars: usize) -> usize {
 /// keeps the rest rather than costing more.
 const NOT_TEXT_MAX: usize = 4096;
 
-/// What is on a page but not what it says ([`drop_not_text`]): a control's caption, and
-/// the classes that hide text from the eye for screen readers ("Load image 3 in gallery
-/// view", "Opens in a new window").
+/// What is on a page but not what it says ([`drop_not_text`]): a control's caption, the
+/// classes that hide text from the eye for screen readers ("Load image 3 in gallery
+/// view", "Opens in a new window"), what the site marks as not its text for search
+/// engines (`data-nosnippet`) and a consent manager's banner and panel (OneTrust's,
+/// Didomi's, Usercentrics', a WordPress plugin's `cookie-law-info-bar`).
 static NOT_TEXT: LazyLock<Matcher> = LazyLock::new(|| {
     Matcher::new(
         "label, .sr-only, .visually-hidden, .visuallyhidden, .screen-reader-text, \
-         .screen-reader-only, .u-visually-hidden",
+         .screen-reader-only, .u-visually-hidden, [data-nosnippet], [id*=consent i], \
+         [class*=consent i], [id*=cookie i], [class*=cookie- i], [class*=cookie_ i], \
+         [class*=cookiebanner i], [id*=onetrust i], [id*=gdpr i], [class*=gdpr i], \
+         [id*=didomi i], [id*=usercentrics i]",
     )
     .expect("static selector")
 });
+
+/// The page's marked text: the first `<main>` or `<article>`.
+static HOLDS_TEXT: LazyLock<Matcher> =
+    LazyLock::new(|| Matcher::new("main, article").expect("static selector"));
 
 /// Removes, with the forms and dialogs, what is on the page but is not its text
 /// ([`NOT_TEXT`]). Every `<label>`: the caption of a control, a choice the reader makes
@@ -639,12 +653,27 @@ static NOT_TEXT: LazyLock<Matcher> = LazyLock::new(|| {
 /// commas (Steam's review languages: "Russian Mostly Positive (1,316,678)" stood in for
 /// the game's description). Trafilatura leaves labels out too; a label that is an
 /// accordion's question, drawn with a checkbox, goes with them. And text for screen
-/// readers only, which a sighted reader never sees. Measured: docs/benchmarks.md, "Every
+/// readers only, which a sighted reader never sees. And a consent manager's panel, which
+/// lists its purposes and partners at more length than many a page's text (on a page
+/// parsed again for its largest block too: [`read`]). Measured: docs/benchmarks.md, "Every
 /// kind of page". Returns the elements removed, at most [`NOT_TEXT_MAX`].
 fn drop_not_text(doc: &Document) -> usize {
+    // What holds the page's heading or its marked text is never one of these, whatever
+    // its class says (`<body class="consent-managed">`, a post's `category-cookie-recipes`).
+    let holds: HashSet<NodeId> = doc
+        .select_single_matcher(&HOLDS_TEXT)
+        .nodes()
+        .iter()
+        .chain(doc.select_single("h1").nodes())
+        .flat_map(|n| n.ancestors_it(None).chain([*n]))
+        .map(|n| n.id)
+        .collect();
     let found = doc.select_matcher(&NOT_TEXT);
     let mut dropped = 0;
     for n in found.nodes().iter().take(NOT_TEXT_MAX) {
+        if holds.contains(&n.id) {
+            continue;
+        }
         n.remove_from_parent();
         dropped += 1;
     }
@@ -1846,6 +1875,62 @@ mod tests {
         for unseen in ["gallery view", "new window"] {
             assert!(!x.text.contains(unseen), "{unseen}: {}", x.text);
         }
+    }
+
+    /// A consent manager's panel with `purposes` lines on the page of a short story, after
+    /// `pad` bytes of script (which a reader never sees).
+    fn consent_page(purposes: usize, pad: usize) -> String {
+        let panel: String = (0..purposes)
+            .map(|i| {
+                format!(
+                    "<div class='ot-cat-item'><h4>Purpose {i}</h4><p>Store and/or access \
+                     information on a device and select personalised advertising: {i} \
+                     partners can use this purpose.</p></div>"
+                )
+            })
+            .collect();
+        page(&format!(
+            "{}<script>var pad = '{}';</script><div id='onetrust-consent-sdk'>\
+             <div class='ot-pc-content'><h2>Privacy Preference Center</h2>{panel}</div></div>",
+            para(3),
+            "x".repeat(pad)
+        ))
+    }
+
+    #[test]
+    fn a_consent_managers_panel_is_not_the_pages_text_however_large() {
+        // The panel holds five times the story's text: neither Readability nor the largest
+        // block takes it, on a small page (its tree copied) or a large one (parsed again).
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        for pad in [0, 2 * COPY_MAX_BYTES] {
+            let html = consent_page(40, pad);
+            assert_eq!(html.len() > COPY_MAX_BYTES, pad > 0);
+            let x = extract(&html, &url).expect("extracted");
+            assert!(x.text.contains("Paragraph 2 says"), "{pad}: {}", x.text);
+            assert!(!x.text.contains("partners can use"), "{pad}: {}", x.text);
+        }
+    }
+
+    #[test]
+    fn a_class_naming_consent_or_cookies_on_what_holds_the_text_leaves_it() {
+        // The page's body says the site manages consent, and a post's classes carry its
+        // category: what holds the heading or the article is never taken for the panel.
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let post = page(&para(4))
+            .replace(
+                "<body>",
+                "<body class='site use-consent-management-enabled'>",
+            )
+            .replace(
+                "<article>",
+                "<div class='post category-cookie-recipes'><article class='cookie-recipe'>",
+            )
+            .replace("</article>", "</article></div>");
+        let x = extract(&post, &url).expect("extracted");
+        assert!(x.text.contains("Paragraph 3 says"), "{}", x.text);
+        // Read as the article, not as the page's whole text with its menu.
+        assert!(!x.text.contains("Home News"), "{}", x.text);
+        assert_eq!(x.warning, None);
     }
 
     #[test]
