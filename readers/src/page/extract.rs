@@ -597,7 +597,8 @@ static ASKED_MATCHER: LazyLock<Matcher> =
 /// unless it holds half of the page's text (`text_chars`, all of it as measured while
 /// parsing): a page whose whole body is one `<form>` (ASP.NET) keeps it. A form with an
 /// e-mail field stays for [`before_readability`], which takes its sign-up box with the
-/// pitch around it. Trafilatura drops
+/// pitch around it — when it is one: a form of more than [`SIGNUP_MAX_CHARS`] (an
+/// enrolment popup's pages of terms) goes as any other. Trafilatura drops
 /// forms the same way. Measured: docs/benchmarks.md, "Every kind of page". Returns the
 /// nodes it walked.
 fn drop_asked(doc: &Document, text_chars: usize) -> usize {
@@ -615,6 +616,7 @@ fn drop_asked(doc: &Document, text_chars: usize) -> usize {
                 && d.attr("type")
                     .is_some_and(|t| t.eq_ignore_ascii_case("email"));
         }
+        let signup = signup && chars <= SIGNUP_MAX_CHARS;
         if !signup && chars.saturating_mul(2) < text_chars {
             n.remove_from_parent();
         }
@@ -1742,6 +1744,26 @@ mod tests {
         let x = extract(&page(&body), &url).expect("extracted");
         assert!(!x.text.contains("best stories once a week"), "{}", x.text);
         assert!(x.text.contains("Paragraph 2 says"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_popups_long_form_with_an_e_mail_field_is_no_sign_up_box() {
+        // An enrolment popup: a form asking for an e-mail address among pages of terms
+        // goes as any form does; a sign-up box (a line of pitch and the field) stays for
+        // the pre-pass, which takes it with its pitch.
+        let terms: String = (0..12)
+            .map(|i| format!("<p>Clause {i}: the tutor meets the student twice a week.</p>"))
+            .collect();
+        let html = page(&format!(
+            "{}<div role='dialog' class='enrol'><form><input type='email'>{terms}</form></div>\
+             <div class='box'><p>Our best stories once a week.</p><form><input type='email'>\
+             </form></div>",
+            para(12)
+        ));
+        let (doc, shape) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
+        drop_asked(&doc, shape.text_chars);
+        assert_eq!(doc.select(".enrol").length(), 0);
+        assert_eq!(doc.select(".box form").length(), 1);
     }
 
     #[test]
