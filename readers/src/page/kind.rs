@@ -309,7 +309,10 @@ pub fn calls_itself_article(doc: &Document) -> bool {
 /// trust: a page that declares what it is, is that).
 pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
     let declared = |names: &[&str]| ld.types.iter().any(|t| names.contains(&t.as_str()));
-    if declared(&["discussionforumposting", "qapage", "question"]) {
+    // An FAQ's questions (`FAQPage` › `Question`) are a page's own answers, not a thread.
+    if declared(&["discussionforumposting", "qapage"])
+        || (declared(&["question"]) && !declared(&["faqpage"]))
+    {
         return Kind::Forum;
     }
     if declared(&["product", "productgroup"]) {
@@ -400,6 +403,22 @@ mod tests {
                 String::new(),
                 u,
                 Kind::Article,
+            ),
+            // A shop's FAQ: its questions are no thread.
+            (
+                ld(
+                    r#"{"@type": "FAQPage", "mainEntity": [{"@type": "Question", "name": "Sizes?",
+                        "acceptedAnswer": {"@type": "Answer", "text": "All."}}]}"#,
+                ),
+                String::new(),
+                u,
+                Kind::Article,
+            ),
+            (
+                ld(r#"{"@type": "Question", "name": "Why?"}"#),
+                String::new(),
+                u,
+                Kind::Forum,
             ),
             (
                 String::new(),
