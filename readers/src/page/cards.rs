@@ -111,8 +111,10 @@ fn repeated(kids: &mut [(u64, usize)]) -> Option<usize> {
         .max()
 }
 
-/// An element's shape: its tag and its classes, those with a digit left out (`item-3`,
-/// generated names), in any order.
+/// An element's shape: its tag and its classes, in any order, less those with a digit
+/// (`item-3`, generated names) and those that name a post's own taxonomy and state
+/// (WordPress's `tag-vienna`, `category-news`, `post-type-text`, `status-publish`,
+/// `format-standard`, `has-image`: each post of a blog's index has its own set).
 fn shape(n: &NodeRef<'_>) -> u64 {
     let mut h = std::hash::DefaultHasher::new();
     if let Some(q) = n.qual_name_ref() {
@@ -122,6 +124,19 @@ fn shape(n: &NodeRef<'_>) -> u64 {
         let mut words: Vec<&str> = class
             .split_ascii_whitespace()
             .filter(|w| !w.bytes().any(|b| b.is_ascii_digit()))
+            .filter(|w| {
+                ![
+                    "tag-",
+                    "category-",
+                    "post-",
+                    "type-",
+                    "status-",
+                    "format-",
+                    "has-",
+                ]
+                .iter()
+                .any(|p| w.starts_with(p))
+            })
             .collect();
         words.sort_unstable();
         words.dedup();
@@ -160,6 +175,28 @@ mod tests {
             !text.contains("Home page"),
             "navigation is not a listing: {text}"
         );
+    }
+
+    #[test]
+    fn posts_whose_classes_name_their_own_tags_are_one_shape() {
+        // WordPress names each post's category, tags and type in its classes: five posts,
+        // five sets of classes, one listing — beside three cards of another shape.
+        let tags = ["vienna", "dubai", "oslo", "lima", "perth"];
+        let posts: String = tags
+            .iter()
+            .map(|t| {
+                format!(
+                    "<article class='entry category-news tag-{t} post-type-text has-image'>\
+                     <h2>A partnership signed in {t}</h2></article>"
+                )
+            })
+            .collect();
+        let promos = "<div class='promo'>Subscribe for the weekly letter</div>".repeat(3);
+        let html = format!("<main><div>{promos}</div><section>{posts}</section></main>");
+        let text = cards_text(&html).expect("cards");
+        for t in tags {
+            assert!(text.contains(&format!("signed in {t}")), "{text}");
+        }
     }
 
     #[test]

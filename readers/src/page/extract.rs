@@ -1170,6 +1170,14 @@ fn named_as(e: &NodeRef<'_>, names: &[&str]) -> bool {
 fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, names: Names) -> bool {
     let (class, id) = (e.class(), e.id_attr());
     let words = || name_words(class.as_deref(), id.as_deref());
+    // A microformats entry (`hentry`, `h-entry`) is a post, whatever its taxonomy classes
+    // say (`author-jane-doe`, `tag-comments`).
+    if class.as_deref().is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|w| w == "hentry" || w == "h-entry")
+    }) {
+        return false;
+    }
     words().any(|w| {
         BOILERPLATE_NAMES.iter().any(|b| w.eq_ignore_ascii_case(b))
             && !(names == Names::Posts && POST_NAMES.iter().any(|p| w.eq_ignore_ascii_case(p)))
@@ -1474,6 +1482,31 @@ mod tests {
         }
         assert!(!x.text.contains("© Center"), "{}", x.text);
         assert_eq!(x.warning, None);
+    }
+
+    #[test]
+    fn a_blogs_posts_are_no_bylines_whatever_their_taxonomy_classes_say() {
+        // A blog's index as WordPress writes it: each post an `hentry` whose classes name
+        // its author and tags (`author-jane-doe`, `tag-comments`). Cleaned as a
+        // listing's cards, every post stays; a byline inside one still goes.
+        let posts: String = (0..8)
+            .map(|i| {
+                format!(
+                    "<article class='entry hentry author-jane-doe tag-comments'><h2>\
+                     <a href='/news/{i}'>Partnership {i} is signed</a></h2><p>The firms of \
+                     deal {i} will work together.</p><div class='byline'>By Jane Doe</div>\
+                     </article>"
+                )
+            })
+            .collect();
+        let doc = Document::from(format!("<section class='blog-list'>{posts}</section>"));
+        let list = *doc.select("section").nodes().first().expect("section");
+        clean_with(&list, false, Names::Any, true);
+        let text = tree::text(&list);
+        for i in 0..8 {
+            assert!(text.contains(&format!("deal {i} will")), "{i}: {text}");
+        }
+        assert!(!text.contains("By Jane Doe"), "{text}");
     }
 
     #[test]
