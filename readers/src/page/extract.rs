@@ -1179,6 +1179,22 @@ const QUOTATION_NAMES: &[&str] = &["quote", "quotation", "blockquote", "citation
 /// text (a review is one), so they are boilerplate on products only.
 const REVIEW_NAMES: &[&str] = &["review", "reviews"];
 
+/// A post's user card and its votes: who wrote it, their badges and score, when.
+const USER_CARD_CLASSES: &[&str] = &[
+    "post-signature",
+    "user-info",
+    "user-details",
+    "userinfo",
+    "postprofile",
+    "js-vote-count",
+    "vote-count",
+    "badgecount",
+    "comment-user",
+    "comment-date",
+    "user-action-time",
+    "message-userdetails",
+];
+
 /// Boilerplate names that are a thread's posts on a forum's page.
 const POST_NAMES: &[&str] = &["comment", "comments", "author", "meta", "date"];
 
@@ -1219,6 +1235,12 @@ fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, names: Na
             .any(|w| w == "hentry" || w == "h-entry")
     }) {
         return false;
+    }
+    if class.as_deref().is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|w| USER_CARD_CLASSES.iter().any(|u| w.eq_ignore_ascii_case(u)))
+    }) {
+        return true;
     }
     words().any(|w| {
         BOILERPLATE_NAMES.iter().any(|b| w.eq_ignore_ascii_case(b))
@@ -1524,6 +1546,36 @@ mod tests {
         }
         assert!(!x.text.contains("© Center"), "{}", x.text);
         assert_eq!(x.warning, None);
+    }
+
+    #[test]
+    fn a_threads_user_cards_and_votes_are_not_its_text() {
+        // A question and its answers as Stack Exchange writes them: each post's score, and
+        // its signature (when, who, their badges) under it.
+        let url = Url::parse("https://askubuntu.example.com/questions/7809/back-up").expect("url");
+        let post = |i: usize| {
+            format!(
+                "<div class='answer'><div class='js-vote-count'>{}</div><div class='post-text'>\
+                 <p>Answer {i}: copy the home folder with rsync to a second disk, then check \
+                 the copy before you trust it with anything.</p></div><div class='post-signature'>\
+                 <div class='user-action-time'>answered Oct {i}, 2010 at 22:13</div>\
+                 <div class='user-details'><a href='/users/{i}'>helper{i}</a> \
+                 <span class='badgecount'>{i}</span> silver badges</div></div></div>",
+                i * 7 + 3
+            )
+        };
+        let answers: String = (1..6).map(post).collect();
+        let html = format!(
+            "<html><head><title>How to back up my system?</title></head><body><main>\
+             <h1>How to back up my system?</h1><div class='question'><p>What is the simplest \
+             way to back up everything on my machine to a second disk every week?</p></div>\
+             {answers}</main></body></html>"
+        );
+        let x = extract_as(&html, &url, Some(Kind::Forum)).expect("extracted");
+        assert!(x.text.contains("Answer 4: copy"), "{}", x.text);
+        for card in ["silver badges", "answered Oct", "helper2"] {
+            assert!(!x.text.contains(card), "{card}: {}", x.text);
+        }
     }
 
     #[test]
