@@ -177,7 +177,13 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // was found: not serialised and parsed again.
     let found = r.parse().ok().and_then(|article| {
         let root = *r.doc.select_single_matcher(&ARTICLE_ROOT).nodes().first()?;
-        clean(&root, true, kind == Kind::Product);
+        // A listing's article is its grid: cleaned as its cards are, its linked titles and
+        // prices stay (as an article's text they would go as a menu does).
+        if kind == Kind::Listing {
+            clean_with(&root, true, Names::Any, true);
+        } else {
+            clean(&root, true, kind == Kind::Product);
+        }
         // A thread's reply quoting a post whole: the thread says it once.
         if kind == Kind::Forum {
             drop_repeated(&root, &tree::counts(&root, BLOCKS));
@@ -1601,6 +1607,36 @@ mod tests {
             assert!(text.contains(&format!("deal {i} will")), "{i}: {text}");
         }
         assert!(!text.contains("By Jane Doe"), "{text}");
+    }
+
+    #[test]
+    fn a_listing_read_as_an_article_keeps_its_linked_titles() {
+        // A shop's category with a long text under its grid: Readability takes the grid
+        // and the text together, and the cards' names and prices, each a link, are the
+        // listing's content, not a menu.
+        let url = Url::parse("https://shop.example.com/category/dresses").expect("url");
+        let cards: String = (0..6)
+            .map(|i| {
+                format!(
+                    "<li class='tile'><a href='/p/{i}'><h2>Striped midi dress number {i}</h2>\
+                     <div class='price'>${i}9</div></a><small>Select your size</small></li>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Dresses</title></head><body><nav><a href='/'>Home</a></nav>\
+             <main><h1>Dresses</h1><p>A list of casual dresses, six styles.</p>\
+             <ul class='grid'>{cards}</ul>{}</main></body></html>",
+            para(6)
+        );
+        let x = extract_as(&html, &url, Some(Kind::Listing)).expect("extracted");
+        for i in 0..6 {
+            assert!(
+                x.text.contains(&format!("Striped midi dress number {i}")),
+                "{i}: {}",
+                x.text
+            );
+        }
     }
 
     #[test]
