@@ -260,6 +260,10 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     Ok(x)
 }
 
+/// Text read (characters, no whitespace) under which a page taken for an article has no
+/// article to protect from its cards ([`or_cards`]).
+const NO_ARTICLE_CHARS: usize = 250;
+
 /// How many times the text read a page's repeated cards must hold to be read instead.
 const CARDS_OVER: usize = 2;
 
@@ -345,7 +349,9 @@ fn or_cards(
         Kind::Product => Names::Product,
         _ => Names::Any,
     };
-    clean_with(&block, false, names, listing);
+    // A few words read (a "Showing 1–30 of 37" line) are no article whose strip of
+    // cards beside it is to be cleaned as an article's: the cards are the page.
+    clean_with(&block, false, names, listing || chars < NO_ARTICLE_CHARS);
     let text = tree::text(&block);
     if nonspace(&text) <= least {
         return x;
@@ -1633,6 +1639,36 @@ mod tests {
         for i in 0..6 {
             assert!(
                 x.text.contains(&format!("Striped midi dress number {i}")),
+                "{i}: {}",
+                x.text
+            );
+        }
+    }
+
+    #[test]
+    fn a_page_calling_itself_an_article_with_a_few_words_and_a_grid_is_its_grid() {
+        // A maker's range page: it says it is an article, Readability finds one line, and
+        // the grid of models (each name and price a link) is what the page holds.
+        let url =
+            Url::parse("https://maker.example.com/en-us/garden/robotic-mowers/").expect("url");
+        let cards: String = (0..5)
+            .map(|i| {
+                format!(
+                    "<div class='card'><a href='/m/{i}'><h3>Robotic mower model {i} for \
+                     small lawns</h3></a><a href='/m/{i}#buy'><span>$1,{i}99</span></a></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Robotic mowers</title>\
+             <meta property='og:type' content='article'></head><body>\
+             <nav><a href='/'>Home</a></nav><main><h1>Robotic mowers</h1><p>Compare models.</p>\
+             <div class='grid'>{cards}</div></main></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        for i in 0..5 {
+            assert!(
+                x.text.contains(&format!("Robotic mower model {i}")),
                 "{i}: {}",
                 x.text
             );
