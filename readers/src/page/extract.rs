@@ -141,12 +141,12 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         });
     }
     drop_asked(&doc, shape.text_chars);
-    drop_not_text(&doc);
+    drop_not_text(&doc, shape.text_chars);
     // The page parsed again (a large page's tree is not copied), without what was dropped.
     let parsed = || {
         let page = super::shape::parse_measured(html, MAX_ELEMENTS).0;
         drop_asked(&page, shape.text_chars);
-        drop_not_text(&page);
+        drop_not_text(&page, shape.text_chars);
         page
     };
     let kind = kind.unwrap_or_else(|| super::kind::kind(&doc, &ld, url));
@@ -649,7 +649,12 @@ const NOT_TEXT_MAX: usize = 4096;
 /// element at a time: as a selector list of substrings it cost a tenth of a page's
 /// extraction.
 fn not_text(e: &NodeRef<'_>) -> bool {
-    if e.has_name("label") || e.has_attr("data-nosnippet") {
+    e.has_attr("data-nosnippet") || named_not_text(e)
+}
+
+/// [`not_text`] by the element's name or classes alone (not by `data-nosnippet`).
+fn named_not_text(e: &NodeRef<'_>) -> bool {
+    if e.has_name("label") {
         return true;
     }
     let class = e.class();
@@ -713,27 +718,68 @@ static HOLDS_TEXT: LazyLock<Matcher> =
 /// lists its purposes and partners at more length than many a page's text (on a page
 /// parsed again for its largest block too: [`read`]). Measured: docs/benchmarks.md, "Every
 /// kind of page". Returns the elements removed, at most [`NOT_TEXT_MAX`].
-fn drop_not_text(doc: &Document) -> usize {
+fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize) {
     // What holds the page's heading or its marked text is never one of these, whatever
     // its class says (`<body class="consent-managed">`, a post's `category-cookie-recipes`).
-    let holds: HashSet<NodeId> = doc
+    let marked = doc
         .select_single_matcher(&HOLDS_TEXT)
         .nodes()
-        .iter()
-        .chain(doc.select_single("h1").nodes())
-        .flat_map(|n| n.ancestors_it(None).chain([*n]))
-        .map(|n| n.id)
-        .collect();
+        .first()
+        .copied();
+    let heading = doc.select_single("h1").nodes().first().copied();
+    let mut holds: HashSet<NodeId> = HashSet::new();
+    for n in marked.iter().chain(heading.iter()) {
+        holds.insert(n.id);
+        holds.extend(n.ancestors_it(None).map(|a| a.id));
+    }
     let found: Vec<NodeRef<'_>> = doc
         .root()
         .descendants_it()
         .filter(|e| e.is_element() && !holds.contains(&e.id) && not_text(e))
         .take(NOT_TEXT_MAX)
         .collect();
+    let (mut removed, mut walked) = (0usize, 0usize);
     for n in &found {
-        n.remove_from_parent();
+        let body = !named_not_text(n)
+            && marked.is_some_and(|m| marked_body(n, m.id, text_chars, &mut walked));
+        if !body {
+            n.remove_from_parent();
+            removed += 1;
+        }
     }
-    found.len()
+    (removed, walked)
+}
+
+/// Whether `n`, marked `data-nosnippet` alone, is the page's text all the same: inside its
+/// `<main>` or `<article>` (`marked`) and holding half of the page's text (`text_chars`) —
+/// a publisher keeping its body out of search results' snippets. A site's legal footnotes
+/// outside it go whatever their length. Its place and its text are counted over at most
+/// [`ASKED_MAX_NODES`] nodes in all (`walked`, across the page's candidates); past that,
+/// it stays.
+fn marked_body(n: &NodeRef<'_>, marked: NodeId, text_chars: usize, walked: &mut usize) -> bool {
+    let mut inside = false;
+    for a in n.ancestors_it(None) {
+        if *walked == ASKED_MAX_NODES {
+            return true;
+        }
+        *walked += 1;
+        if a.id == marked {
+            inside = true;
+            break;
+        }
+    }
+    if !inside {
+        return false;
+    }
+    let mut chars = 0usize;
+    for d in n.descendants_it() {
+        if *walked == ASKED_MAX_NODES {
+            return true;
+        }
+        *walked += 1;
+        chars += tree::text_len(&d);
+    }
+    chars.saturating_mul(2) >= text_chars
 }
 
 /// Runs on the page's tree before Readability, which would drop what a reader keeps:
@@ -1636,13 +1682,10 @@ mod tests {
             para(6)
         );
         let x = extract_as(&html, &url, Some(Kind::Listing)).expect("extracted");
-        for i in 0..6 {
-            assert!(
-                x.text.contains(&format!("Striped midi dress number {i}")),
-                "{i}: {}",
-                x.text
-            );
-        }
+        holds_each(
+            &x.text,
+            (0..6).map(|i| format!("Striped midi dress number {i}")),
+        );
     }
 
     #[test]
@@ -1666,12 +1709,13 @@ mod tests {
              <div class='grid'>{cards}</div></main></body></html>"
         );
         let x = extract(&html, &url).expect("extracted");
-        for i in 0..5 {
-            assert!(
-                x.text.contains(&format!("Robotic mower model {i}")),
-                "{i}: {}",
-                x.text
-            );
+        holds_each(&x.text, (0..5).map(|i| format!("Robotic mower model {i}")));
+    }
+
+    /// Asserts that `text` holds each of `lines`.
+    fn holds_each(text: &str, lines: impl Iterator<Item = String>) {
+        for line in lines {
+            assert!(text.contains(&line), "{line}: {text}");
         }
     }
 
@@ -2155,10 +2199,37 @@ mod tests {
     }
 
     #[test]
+    fn a_body_marked_not_for_snippets_is_still_the_articles_text() {
+        // A publisher keeps its article's body out of search snippets: the mark says
+        // nothing about what a reader reads. A short marked line (a banner) still goes.
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let body = format!(
+            "<div data-nosnippet>{}</div><div data-nosnippet>Subscribe for full access.</div>",
+            para(6)
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        assert!(x.text.contains("Paragraph 5 says"), "{}", x.text);
+        assert!(!x.text.contains("Subscribe for full access"), "{}", x.text);
+    }
+
+    #[test]
+    fn nested_marks_cost_a_bounded_walk() {
+        // Each of 300 nested marked blocks would be walked whole: the count stops.
+        let html = page(&format!(
+            "{}{}{}",
+            "<div data-nosnippet>".repeat(300),
+            para(2_000),
+            "</div>".repeat(300)
+        ));
+        let (doc, shape) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
+        assert!(drop_not_text(&doc, shape.text_chars).1 <= ASKED_MAX_NODES);
+    }
+
+    #[test]
     fn what_is_not_text_is_removed_within_a_bound() {
         let html = product_page(&"<label>Size</label>".repeat(NOT_TEXT_MAX + 10));
         let (doc, _) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
-        assert_eq!(drop_not_text(&doc), NOT_TEXT_MAX);
+        assert_eq!(drop_not_text(&doc, 0).0, NOT_TEXT_MAX);
         assert_eq!(doc.select("label").length(), 10);
     }
 
