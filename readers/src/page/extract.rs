@@ -659,12 +659,14 @@ fn named_not_text(e: &NodeRef<'_>) -> bool {
     }
     let class = e.class();
     let class = class.as_deref().unwrap_or_default();
-    class
-        .split_ascii_whitespace()
-        .any(|w| SCREEN_READER_CLASSES.contains(&w))
-        || CONSENT_CLASS_MATCHER.is_match(class)
-        || e.id_attr()
-            .is_some_and(|id| CONSENT_ID_MATCHER.is_match(id.as_ref()))
+    class.split_ascii_whitespace().any(|w| {
+        SCREEN_READER_CLASSES.contains(&w)
+            // A post's own category or tag (`category-cookie-recipes`) names no banner.
+            || (!TAXONOMY_CLASSES.iter().any(|t| w.starts_with(t))
+                && CONSENT_CLASS_MATCHER.is_match(w))
+    }) || e
+        .id_attr()
+        .is_some_and(|id| CONSENT_ID_MATCHER.is_match(id.as_ref()))
 }
 
 /// Classes that hide text from the eye for assistive technology.
@@ -686,6 +688,9 @@ const CONSENT_IDS: &[&str] = &[
     "didomi",
     "usercentrics",
 ];
+
+/// Classes that name a post's own taxonomy (WordPress's `category-…`, `tag-…`).
+const TAXONOMY_CLASSES: &[&str] = &["category-", "tag-"];
 
 /// What a consent manager's classes hold (any case): narrower than its ids, as a post's
 /// classes name its categories (`category-cookies`).
@@ -2196,6 +2201,11 @@ mod tests {
         // Read as the article, not as the page's whole text with its menu.
         assert!(!x.text.contains("Home News"), "{}", x.text);
         assert_eq!(x.warning, None);
+        // Nor a card of a blog's index, which holds no heading of the page.
+        let card = "<div class='card category-cookie-recipes'>Oat cookies</div>";
+        let doc = Document::from(format!("<main><h1>Recipes</h1></main>{card}"));
+        drop_not_text(&doc, 0);
+        assert_eq!(doc.select(".card").length(), 1);
     }
 
     #[test]
