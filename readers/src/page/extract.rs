@@ -140,15 +140,15 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
             )
         });
     }
-    drop_asked(&doc, shape.text_chars);
-    drop_not_text(&doc, shape.text_chars);
-    // The page parsed again (a large page's tree is not copied), without what was dropped.
-    let parsed = || {
-        let page = super::shape::parse_measured(html, MAX_ELEMENTS).0;
+    // What the page shows only when asked and what is not its text go from its tree, and
+    // from the tree parsed again when a large page's is not copied.
+    let prepared = |page: Document| {
         drop_asked(&page, shape.text_chars);
         drop_not_text(&page, shape.text_chars);
         page
     };
+    let doc = prepared(doc);
+    let parsed = || prepared(super::shape::parse_measured(html, MAX_ELEMENTS).0);
     let kind = kind.unwrap_or_else(|| super::kind::kind(&doc, &ld, url));
     let cards = super::cards::find(&doc);
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
@@ -648,8 +648,21 @@ const NOT_TEXT_MAX: usize = 4096;
 /// `cookie-law-info-bar`: [`CONSENT_IDS`], [`CONSENT_CLASSES`]). Tested by hand, one
 /// element at a time: as a selector list of substrings it cost a tenth of a page's
 /// extraction.
-fn not_text(e: &NodeRef<'_>) -> bool {
-    e.has_attr("data-nosnippet") || named_not_text(e)
+fn not_text(e: &NodeRef<'_>) -> Option<NotText> {
+    if named_not_text(e) {
+        Some(NotText::Named)
+    } else {
+        e.has_attr("data-nosnippet").then_some(NotText::Marked)
+    }
+}
+
+/// Why an element is [`not_text`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NotText {
+    /// Its name or classes say so.
+    Named,
+    /// Only `data-nosnippet` does ([`marked_body`] may keep it).
+    Marked,
 }
 
 /// [`not_text`] by the element's name or classes alone (not by `data-nosnippet`).
@@ -737,15 +750,16 @@ fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize) {
         holds.insert(n.id);
         holds.extend(n.ancestors_it(None).map(|a| a.id));
     }
-    let found: Vec<NodeRef<'_>> = doc
+    let found: Vec<(NodeRef<'_>, NotText)> = doc
         .root()
         .descendants_it()
-        .filter(|e| e.is_element() && !holds.contains(&e.id) && not_text(e))
+        .filter(|e| e.is_element() && !holds.contains(&e.id))
+        .filter_map(|e| not_text(&e).map(|why| (e, why)))
         .take(NOT_TEXT_MAX)
         .collect();
     let (mut removed, mut walked) = (0usize, 0usize);
-    for n in &found {
-        let body = !named_not_text(n)
+    for (n, why) in &found {
+        let body = *why == NotText::Marked
             && marked.is_some_and(|m| marked_body(n, m.id, text_chars, &mut walked));
         if !body {
             n.remove_from_parent();
@@ -1291,18 +1305,18 @@ fn named_as(e: &NodeRef<'_>, names: &[&str]) -> bool {
 fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, names: Names) -> bool {
     let (class, id) = (e.class(), e.id_attr());
     let words = || name_words(class.as_deref(), id.as_deref());
+    let classes = || {
+        class
+            .as_deref()
+            .into_iter()
+            .flat_map(str::split_ascii_whitespace)
+    };
     // A microformats entry (`hentry`, `h-entry`) is a post, whatever its taxonomy classes
     // say (`author-jane-doe`, `tag-comments`).
-    if class.as_deref().is_some_and(|c| {
-        c.split_ascii_whitespace()
-            .any(|w| w == "hentry" || w == "h-entry")
-    }) {
+    if classes().any(|w| w == "hentry" || w == "h-entry") {
         return false;
     }
-    if class.as_deref().is_some_and(|c| {
-        c.split_ascii_whitespace()
-            .any(|w| USER_CARD_CLASSES.iter().any(|u| w.eq_ignore_ascii_case(u)))
-    }) {
+    if classes().any(|w| USER_CARD_CLASSES.iter().any(|u| w.eq_ignore_ascii_case(u))) {
         return true;
     }
     words().any(|w| {
