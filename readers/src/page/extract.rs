@@ -32,7 +32,8 @@ use super::kind::{Kind, LinkedData};
 use super::tree::{self, Counts, Edge, named, nonspace};
 use crate::text::sanitize;
 
-/// Subtrees dropped from the article: not its running text.
+/// Subtrees dropped from the article: not its running text (a figure holding a table or
+/// a code block is: WordPress puts every table in one).
 const DROPPED: &[&str] = &["figure", "figcaption", "aside", "nav", "footer"];
 /// Blocks tested for link density.
 const BLOCKS: &[&str] = &[
@@ -161,6 +162,9 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // changed the tree: a copy of a small page's tree costs a fraction of parsing it
     // again; a large page (whose article is rarely short) is parsed again when wanted.
     let mut page = (html.len() <= COPY_MAX_BYTES).then(|| doc.clone());
+    let named_body = (kind == Kind::Article)
+        .then(|| content_body(&doc))
+        .flatten();
     let cfg = dom_smoothie::Config {
         // Counted already (the tree builder stopped past the limit and the page was
         // refused): dom_smoothie's own count would walk the whole tree again.
@@ -211,7 +215,17 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // A short article may be a piece of the page (the first cell of a table layout, one
     // of a listing's entries): the page's largest block of text, when it holds twice as
     // much. A page with a main text is never `failed`: with no article, its largest block.
-    let block = if short {
+    // An article the page's named body holds twice over was one piece of it (a page
+    // builder's sections, each its own block): the body, cleaned as a block is.
+    let named_body = named_body.filter(|&(_, chars)| found.is_some() && chars >= beat);
+    let block = if let Some((id, _)) = named_body {
+        let page = page.take().unwrap_or_else(parsed);
+        let block = NodeRef::new(id, &page.tree);
+        drop_named(&block, CHROME);
+        clean(&block, false, false);
+        let text = tree::text(&block);
+        Some((String::new(), block.inner_html().to_string(), text))
+    } else if short {
         let page = page.take().unwrap_or_else(parsed);
         largest_block(&page, beat, ARTICLE_SHARE).map(|(title, block)| {
             // Its chrome stays out of the text.
@@ -470,6 +484,29 @@ fn page_text(html: &str, url: &Url) -> Option<Extracted> {
         html,
         Some(PAGE_TEXT_WARNING.to_string()),
     ))
+}
+
+/// What a site names its article's body with: microdata's `articleBody`, and the classes
+/// and ids of blog engines' and publishers' templates (WordPress's `entry-content`).
+static CONTENT_BODY: LazyLock<Matcher> = LazyLock::new(|| {
+    Matcher::new(
+        "[itemprop=articleBody], [class*=entry-content i], [id*=entry-content i], \
+         [class*=post-content i], [class*=post_content i], [class*=postcontent i], \
+         [class*=post-body i], [class*=post-entry i], [class*=article-content i], \
+         [id*=article-content i], [class*=article__content i], [class*=article-body i], \
+         [id*=article-body i], [class*=article__body i], [class*=articlebody i], \
+         [id*=articlebody i], [class*=article-text i], [class*=story-body i], \
+         [class*=blog-content i], [class*=single-content i]",
+    )
+    .expect("static selector")
+});
+
+/// The first element the page names its article's body ([`CONTENT_BODY`]) and its text
+/// (characters, no whitespace).
+fn content_body(doc: &Document) -> Option<(NodeId, usize)> {
+    let sel = doc.select_single_matcher(&CONTENT_BODY);
+    let n = sel.nodes().first()?;
+    Some((n.id, nonspace(&n.text())))
 }
 
 /// Pages up to this size keep a copy of their tree for [`largest_block`].
@@ -1122,6 +1159,7 @@ const CONTAINERS: &[&str] = &["article", "main", "section", "div", "td", "body"]
 /// Subtrees never taken as the main text.
 const CHROME: &[&str] = &[
     "nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template",
+    "textarea", "select",
 ];
 
 /// The page's largest block of text that is not navigation (its text outside navigation,
@@ -1425,7 +1463,10 @@ fn clean_with(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
             reviews.push(e);
         }
         // A footer or aside that carries the author's licence is the post's own line.
-        if named(&e, DROPPED) && !c.licence && !(cards && named(&e, &["figure", "figcaption"])) {
+        // A listing's figures are its cards' pictures; a figure holding a table is text.
+        let kept_figure =
+            (cards && named(&e, &["figure", "figcaption"])) || (c.table && e.has_name("figure"));
+        if named(&e, DROPPED) && !c.licence && !kept_figure {
             doomed.push(e);
             continue;
         }
@@ -2680,5 +2721,118 @@ mod tests {
             &x.text[..200]
         );
         assert_eq!(x.warning.as_deref(), Some(TOO_LARGE_WARNING));
+    }
+
+    #[test]
+    fn a_table_in_a_figure_is_the_articles_text_and_a_pictures_caption_is_not() {
+        // WordPress puts every table block in a `<figure class="wp-block-table">`.
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let rows: String = (2013..2025)
+            .map(|y| format!("<tr><td>1/1/{y}</td><td>+{}.1%</td></tr>", y - 2000))
+            .collect();
+        let html = page(&format!(
+            "{}<figure class='wp-block-table'><table><thead><tr><th>Date</th>\
+             <th>Median sale price change</th></tr></thead><tbody>{rows}</tbody></table>\
+             </figure><figure><img src='/bridge.jpg'><figcaption>Photo: the bridge at dawn \
+             (Agency)</figcaption></figure>{}",
+            para(3),
+            para(2)
+        ));
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("Median sale price change"), "{}", x.text);
+        assert!(x.text.contains("1/1/2024"), "{}", x.text);
+        assert!(!x.text.contains("the bridge at dawn"), "{}", x.text);
+    }
+
+    /// A post as a page builder writes it: the body the site names (`entry-content`) holds
+    /// seven sections, each its own nest of columns and widgets. The first has five
+    /// widgets of long paragraphs (Readability's pick); the six after it one widget of a few
+    /// short ones each, together more than the first.
+    fn built_page() -> String {
+        let section = |s: usize| {
+            // Each widget's class is its own (Elementor names every element by its id).
+            let widget = |w: usize, p: String| {
+                format!(
+                    "<div class='elementor-widget elementor-element-{s}{w}'>\
+                     <div class='elementor-widget-container'>{p}</div></div>"
+                )
+            };
+            let widgets: String = if s == 0 {
+                (0..5)
+                    .map(|w| {
+                        widget(
+                            w,
+                            format!(
+                                "<p>Section 0 part {w} tells how the sensors were placed, room by \
+                             room, floor by floor, and how the dashboard was set up to follow \
+                             who is where, step by step, with the settings that worked, the \
+                             ones that did not, and why the second floor needed a proxy of \
+                             its own before the readings settled down.</p>"
+                            ),
+                        )
+                    })
+                    .collect()
+            } else {
+                // Short paragraphs (each scores little), a heading over every other.
+                let head = if s.is_multiple_of(2) {
+                    "<h3>One more step</h3>"
+                } else {
+                    ""
+                };
+                let paras: String = (0..s % 3 + 2)
+                    .map(|p| {
+                        format!(
+                            "<p>Section {s} part {p} gives one more step of the setup, with \
+                             the setting that made it work.</p>"
+                        )
+                    })
+                    .collect();
+                widget(0, format!("{head}{paras}"))
+            };
+            format!(
+                "<div class='elementor-section elementor-element-{s}'>\
+                 <div class='elementor-container'>\
+                 <div class='elementor-column'><div class='elementor-widget-wrap'>{widgets}\
+                 </div></div></div></div>"
+            )
+        };
+        let body: String = (0..7).map(section).collect();
+        format!(
+            "<html><head><title>Track who is in each room</title>\
+             <meta property='og:type' content='article'></head><body>\
+             <nav><a href='/'>Home</a> <a href='/smart-home'>Smart home</a></nav>\
+             <div class='site-content'><h1>Track who is in each room</h1>\
+             <div class='entry-content'>{body}</div></div>\
+             <footer>© Site</footer></body></html>"
+        )
+    }
+
+    #[test]
+    fn an_article_the_pages_named_body_holds_twice_over_is_the_whole_body() {
+        let url = Url::parse("https://example.com/2025/12/rooms.html").expect("url");
+        let x = extract(&built_page(), &url).expect("extracted");
+        for s in 0..7 {
+            assert!(
+                x.text.contains(&format!("Section {s} part 0")),
+                "section {s}: {}",
+                x.text
+            );
+        }
+        assert!(!x.text.contains("Smart home"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_text_area_is_no_part_of_the_body() {
+        // A "republish this story" box holds the article's HTML in a text area.
+        let url = Url::parse("https://example.com/2025/12/rooms.html").expect("url");
+        let html = built_page().replace(
+            "</div></div><footer>",
+            "<div class='republish'><textarea>&lt;p&gt;This story was written by the \
+             newsroom and may be republished with credit.&lt;/p&gt;</textarea></div>\
+             </div></div><footer>",
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("Section 5 part 0"), "{}", x.text);
+        assert!(!x.text.contains("may be republished"), "{}", x.text);
     }
 }

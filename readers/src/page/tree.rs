@@ -83,6 +83,8 @@ pub struct Counts {
     pub blocks: bool,
     /// Whether it is inside a link (an `a` between it and the root).
     pub in_link: bool,
+    /// Whether a `table` or a `pre` is inside it.
+    pub table: bool,
 }
 
 /// Every element's [`Counts`] under `root` (itself included), in one pass: asking each
@@ -120,12 +122,14 @@ pub fn counts(root: &NodeRef<'_>, blocks: &[&str]) -> HashMap<NodeId, Counts> {
                     .attr("rel")
                     .is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "license"));
                 let block = named(&n, blocks);
+                let table = n.has_name("table") || n.has_name("pre");
                 all.insert(n.id, c);
                 if let Some(p) = open.last_mut() {
                     p.text += c.text;
                     p.linked += c.linked;
                     p.licence |= c.licence || licence;
                     p.blocks |= c.blocks || block;
+                    p.table |= c.table || table;
                 }
             }
             _ => {}
