@@ -223,19 +223,13 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     });
     let block = if let Some((id, _)) = named_body {
         let page = page.take().unwrap_or_else(parsed);
-        let block = NodeRef::new(id, &page.tree);
-        drop_named(&block, CHROME);
-        clean(&block, false, false);
-        let text = tree::text(&block);
-        Some((String::new(), block.inner_html().to_string(), text))
+        let (html, text) = block_text(&NodeRef::new(id, &page.tree), false);
+        Some((String::new(), html, text))
     } else if short {
         let page = page.take().unwrap_or_else(parsed);
         largest_block(&page, beat, ARTICLE_SHARE).map(|(title, block)| {
-            // Its chrome stays out of the text.
-            drop_named(&block, CHROME);
-            clean(&block, false, kind == Kind::Product);
-            let text = tree::text(&block);
-            (title, block.inner_html().to_string(), text)
+            let (html, text) = block_text(&block, kind == Kind::Product);
+            (title, html, text)
         })
     } else {
         None
@@ -416,14 +410,21 @@ fn block_read(
 ) -> Option<Extracted> {
     let (found, block) = largest_block(doc, 0, share)?;
     let title = title.unwrap_or(found);
-    drop_named(&block, CHROME);
-    clean(&block, false, false);
-    let text = tree::text(&block);
+    let (body, text) = block_text(&block, false);
     if nonspace(&text) == 0 {
         return None;
     }
-    let body = sanitize(&block.inner_html(), Some(url));
+    let body = sanitize(&body, Some(url));
     Some(finished(&title, body, text, html, warning))
+}
+
+/// A block taken as the page's text (its largest block, the body it names), cleaned as an
+/// article's text is, its chrome out: its HTML and its plain text. `product`: see [`clean`].
+fn block_text(block: &NodeRef<'_>, product: bool) -> (String, String) {
+    drop_named(block, CHROME);
+    clean(block, false, product);
+    let text = tree::text(block);
+    (block.inner_html().to_string(), text)
 }
 
 /// What the result says when the page was too large to read as an article.
