@@ -1316,6 +1316,11 @@ const BOILERPLATE_NAMES: &[&str] = &[
     "bio",
 ];
 
+/// Boilerplate names that are a card's own text on a listing: a shop's grid of thumbnails
+/// puts each product's name and price in its `caption` (Bootstrap's `.thumbnail .caption`,
+/// Etsy's `wt-text-caption` titles), as a listing's figures are its cards' pictures.
+const CARD_TEXT_NAMES: &[&str] = &["caption"];
+
 /// Words in a class or id that name a quotation: a block so named stays, whatever else
 /// its name says (`comment-quote`: a reader's comment the author quotes).
 const QUOTATION_NAMES: &[&str] = &["quote", "quotation", "blockquote", "citation"];
@@ -1504,7 +1509,11 @@ fn clean_with(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
         // Blocks whose class or id says what they are (a share bar, a byline, a caption),
         // unless one holds a quarter of the article: then the name is not about that block
         // alone.
-        if c.text * 4 < total && !c.licence && boilerplate_name(&e, &counts, names) {
+        if c.text * 4 < total
+            && !c.licence
+            && !(cards && named_as(&e, CARD_TEXT_NAMES))
+            && boilerplate_name(&e, &counts, names)
+        {
             doomed.push(e);
             continue;
         }
@@ -1801,6 +1810,36 @@ mod tests {
         );
         let x = extract(&html, &url).expect("extracted");
         holds_each(&x.text, (0..5).map(|i| format!("Robotic mower model {i}")));
+    }
+
+    #[test]
+    fn a_shops_thumbnails_captions_are_its_cards_text() {
+        // A shop's category (ASP.NET: the page one form; Bootstrap's thumbnails): each
+        // product's name, maker and price sit in the thumbnail's `caption`, itself a link.
+        let url = Url::parse("https://shop.example.com/4k-projectors").expect("url");
+        let cards: String = (0..8)
+            .map(|i| {
+                format!(
+                    "<div class='col-md-4 category-product'><a class='thumbnail' href='/p/{i}'>\
+                     <img src='/p/{i}.jpg' alt=''></a><a href='/p/{i}'><div class='caption'>\
+                     <div class='name'>Laser projector model {i} with 5000 lumens</div>\
+                     <div>Manufacturer: Maker {i}</div><span class='price'>Price: $4,{i}99.00</span>\
+                     </div></a></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>4K projectors</title></head><body><form id='MainForm'>\
+             <header><nav><a href='/'>Home</a></nav></header><section><h1>4K projectors</h1>\
+             <div class='product-list row'>{cards}</div><p>Products 1-8 of 8</p></section>\
+             </form></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        holds_each(
+            &x.text,
+            (0..8).map(|i| format!("Laser projector model {i} with 5000 lumens")),
+        );
+        holds_each(&x.text, (0..8).map(|i| format!("Price: $4,{i}99.00")));
     }
 
     /// Asserts that `text` holds each of `lines`.
