@@ -142,10 +142,12 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         });
     }
     // What the page shows only when asked and what is not its text go from its tree, and
-    // from the tree parsed again when a large page's is not copied.
+    // the panels it hides until opened are shown — in the tree parsed again, too, when a
+    // large page's is not copied.
     let prepared = |page: Document| {
         drop_asked(&page, shape.text_chars);
         drop_not_text(&page, shape.text_chars);
+        open_panels(&page);
         page
     };
     let doc = prepared(doc);
@@ -701,6 +703,81 @@ fn drop_asked(doc: &Document, text_chars: usize) -> usize {
         }
     }
     walked
+}
+
+/// Words in a class or id that name a disclosure panel ([`open_panels`]).
+const PANEL_NAMES: &[&str] = &["accordion", "collapse", "collapsible", "faq", "answer"];
+
+/// Hidden panels opened on one page at most ([`open_panels`]).
+const PANELS_MAX: usize = 4096;
+
+/// Shows what a page hides until its reader opens it: an accordion's panels, a FAQ's
+/// answers, a `role="region"` a heading's button discloses — the page's own text (a guide's
+/// weeks, a service's questions), which Readability drops as invisible (`hidden`,
+/// `aria-hidden`, an inline `display: none`) or as named hidden (Kadence's
+/// `kt-accordion-panel-hidden`). Each goes as if opened: those attributes, that style and
+/// those class words removed. A tab panel is not one: a product's hidden tabs (shipping,
+/// returns, its reviews) are not its content — measured on WCXB's development split
+/// (docs/benchmarks.md, "Panels a reader opens"). Opens at most [`PANELS_MAX`]; returns
+/// how many it opened.
+fn open_panels(doc: &Document) -> usize {
+    let panels: Vec<NodeRef<'_>> = doc
+        .root()
+        .descendants_it()
+        .filter(|n| n.is_element() && hidden(n) && panel(n))
+        .take(PANELS_MAX)
+        .collect();
+    for n in &panels {
+        n.remove_attr("hidden");
+        n.remove_attr("aria-hidden");
+        if n.attr("style").is_some_and(|s| display_none(&s)) {
+            n.remove_attr("style");
+        }
+        if let Some(class) = n
+            .class()
+            .filter(|c| c.split_ascii_whitespace().any(hidden_word))
+        {
+            let shown: Vec<&str> = class
+                .split_ascii_whitespace()
+                .filter(|w| !hidden_word(w))
+                .collect();
+            n.set_attr("class", &shown.join(" "));
+        }
+    }
+    panels.len()
+}
+
+/// Whether `n` is hidden as Readability judges it, or named so ([`open_panels`]).
+fn hidden(n: &NodeRef<'_>) -> bool {
+    n.has_attr("hidden")
+        || n.attr("aria-hidden")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        || n.attr("style").is_some_and(|s| display_none(&s))
+        || n.class()
+            .is_some_and(|c| c.split_ascii_whitespace().any(hidden_word))
+}
+
+/// A class word that says its element is hidden (`kt-accordion-panel-hidden`, `is-hidden`).
+fn hidden_word(w: &str) -> bool {
+    w.split(['-', '_'])
+        .any(|p| p.eq_ignore_ascii_case("hidden"))
+}
+
+/// Whether an inline style hides its element (`display: none`, any spacing or case).
+fn display_none(style: &str) -> bool {
+    let compact: String = style
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect();
+    compact.contains("display:none")
+}
+
+/// Whether `n` is a disclosure panel: `role="region"`, or named one ([`PANEL_NAMES`]).
+fn panel(n: &NodeRef<'_>) -> bool {
+    n.attr("role")
+        .is_some_and(|r| r.trim().eq_ignore_ascii_case("region"))
+        || named_as(n, PANEL_NAMES)
 }
 
 /// Elements ([`drop_not_text`]) removed from one page at most: a hostile page of more
@@ -1840,6 +1917,66 @@ mod tests {
             (0..8).map(|i| format!("Laser projector model {i} with 5000 lumens")),
         );
         holds_each(&x.text, (0..8).map(|i| format!("Price: $4,{i}99.00")));
+    }
+
+    #[test]
+    fn panels_a_page_hides_until_opened_are_its_text_and_its_hidden_tabs_and_modals_are_not() {
+        // A guide's steps in an accordion (each panel a `role="region"` shown on a click,
+        // or named `…-hidden` as Kadence's are) and a FAQ's answers: the page's text.
+        let url = Url::parse("https://example.com/guides/installing-solar").expect("url");
+        let steps: String = (0..4)
+            .map(|i| {
+                format!(
+                    "<div class='accordion-item'><h3><button>Week {i} of the work</button></h3>\
+                     <div role='region' style='display: none;'><p>In week {i} the installer \
+                     surveys the roof, files the permits and orders the panels for the job.</p>\
+                     </div></div>"
+                )
+            })
+            .collect();
+        let kadence = "<div class='kt-accordion-pane'><div class='kt-accordion-panel \
+                       kt-accordion-panel-hidden'><div class='kt-accordion-panel-inner'><ul>\
+                       <li>Net metering credits the energy the panels send back to the grid.</li>\
+                       <li>Batteries keep the lights on through an outage of the grid.</li>\
+                       </ul></div></div></div>";
+        let faq = "<div class='faq'><h3>Do panels work in winter?</h3><div class='faq-answer' \
+                   hidden><p>Yes: cold panels are more efficient, and snow slides off them \
+                   within days of a storm.</p></div></div>";
+        // What stays hidden: a sign-up modal, and a product-style tab panel.
+        let modal = "<div class='modal' style='display:none'><p>Join our newsletter for a \
+                     free quote on solar panels today.</p></div>";
+        let tab = "<div role='tabpanel' hidden><p>Shipping and returns: free shipping on \
+                   orders over fifty dollars.</p></div>";
+        let html = page(&format!(
+            "{}{steps}{kadence}{faq}{modal}{tab}{}",
+            para(2),
+            para(1)
+        ));
+        let x = extract(&html, &url).expect("extracted");
+        holds_each(
+            &x.text,
+            (0..4).map(|i| format!("In week {i} the installer surveys the roof")),
+        );
+        holds_each(
+            &x.text,
+            [
+                "Net metering credits the energy",
+                "Batteries keep the lights on",
+                "cold panels are more efficient",
+            ]
+            .into_iter()
+            .map(String::from),
+        );
+        assert!(!x.text.contains("Join our newsletter"), "{}", x.text);
+        assert!(!x.text.contains("Shipping and returns"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_page_of_more_hidden_panels_than_the_bound_has_only_the_bound_opened() {
+        let html = "<div role='region' hidden>a panel</div>".repeat(PANELS_MAX + 10);
+        let (doc, _) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
+        assert_eq!(open_panels(&doc), PANELS_MAX);
+        assert_eq!(doc.select("[hidden]").length(), 10);
     }
 
     /// Asserts that `text` holds each of `lines`.
