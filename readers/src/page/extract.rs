@@ -145,8 +145,10 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // the panels it hides until opened are shown — in the tree parsed again, too, when a
     // large page's is not copied.
     let prepared = |page: Document| {
-        drop_asked(&page, shape.text_chars);
-        drop_not_text(&page, shape.text_chars);
+        // Forms are weighed against the text left once what is not text is gone: a
+        // consent manager's panel can hold more words than a thread's posts.
+        let (_, _, gone) = drop_not_text(&page, shape.text_chars);
+        drop_asked(&page, shape.text_chars.saturating_sub(gone));
         open_panels(&page);
         page
     };
@@ -880,8 +882,11 @@ static HOLDS_TEXT: LazyLock<Matcher> =
 /// readers only, which a sighted reader never sees. And a consent manager's panel, which
 /// lists its purposes and partners at more length than many a page's text (on a page
 /// parsed again for its largest block too: [`read`]). Measured: docs/benchmarks.md, "Every
-/// kind of page". Returns the elements removed, at most [`NOT_TEXT_MAX`].
-fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize) {
+/// kind of page". Returns the elements removed (at most [`NOT_TEXT_MAX`]), the nodes
+/// walked to weigh marked blocks and count what went (at most [`ASKED_MAX_NODES`] in all),
+/// and the characters of text removed (an element inside one removed is not counted
+/// again; past the walk's bound, what was removed is not counted).
+fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize, usize) {
     // What holds the page's heading or its marked text is never one of these, whatever
     // its class says (`<body class="consent-managed">`, a post's `category-cookie-recipes`).
     let marked = doc
@@ -902,16 +907,32 @@ fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize) {
         .filter_map(|e| not_text(&e).map(|why| (e, why)))
         .take(NOT_TEXT_MAX)
         .collect();
-    let (mut removed, mut walked) = (0usize, 0usize);
+    let (mut removed, mut walked, mut chars) = (0usize, 0usize, 0usize);
+    // Those found inside one already removed, whose text was counted with it.
+    let ids: HashSet<NodeId> = found.iter().map(|(n, _)| n.id).collect();
+    let mut inside: HashSet<NodeId> = HashSet::new();
     for (n, why) in &found {
         let body = *why == NotText::Marked
             && marked.is_some_and(|m| marked_body(n, m.id, text_chars, &mut walked));
-        if !body {
-            n.remove_from_parent();
-            removed += 1;
+        if body {
+            continue;
         }
+        if !inside.contains(&n.id) {
+            for d in n.descendants_it() {
+                if walked == ASKED_MAX_NODES {
+                    break;
+                }
+                walked += 1;
+                chars += tree::text_len(&d);
+                if ids.contains(&d.id) {
+                    inside.insert(d.id);
+                }
+            }
+        }
+        n.remove_from_parent();
+        removed += 1;
     }
-    (removed, walked)
+    (removed, walked, chars)
 }
 
 /// Whether `n`, marked `data-nosnippet` alone, is the page's text all the same: inside its
@@ -2277,6 +2298,42 @@ mod tests {
     }
 
     #[test]
+    fn a_threads_posts_in_their_form_stay_beside_a_larger_consent_panel() {
+        // An Invision forum writes its posts inside a moderation form; a consent manager's
+        // panel (nested, as OneTrust's) lists its purposes at more length than the posts.
+        // The form holds half of the text the page has once that panel is gone.
+        let url = Url::parse("https://forum.example.com/topic/1882-new-case/").expect("url");
+        let purposes: String = (0..12)
+            .map(|i| {
+                format!(
+                    "<p>Purpose {i}: these cookies let the site and its partners measure \
+                     audiences and remember the choices a visitor made on earlier visits.</p>"
+                )
+            })
+            .collect();
+        let posts: String = ["Rabbids", "DevBiker"]
+            .iter()
+            .enumerate()
+            .map(|(i, who)| {
+                format!(
+                    "<article class='cPost ipsComment'><aside>{who}</aside><div class='cPost_content'>\
+                     <p>Post {i}: the two ports on the new case connect its lighting hub to the \
+                     controller, and the manual says nothing about either of them.</p></div></article>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>New case - Forum</title></head><body><main><h1>New case</h1>\
+             <div id='comments'><form action='/moderate'>{posts}</form></div></main>\
+             <div id='onetrust-consent-sdk'><div id='onetrust-pc-sdk'>{purposes}</div></div>\
+             </body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        holds_each(&x.text, (0..2).map(|i| format!("Post {i}: the two ports")));
+        assert!(!x.text.contains("Purpose 3"), "{}", x.text);
+    }
+
+    #[test]
     fn a_shops_cart_form_and_its_modal_are_not_the_products_text() {
         // A product page: its description, then a quick-order form listing every variant
         // and a cart drawer (a modal), each holding more text than the description.
@@ -2495,6 +2552,17 @@ mod tests {
         ));
         let (doc, shape) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
         assert!(drop_not_text(&doc, shape.text_chars).1 <= ASKED_MAX_NODES);
+    }
+
+    #[test]
+    fn text_removed_as_not_text_is_counted_once_however_nested() {
+        let doc = Document::from(
+            "<main><h1>Post</h1><p>Body</p></main><div id='cookie-sdk'><p>Accept all</p>\
+             <div id='cookie-panel'><p>Purposes</p></div></div>",
+        );
+        let (removed, _, chars) = drop_not_text(&doc, 0);
+        assert_eq!(removed, 2);
+        assert_eq!(chars, "AcceptallPurposes".len());
     }
 
     #[test]
