@@ -180,7 +180,9 @@ fn linked(package: &str, features: &str) -> Vec<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = std::process::Command::new(cargo);
     cmd.current_dir(root())
-        .args(["tree", "--offline", "-e", "normal", "--prefix", "none"])
+        // Not `--offline`: on a fresh machine the fuzz workspace's own crates
+        // (libfuzzer-sys) are in the cache only once something has fetched them.
+        .args(["tree", "--locked", "-e", "normal", "--prefix", "none"])
         .args(["--format", "{p}", "-p", package]);
     if !features.is_empty() {
         cmd.args(["--features", features]);
@@ -266,7 +268,9 @@ fn the_worker_fuzz_targets_build_without_the_daemon() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = std::process::Command::new(cargo)
         .current_dir(root().join("fuzz"))
-        .args(["tree", "--offline", "-e", "normal", "--prefix", "none"])
+        // Not `--offline`: on a fresh machine the fuzz workspace's own crates
+        // (libfuzzer-sys) are in the cache only once something has fetched them.
+        .args(["tree", "--locked", "-e", "normal", "--prefix", "none"])
         .args(["--format", "{p}"])
         .output()
         .expect("run cargo tree");
