@@ -158,7 +158,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     let cards = super::cards::find(&doc);
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
     if matches!(kind, Kind::Documentation | Kind::Service)
-        && let Some(x) = by_kind(doc.clone(), html, url)
+        && let Some(x) = by_kind(doc.clone(), kind, html, url)
     {
         return Ok(or_cards(x, cards, kind, listing, || doc, html, url));
     }
@@ -190,11 +190,11 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         if kind == Kind::Listing {
             clean_with(&root, true, Names::Any, true);
         } else {
-            clean(&root, true, kind == Kind::Product);
+            clean_with(&root, true, names_of(kind), false);
         }
         // A thread's reply quoting a post whole: the thread says it once.
         if kind == Kind::Forum {
-            drop_repeated(&root, &tree::counts(&root, BLOCKS));
+            drop_repeated(&root, &tree::counts(&root, BLOCKS), 1);
         }
         let text = tree::text(&root);
         // Sanitised only once chosen over the page's largest block.
@@ -227,12 +227,12 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     });
     let block = if let Some((id, _)) = named_body {
         let page = page.take().unwrap_or_else(parsed);
-        let (html, text) = block_text(&NodeRef::new(id, &page.tree), false);
+        let (html, text) = block_text(&NodeRef::new(id, &page.tree), Names::Any);
         Some((String::new(), html, text))
     } else if short {
         let page = page.take().unwrap_or_else(parsed);
         largest_block(&page, beat, ARTICLE_SHARE).map(|(title, block)| {
-            let (html, text) = block_text(&block, kind == Kind::Product);
+            let (html, text) = block_text(&block, names_of(kind));
             (title, html, text)
         })
     } else {
@@ -361,8 +361,7 @@ fn or_cards(
     drop_named(&block, super::cards::CHROME);
     let names = match kind {
         Kind::Forum => Names::Posts,
-        Kind::Product => Names::Product,
-        _ => Names::Any,
+        k => names_of(k),
     };
     // A few words read (a "Showing 1–30 of 37" line) are no article whose strip of
     // cards beside it is to be cleaned as an article's: the cards are the page.
@@ -411,10 +410,11 @@ fn block_read(
     url: &Url,
     warning: Option<String>,
     title: Option<String>,
+    names: Names,
 ) -> Option<Extracted> {
     let (found, block) = largest_block(doc, 0, share)?;
     let title = title.unwrap_or(found);
-    let (body, text) = block_text(&block, false);
+    let (body, text) = block_text(&block, names);
     if nonspace(&text) == 0 {
         return None;
     }
@@ -424,9 +424,9 @@ fn block_read(
 
 /// A block taken as the page's text (its largest block, the body it names), cleaned as an
 /// article's text is, its chrome out: its HTML and its plain text. `product`: see [`clean`].
-fn block_text(block: &NodeRef<'_>, product: bool) -> (String, String) {
+fn block_text(block: &NodeRef<'_>, names: Names) -> (String, String) {
     drop_named(block, CHROME);
-    clean(block, false, product);
+    clean_with(block, false, names, false);
     let text = tree::text(block);
     (block.inner_html().to_string(), text)
 }
@@ -445,7 +445,7 @@ fn too_large(doc: &Document, ld: &LinkedData, html: &str, url: &Url) -> Option<E
         });
     }
     let warning = Some(TOO_LARGE_WARNING.to_string());
-    block_read(doc, ARTICLE_SHARE, html, url, warning, None)
+    block_read(doc, ARTICLE_SHARE, html, url, warning, None, Names::Any)
 }
 
 /// What the result says when the text is the body the page's JSON-LD declares.
@@ -1262,19 +1262,20 @@ const PAGE_SHARE: (usize, usize) = (95, 100);
 /// page has no such block. (A thread is read as Readability's text, then its posts as
 /// its repeated cards: on WCXB's forums that measured above this container,
 /// docs/benchmarks.md, "Every kind of page".)
-fn by_kind(doc: Document, html: &str, url: &Url) -> Option<Extracted> {
+fn by_kind(doc: Document, kind: Kind, html: &str, url: &Url) -> Option<Extracted> {
+    let names = names_of(kind);
     // The title Readability gives an article (from `<title>`, its headings and meta
     // tags), not the block's heading: a documentation or service page is titled as an
     // article of the same page would be. Readability reads its metadata without changing
     // the tree, so the block is then read from the same copy. It takes only a URL with an
     // authority (`scheme://…`); with another, the block's heading stands.
     if !url.has_authority() {
-        return block_read(&doc, PAGE_SHARE, html, url, None, None);
+        return block_read(&doc, PAGE_SHARE, html, url, None, None, names);
     }
     let r = dom_smoothie::Readability::with_document(doc, Some(url.as_str()), None).ok()?;
     let title =
         Some(crate::text::collapse(&r.get_article_metadata(None).title)).filter(|t| !t.is_empty());
-    block_read(&r.doc, PAGE_SHARE, html, url, None, title)
+    block_read(&r.doc, PAGE_SHARE, html, url, None, title, names)
 }
 
 fn html_escape(s: &str) -> String {
@@ -1456,6 +1457,19 @@ enum Names {
     Posts,
     /// A product's page: and [`REVIEW_NAMES`].
     Product,
+    /// A page of sections or entries (a service's, a listing's, a thread read as a
+    /// block): those only, and a paragraph the page shows again goes ([`drop_repeated`],
+    /// blocks of [`REPEATED_MIN_CHARS`] or more).
+    Sections,
+}
+
+/// The names a block of a page of `kind` is cleaned with ([`Names`]).
+fn names_of(kind: Kind) -> Names {
+    match kind {
+        Kind::Product => Names::Product,
+        Kind::Article | Kind::Documentation => Names::Any,
+        Kind::Forum | Kind::Listing | Kind::Service => Names::Sections,
+    }
 }
 
 /// The words of a class and an id, split at spaces, `-` and `_`.
@@ -1651,8 +1665,14 @@ fn clean_with(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
             e.remove_from_parent();
         }
     }
-    if matches!(names, Names::Product | Names::Posts) {
-        drop_repeated(root, &counts);
+    match names {
+        Names::Product | Names::Posts => {
+            drop_repeated(root, &counts, 1);
+        }
+        Names::Sections => {
+            drop_repeated(root, &counts, REPEATED_MIN_CHARS);
+        }
+        Names::Any => {}
     }
 }
 
@@ -1664,16 +1684,24 @@ const FIGURES: &[&str] = &["td", "th", "dd", "dt"];
 /// hostile page keeps its repeats rather than costing more.
 const REPEATED_MAX_BLOCKS: usize = 1024;
 
+/// Characters (no whitespace) a block holds for [`drop_repeated`] to weigh it on a page of
+/// sections ([`Names::Sections`]): a paragraph, not a "Learn more" (40 moved many more
+/// pages both ways: docs/benchmarks.md, "Panels a reader opens").
+const REPEATED_MIN_CHARS: usize = 80;
+
 /// Removes from a product's text under `root` each innermost block (one of [`BLOCKS`]
 /// holding none) whose text is a block's before it: a shop shows its product's name,
 /// price and opening lines again in a sticky "add to cart" bar, its description both in
 /// the buy box and in a tab, a "Sold out" on each swatch. A reader needs them once.
-/// Products and a thread's posts (a reply quoting a post whole) only: on every page it
-/// cost documentation (a code sample's lines shown for each language) and collections
-/// (cards that repeat on purpose), measured in docs/benchmarks.md, "Every kind of page".
-/// Compares at most [`REPEATED_MAX_BLOCKS`] blocks and returns how many it compared;
-/// `counts` are those the cleaning measured before it removed anything.
-fn drop_repeated(root: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> usize {
+/// Every block on products and a thread's posts (a reply quoting a post whole); on a
+/// service page or a listing (features drawn twice, for wide and narrow screens) only
+/// blocks of `min_chars` or more ([`REPEATED_MIN_CHARS`]): shorter, they are each card's
+/// ("Cancel any time" under each plan). Not on articles and documentation: there it cost
+/// Readability's test pages and documentation (a code sample's lines shown for each
+/// language), measured in docs/benchmarks.md, "Every kind of page" and "Panels a reader
+/// opens". Compares at most [`REPEATED_MAX_BLOCKS`] blocks and returns how many it
+/// compared; `counts` are those the cleaning measured before it removed anything.
+fn drop_repeated(root: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, min_chars: usize) -> usize {
     let mut seen = HashSet::new();
     let mut repeats = Vec::new();
     let mut compared = 0usize;
@@ -1683,7 +1711,9 @@ fn drop_repeated(root: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> usize 
             || e.id == root.id
             || !named(&e, BLOCKS)
             || named(&e, FIGURES)
-            || counts.get(&e.id).is_some_and(|c| c.blocks)
+            || counts
+                .get(&e.id)
+                .is_none_or(|c| c.blocks || c.text < min_chars)
         {
             continue;
         }
@@ -2599,7 +2629,7 @@ mod tests {
         let doc = Document::from(html);
         let root = *doc.select("#text").nodes().first().expect("root");
         let counts = tree::counts(&root, BLOCKS);
-        drop_repeated(&root, &counts);
+        drop_repeated(&root, &counts, 1);
         let text = tree::text(&root);
         assert_eq!(text.matches("Yes").count(), 3, "{text}");
         assert_eq!(text.matches("Trail Pack").count(), 1, "{text}");
@@ -2614,7 +2644,7 @@ mod tests {
         let doc = Document::from(html.as_str());
         let root = *doc.select("#text").nodes().first().expect("root");
         let counts = tree::counts(&root, BLOCKS);
-        assert_eq!(drop_repeated(&root, &counts), REPEATED_MAX_BLOCKS);
+        assert_eq!(drop_repeated(&root, &counts, 1), REPEATED_MAX_BLOCKS);
         // The repeat past the budget is not compared, and stays.
         assert_eq!(doc.select("p").length(), REPEATED_MAX_BLOCKS + 6);
     }
@@ -2879,6 +2909,37 @@ mod tests {
             assert!(x.text.contains(h), "{}", x.text);
         }
         assert!(!x.text.contains("© Acme"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_service_pages_sections_shown_twice_are_read_once_and_short_repeats_stay() {
+        // A landing page draws its features twice (a desktop grid and a mobile carousel);
+        // each plan repeats a short line ("Cancel any time") that is each plan's.
+        let url = Url::parse("https://acme.example.com/services/data-analytics").expect("url");
+        let features: String = ["Strategy", "Engineering", "Support"]
+            .iter()
+            .map(|h| {
+                format!(
+                    "<div class='feature'><h2>{h}</h2><p>{h}: {}</p></div>",
+                    "what we do for you in this part of the work, and how. ".repeat(3)
+                )
+            })
+            .collect();
+        let plans: String = ["Basic", "Team", "Enterprise"]
+            .iter()
+            .map(|p| format!("<div class='plan'><h3>{p} plan</h3><p>Cancel any time.</p></div>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>Data analytics services | Acme</title></head><body>\
+             <nav><a href='/'>Home</a></nav><main><h1>We make data useful</h1>\
+             <div class='desktop'>{features}</div><div class='mobile'>{features}</div>\
+             <div class='plans'>{plans}</div></main></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        for h in ["Strategy:", "Engineering:", "Support:"] {
+            assert_eq!(x.text.matches(h).count(), 1, "{h}: {}", x.text);
+        }
+        assert_eq!(x.text.matches("Cancel any time").count(), 3, "{}", x.text);
     }
 
     #[test]
