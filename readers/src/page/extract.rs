@@ -1695,25 +1695,35 @@ const REPEATED_MIN_CHARS: usize = 80;
 /// the buy box and in a tab, a "Sold out" on each swatch. A reader needs them once.
 /// Every block on products and a thread's posts (a reply quoting a post whole); on a
 /// service page or a listing (features drawn twice, for wide and narrow screens) only
-/// blocks of `min_chars` or more ([`REPEATED_MIN_CHARS`]): shorter, they are each card's
-/// ("Cancel any time" under each plan). Not on articles and documentation: there it cost
+/// blocks of `min_chars` or more ([`REPEATED_MIN_CHARS`]) under a heading that repeats one
+/// before it: shorter, or under a heading of their own, they are each section's ("Cancel
+/// any time" under each plan; one of Readability's test pages repeats a paragraph under each
+/// heading). Headings count among the blocks compared. Not on articles and documentation: there it cost
 /// Readability's test pages and documentation (a code sample's lines shown for each
 /// language), measured in docs/benchmarks.md, "Every kind of page" and "Panels a reader
 /// opens". Compares at most [`REPEATED_MAX_BLOCKS`] blocks and returns how many it
 /// compared; `counts` are those the cleaning measured before it removed anything.
 fn drop_repeated(root: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, min_chars: usize) -> usize {
-    let mut seen = HashSet::new();
+    // Sections: a paragraph goes only under a heading that repeats one before it (or
+    // before any heading): a section drawn again. One repeated under headings of its own is
+    // each section's (a notice under each heading).
+    let sections = min_chars > 1;
+    let (mut seen, mut headings) = (HashSet::new(), HashSet::new());
+    let mut under_repeat = true;
     let mut repeats = Vec::new();
     let mut compared = 0usize;
     for edge in tree::edges(root) {
         let Edge::Open(e) = edge else { continue };
-        if !e.is_element()
-            || e.id == root.id
-            || !named(&e, BLOCKS)
-            || named(&e, FIGURES)
-            || counts
-                .get(&e.id)
-                .is_none_or(|c| c.blocks || c.text < min_chars)
+        if !e.is_element() || e.id == root.id {
+            continue;
+        }
+        let heading = sections && named(&e, HEADINGS);
+        if !heading
+            && (!named(&e, BLOCKS)
+                || named(&e, FIGURES)
+                || counts
+                    .get(&e.id)
+                    .is_none_or(|c| c.blocks || c.text < min_chars))
         {
             continue;
         }
@@ -1722,7 +1732,12 @@ fn drop_repeated(root: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, min_chars
         }
         compared += 1;
         let text = crate::text::collapse(&e.text());
-        if nonspace(&text) > 0 && !seen.insert(text) {
+        if nonspace(&text) == 0 {
+            continue;
+        }
+        if heading {
+            under_repeat = !headings.insert(text);
+        } else if !seen.insert(text) && under_repeat {
             repeats.push(e);
         }
     }
@@ -1731,6 +1746,9 @@ fn drop_repeated(root: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, min_chars
     }
     compared
 }
+
+/// Section headings, for [`drop_repeated`].
+const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 
 /// Items of a list, cells of a row, terms and values of a definition list.
 const ITEMS: &[&str] = &["li", "td", "th", "dd", "dt"];
@@ -2913,8 +2931,9 @@ mod tests {
 
     #[test]
     fn a_service_pages_sections_shown_twice_are_read_once_and_short_repeats_stay() {
-        // A landing page draws its features twice (a desktop grid and a mobile carousel);
-        // each plan repeats a short line ("Cancel any time") that is each plan's.
+        // A landing page draws its features twice (a desktop grid and a mobile carousel),
+        // headings and all; each plan repeats a short line ("Cancel any time") and a long
+        // notice under its own heading, which are each plan's.
         let url = Url::parse("https://acme.example.com/services/data-analytics").expect("url");
         let features: String = ["Strategy", "Engineering", "Support"]
             .iter()
@@ -2927,7 +2946,13 @@ mod tests {
             .collect();
         let plans: String = ["Basic", "Team", "Enterprise"]
             .iter()
-            .map(|p| format!("<div class='plan'><h3>{p} plan</h3><p>Cancel any time.</p></div>"))
+            .map(|p| {
+                format!(
+                    "<div class='plan'><h3>{p} plan</h3><p>Cancel any time.</p><p>Prices \
+                     exclude sales tax, which is added at checkout where the law of your state \
+                     or country requires it of us.</p></div>"
+                )
+            })
             .collect();
         let html = format!(
             "<html><head><title>Data analytics services | Acme</title></head><body>\
@@ -2940,6 +2965,12 @@ mod tests {
             assert_eq!(x.text.matches(h).count(), 1, "{h}: {}", x.text);
         }
         assert_eq!(x.text.matches("Cancel any time").count(), 3, "{}", x.text);
+        assert_eq!(
+            x.text.matches("Prices exclude sales tax").count(),
+            3,
+            "{}",
+            x.text
+        );
     }
 
     #[test]
