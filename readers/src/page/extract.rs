@@ -883,9 +883,9 @@ static HOLDS_TEXT: LazyLock<Matcher> =
 /// lists its purposes and partners at more length than many a page's text (on a page
 /// parsed again for its largest block too: [`read`]). Measured: docs/benchmarks.md, "Every
 /// kind of page". Returns the elements removed (at most [`NOT_TEXT_MAX`]), the nodes
-/// walked to weigh marked blocks and count what went (at most [`ASKED_MAX_NODES`] in all),
-/// and the characters of text removed (an element inside one removed is not counted
-/// again; past the walk's bound, what was removed is not counted).
+/// walked to weigh marked blocks (at most [`ASKED_MAX_NODES`]), and the characters of text
+/// removed (counted over at most [`ASKED_MAX_NODES`] nodes of its own; an element inside
+/// one removed is not counted again).
 fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize, usize) {
     // What holds the page's heading or its marked text is never one of these, whatever
     // its class says (`<body class="consent-managed">`, a post's `category-cookie-recipes`).
@@ -908,6 +908,9 @@ fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize, usize) {
         .take(NOT_TEXT_MAX)
         .collect();
     let (mut removed, mut walked, mut chars) = (0usize, 0usize, 0usize);
+    // What went is counted within its own bound: a large consent panel does not use up
+    // the walk that weighs marked blocks.
+    let mut counted = 0usize;
     // Those found inside one already removed, whose text was counted with it.
     let ids: HashSet<NodeId> = found.iter().map(|(n, _)| n.id).collect();
     let mut inside: HashSet<NodeId> = HashSet::new();
@@ -919,10 +922,10 @@ fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize, usize) {
         }
         if !inside.contains(&n.id) {
             for d in n.descendants_it() {
-                if walked == ASKED_MAX_NODES {
+                if counted == ASKED_MAX_NODES {
                     break;
                 }
-                walked += 1;
+                counted += 1;
                 chars += tree::text_len(&d);
                 if ids.contains(&d.id) {
                     inside.insert(d.id);
@@ -2611,6 +2614,19 @@ mod tests {
         let (removed, _, chars) = drop_not_text(&doc, 0);
         assert_eq!(removed, 2);
         assert_eq!(chars, "AcceptallPurposes".len());
+    }
+
+    #[test]
+    fn text_removed_as_not_text_is_counted_within_a_bound() {
+        // A consent panel of more nodes than the bound: its count stops there.
+        let html = format!(
+            "<main><h1>Post</h1></main><div id='cookie-panel'>{}</div>",
+            "<p>a</p>".repeat(ASKED_MAX_NODES)
+        );
+        let doc = Document::from(html.as_str());
+        let (removed, _, chars) = drop_not_text(&doc, 0);
+        assert_eq!(removed, 1);
+        assert!(chars <= ASKED_MAX_NODES / 2 + 1, "{chars}");
     }
 
     #[test]
