@@ -188,9 +188,9 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         // A listing's article is its grid: cleaned as its cards are, its linked titles and
         // prices stay (as an article's text they would go as a menu does).
         if kind == Kind::Listing {
-            clean_with(&root, true, Names::Any, true);
+            clean(&root, true, Names::Any, true);
         } else {
-            clean_with(&root, true, names_of(kind), false);
+            clean(&root, true, names_of(kind), false);
         }
         // A thread's reply quoting a post whole: the thread says it once.
         if kind == Kind::Forum {
@@ -365,7 +365,7 @@ fn or_cards(
     };
     // A few words read (a "Showing 1–30 of 37" line) are no article whose strip of
     // cards beside it is to be cleaned as an article's: the cards are the page.
-    clean_with(&block, false, names, listing || chars < NO_ARTICLE_CHARS);
+    clean(&block, false, names, listing || chars < NO_ARTICLE_CHARS);
     let text = tree::text(&block);
     if nonspace(&text) <= least {
         return x;
@@ -423,10 +423,10 @@ fn block_read(
 }
 
 /// A block taken as the page's text (its largest block, the body it names), cleaned as an
-/// article's text is, its chrome out: its HTML and its plain text. `product`: see [`clean`].
+/// article's text is, its chrome out: its HTML and its plain text. `names`: see [`clean`].
 fn block_text(block: &NodeRef<'_>, names: Names) -> (String, String) {
     drop_named(block, CHROME);
-    clean_with(block, false, names, false);
+    clean(block, false, names, false);
     let text = tree::text(block);
     (block.inner_html().to_string(), text)
 }
@@ -1144,7 +1144,7 @@ fn with_fact_boxes(html: String, text: String, boxes: &[String], url: &Url) -> (
     for b in boxes {
         let fragment = Document::fragment(b.as_str());
         let root = fragment.html_root();
-        clean(&root, false, false);
+        clean(&root, false, Names::Any, false);
         let box_text = tree::text(&root);
         let box_html = sanitize(&root.inner_html(), Some(url));
         let lines: Vec<&str> = box_text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -1571,21 +1571,12 @@ const BOILERPLATE_OPENINGS: &[&str] = &[
 /// Removes from the article under `root`, in place: the dropped subtrees, blocks named
 /// as boilerplate by their class or id, short blocks that open like boilerplate, and
 /// link-dense short blocks. `root` itself is judged too when `with_root` (the article's
-/// own container); a container that goes takes the article's text with it. On a
-/// `product`'s page its reviews go too ([`REVIEW_NAMES`]), and blocks that repeat one
-/// before them ([`drop_repeated`]).
-fn clean(root: &NodeRef<'_>, with_root: bool, product: bool) {
-    clean_with(
-        root,
-        with_root,
-        if product { Names::Product } else { Names::Any },
-        false,
-    );
-}
-
-/// [`clean`]; `names`: see [`Names`]; `cards`: a listing's cards, whose figures and short linked blocks (a
-/// card's picture, its linked title) are its content.
-fn clean_with(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
+/// own container); a container that goes takes the article's text with it. `names`: which
+/// names are boilerplate, and which repeats go ([`Names`]: on a product's page its reviews
+/// ([`REVIEW_NAMES`]) and blocks that repeat one before them ([`drop_repeated`])); `cards`:
+/// a listing's cards, whose figures and short linked blocks (a card's picture, its linked
+/// title) are its content.
+fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     let counts = tree::counts(root, BLOCKS);
     let of = |e: &NodeRef<'_>| counts.get(&e.id).copied().unwrap_or_default();
     let total = of(root).text;
@@ -1902,7 +1893,7 @@ mod tests {
             .collect();
         let doc = Document::from(format!("<section class='blog-list'>{posts}</section>"));
         let list = *doc.select("section").nodes().first().expect("section");
-        clean_with(&list, false, Names::Any, true);
+        clean(&list, false, Names::Any, true);
         let text = tree::text(&list);
         for i in 0..8 {
             assert!(text.contains(&format!("deal {i} will")), "{i}: {text}");
