@@ -2908,21 +2908,27 @@ mod tests {
         assert!(text.contains("Tile 0 says"), "{text}");
     }
 
+    /// A service page's three sections (Strategy, Engineering, Support), each an `h2` and a
+    /// paragraph opening with its heading, in `<div class={class}>`.
+    fn service_sections(class: &str) -> String {
+        ["Strategy", "Engineering", "Support"]
+            .iter()
+            .map(|h| {
+                format!(
+                    "<div class='{class}'><h2>{h}</h2><p>{h}: {}</p></div>",
+                    "what we do for you in this part of the work, and how. ".repeat(3)
+                )
+            })
+            .collect()
+    }
+
     #[test]
     fn a_service_page_is_read_whole_under_the_title_an_article_of_it_would_have() {
         // Sections under h2 headings, no date, no author: a service page, read as the
         // container of all its sections, titled from `<title>` as Readability titles an
         // article (not by the block's own heading).
         let url = Url::parse("https://acme.example.com/services/data-analytics").expect("url");
-        let sections: String = ["Strategy", "Engineering", "Support"]
-            .iter()
-            .map(|h| {
-                format!(
-                    "<div class='band'><h2>{h}</h2><p>{h}: {}</p></div>",
-                    "what we do for you in this part of the work, and how. ".repeat(3)
-                )
-            })
-            .collect();
+        let sections = service_sections("band");
         let html = format!(
             "<html><head><title>Data analytics services for retailers | Acme</title></head>\
              <body><nav><a href='/'>Home</a></nav><main><h1>We make data useful</h1>{sections}\
@@ -2942,15 +2948,7 @@ mod tests {
         // headings and all; each plan repeats a short line ("Cancel any time") and a long
         // notice under its own heading, which are each plan's.
         let url = Url::parse("https://acme.example.com/services/data-analytics").expect("url");
-        let features: String = ["Strategy", "Engineering", "Support"]
-            .iter()
-            .map(|h| {
-                format!(
-                    "<div class='feature'><h2>{h}</h2><p>{h}: {}</p></div>",
-                    "what we do for you in this part of the work, and how. ".repeat(3)
-                )
-            })
-            .collect();
+        let features = service_sections("feature");
         let plans: String = ["Basic", "Team", "Enterprise"]
             .iter()
             .map(|p| {
