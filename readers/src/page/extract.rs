@@ -767,6 +767,14 @@ fn hidden_word(w: &str) -> bool {
 
 /// Whether an inline style hides its element (`display: none`, any spacing or case).
 fn display_none(style: &str) -> bool {
+    // Most styles say nothing of `none`: answered without copying them.
+    if !style
+        .as_bytes()
+        .windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"none"))
+    {
+        return false;
+    }
     let compact: String = style
         .chars()
         .filter(|c| !c.is_whitespace())
@@ -1215,7 +1223,7 @@ fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
     let first = *n.first()?;
     let mut from = 0;
-    while let Some(i) = h.get(from..)?.iter().position(|&b| b == first) {
+    while let Some(i) = memchr::memchr(first, h.get(from..)?) {
         let at = from + i;
         if h.get(at..at + n.len())
             .is_some_and(|w| w.eq_ignore_ascii_case(n))
