@@ -222,7 +222,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // An article under NAMED_BODY_ARTICLE_CHARS the page's named body holds twice over
     // was one piece of it (a page builder's sections, each its own block): the body,
     // cleaned as a block is.
-    // The page's main ([`main_body`]) only when it holds at most MAIN_BODY_OVER times the
+    // The page's main ([`content_body`]) only when it holds at most MAIN_BODY_OVER times the
     // article: more is a news page's modules around its story.
     let named_body = named_body.filter(|&(_, chars, main)| {
         found.is_some()
@@ -506,7 +506,7 @@ fn page_text(html: &str, url: &Url) -> Option<Extracted> {
 /// its `articleBody` that Readability leaves out.
 const NAMED_BODY_ARTICLE_CHARS: usize = 3000;
 
-/// How many times the article's text the page's main ([`main_body`]) may hold to be read
+/// How many times the article's text the page's main ([`content_body`]) may hold to be read
 /// instead. Measured on the WCXB development split: 3 keeps two of the four pages it
 /// reads whole, 5 adds a shop's rewards panel (−0.10); with no bound, a Yahoo story among
 /// its modules on Readability's test pages (`yahoo-3`, 0.97 → 0.43).
@@ -537,8 +537,11 @@ static CONTENT_BODY_MATCHER: LazyLock<aho_corasick::AhoCorasick> =
     LazyLock::new(|| names_matcher(CONTENT_BODY_NAMES));
 
 /// The first element the page names its article's body ([`CONTENT_BODY_NAMES`], or
-/// `itemprop="articleBody"`), else its main ([`main_body`]); its text (characters, no
-/// whitespace), and whether it is the main. Tested by hand, one
+/// `itemprop="articleBody"`), else its one `<main>` (or `role="main"`) when it has no
+/// `<article>` — a page builder's sections (a service's bands, a shop's blocks) are its
+/// children, and Readability takes one of them; a page with an `<article>` says where
+/// its text is, one with two mains says neither is the page's —; its text (characters,
+/// no whitespace), and whether it is the main. Tested by hand, one
 /// element at a time: as a selector list it cost 6 % of an article's extraction.
 fn content_body(doc: &Document) -> Option<(NodeId, usize, bool)> {
     let named = |n: &NodeRef<'_>| {
@@ -548,38 +551,28 @@ fn content_body(doc: &Document) -> Option<(NodeId, usize, bool)> {
                     .is_some_and(|v| CONTENT_BODY_MATCHER.is_match(v.as_bytes()))
             })
     };
-    let (n, main) = match doc
-        .root()
-        .descendants_it()
-        .find(|n| n.is_element() && named(n))
-    {
-        Some(n) => (n, false),
-        None => (main_body(doc)?, true),
-    };
-    Some((n.id, nonspace(&n.text()), main))
-}
-
-/// The page's one `<main>` (or `role="main"`) when it names no body and has no
-/// `<article>`: a page builder's sections (a service's bands, a shop's blocks) are its
-/// children, and Readability takes one of them. A page with an `<article>` says where its
-/// text is; one with two mains says neither is the page's.
-fn main_body<'a>(doc: &'a Document) -> Option<NodeRef<'a>> {
-    let mut main = None;
+    // One walk: a named body is taken where it is met; the page's mains and whether it
+    // has an `<article>` are noted on the way, for a page that names none.
+    let (mut main, mut mains, mut article) = (None, 0usize, false);
     for n in doc.root().descendants_it().filter(NodeRef::is_element) {
-        if n.has_name("article") {
-            return None;
+        if named(&n) {
+            return Some((n.id, nonspace(&n.text()), false));
         }
-        if n.has_name("main")
+        if article || mains > 1 {
+            continue;
+        }
+        if n.has_name("article") {
+            article = true;
+        } else if n.has_name("main")
             || n.attr("role")
                 .is_some_and(|r| r.trim().eq_ignore_ascii_case("main"))
         {
-            if main.is_some() {
-                return None;
-            }
+            mains += 1;
             main = Some(n);
         }
     }
-    main
+    let main = main.filter(|_| mains == 1 && !article)?;
+    Some((main.id, nonspace(&main.text()), true))
 }
 
 /// Pages up to this size keep a copy of their tree for [`largest_block`].
