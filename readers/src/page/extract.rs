@@ -538,11 +538,11 @@ static CONTENT_BODY_MATCHER: LazyLock<aho_corasick::AhoCorasick> =
 
 /// The first element the page names its article's body ([`CONTENT_BODY_NAMES`], or
 /// `itemprop="articleBody"`), else its one `<main>` (or `role="main"`) when it has no
-/// `<article>` — a page builder's sections (a service's bands, a shop's blocks) are its
-/// children, and Readability takes one of them; a page with an `<article>` says where
-/// its text is, one with two mains says neither is the page's —; its text (characters,
-/// no whitespace), and whether it is the main. Tested by hand, one
-/// element at a time: as a selector list it cost 6 % of an article's extraction.
+/// `<article>`; its text (characters, no whitespace), and whether it is the main. A page
+/// builder's sections (a service's bands, a shop's blocks) are its main's children, and
+/// Readability takes one of them; a page with an `<article>` says where its text is, and
+/// one with two mains says neither is the page's. Tested by hand, one element at a time:
+/// as a selector list it cost 6 % of an article's extraction.
 fn content_body(doc: &Document) -> Option<(NodeId, usize, bool)> {
     let named = |n: &NodeRef<'_>| {
         n.attr("itemprop").is_some_and(|v| &*v == "articleBody")

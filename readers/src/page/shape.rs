@@ -209,7 +209,7 @@ struct Measured<'a> {
     shape: Sink,
     max_elements: usize,
     /// The tokenizer's input: an unread script's or style's text is skipped in it
-    /// ([`skip_raw`]).
+    /// ([`raw_text_end`]).
     input: &'a BufferQueue,
 }
 
