@@ -797,7 +797,8 @@ fn hidden_word(w: &str) -> bool {
         .any(|p| p.eq_ignore_ascii_case("hidden"))
 }
 
-/// Whether an inline style hides its element (`display: none`, any spacing or case).
+/// Whether an inline style hides its element (`display: none`, any case, any whitespace
+/// around the colon and the words; a `none` split by whitespace is not `none`).
 fn display_none(style: &str) -> bool {
     // Most styles say nothing of `none`: answered without copying them.
     if !style
@@ -1731,12 +1732,13 @@ const REPEATED_MIN_CHARS: usize = 80;
 /// service page or a listing (features drawn twice, for wide and narrow screens) only
 /// blocks of `min_chars` or more ([`REPEATED_MIN_CHARS`]) under a heading that repeats one
 /// before it: shorter, or under a heading of their own, they are each section's ("Cancel
-/// any time" under each plan; one of Readability's test pages repeats a paragraph under each
-/// heading). Headings count among the blocks compared. Not on articles and documentation: there it cost
-/// Readability's test pages and documentation (a code sample's lines shown for each
-/// language), measured in docs/benchmarks.md, "Every kind of page" and "Panels a reader
-/// opens". Compares at most [`REPEATED_MAX_BLOCKS`] blocks and returns how many it
-/// compared; `counts` are those the cleaning measured before it removed anything.
+/// any time" under each plan; one of Readability's test pages repeats a paragraph under
+/// each heading). Headings count among the blocks compared. Not on articles and
+/// documentation: there it cost Readability's test pages and documentation (a code
+/// sample's lines shown for each language), measured in docs/benchmarks.md, "Every kind of
+/// page" and "Panels a reader opens". Compares at most [`REPEATED_MAX_BLOCKS`] blocks and
+/// returns how many it compared; `counts` are those the cleaning measured before it
+/// removed anything.
 fn drop_repeated(root: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, min_chars: usize) -> usize {
     // Sections: a paragraph goes only under a heading that repeats one before it (or
     // before any heading): a section drawn again. One repeated under headings of its own is
