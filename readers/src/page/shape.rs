@@ -125,6 +125,10 @@ impl Sink {
                             shape.depth = shape.depth.max(d);
                         }
                         self.shape.set(shape);
+                        // What follows a start tag is its own: not the text of a script
+                        // before it that was not raw text (an SVG `<script/>`).
+                        self.hidden.set(false);
+                        self.unread.set(false);
                         // The tokenizer alone does not know these hold raw text.
                         match &*tag.name {
                             "script" => {
@@ -146,17 +150,8 @@ impl Sink {
                                 self.hidden.set(true);
                                 return Some(RawKind::Rawtext);
                             }
-                            "title" | "textarea" => {
-                                self.hidden.set(false);
-                                self.unread.set(false);
-                                return Some(RawKind::Rcdata);
-                            }
-                            // After a script in an SVG (not raw text: its children are
-                            // tags), what follows is not the script's.
-                            _ => {
-                                self.hidden.set(false);
-                                self.unread.set(false);
-                            }
+                            "title" | "textarea" => return Some(RawKind::Rcdata),
+                            _ => {}
                         }
                     }
                     TagKind::EndTag => {
@@ -448,6 +443,7 @@ mod tests {
             "<svg><script>x<p><iframe>y</iframe><style>z</style><p>eight</p>",
             "<script>\r\n\0</script\t><p>nine</p><style>\n</style\n><script>b</script>",
             "<style>x</STYLE\x0c><p>ten</p><style>y</style>",
+            "<svg><script/><iframe>eleven</iframe><script/><xmp>twelve</xmp></svg>",
         ];
         for page in pages {
             let (built, _) = parse_measured(page, 100);
