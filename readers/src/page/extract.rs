@@ -1625,6 +1625,8 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     // together they hold under half of the text (a "best of" page whose sections are each
     // named a review is those reviews).
     let (mut reviews, mut reviewed, mut in_review) = (Vec::new(), 0usize, None);
+    // Nodes [`recommended_section`] looked at: linear in the article (its test counts them).
+    let mut looked = 0usize;
     for edge in tree::edges(root) {
         let e = match edge {
             Edge::Open(e) => e,
@@ -1650,6 +1652,18 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
             (cards && named(&e, &["figure", "figcaption"])) || (c.table && e.has_name("figure"));
         if named(&e, DROPPED) && !c.licence && !kept_figure {
             doomed.push(e);
+            continue;
+        }
+        // A section a heading calls recommendations ("You may also like", "Similar
+        // items"): the site's other pages, not this one's text. Innermost headings only:
+        // each text is read for one.
+        if c.text <= RECOMMENDS_MAX_CHARS
+            && c.text > 0
+            && !c.blocks
+            && named(&e, HEADINGS)
+            && let Some(section) = recommended_section(&e, root, &counts, total, &mut looked)
+        {
+            doomed.extend(section);
             continue;
         }
         // Blocks whose class or id says what they are (a share bar, a byline, a caption),
@@ -1708,6 +1722,156 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
         }
         Names::Any => {}
     }
+}
+
+/// Characters (no whitespace) of a heading read for [`recommended_section`]: a section's
+/// title, not a sentence that mentions related products.
+const RECOMMENDS_MAX_CHARS: usize = 60;
+
+/// What a heading says to open a site's recommendations: its other articles or products
+/// (any case), in the boilerplate vocabulary's languages.
+const RECOMMENDS: &[&str] = &[
+    // en
+    "also viewed",
+    "also bought",
+    "also like",
+    "also love",
+    "also enjoy",
+    "also be interested",
+    "similar items",
+    "similar products",
+    "related products",
+    "related articles",
+    "related posts",
+    "related stories",
+    "related content",
+    "recommended for you",
+    "recommended products",
+    "recently viewed",
+    "more like this",
+    "read next",
+    "you might like",
+    "you may like",
+    "seller's other items",
+    "more stories",
+    "more articles",
+    // de
+    "könnte sie auch interessieren",
+    "ähnliche artikel",
+    "ähnliche produkte",
+    "weitere artikel",
+    "mehr zum thema",
+    // fr
+    "à lire aussi",
+    "vous aimerez aussi",
+    "articles similaires",
+    "produits similaires",
+    "sur le même sujet",
+    // es
+    "también te puede interesar",
+    "artículos relacionados",
+    "productos relacionados",
+    // it
+    "potrebbe interessarti",
+    "articoli correlati",
+    "prodotti correlati",
+    "leggi anche",
+    // pt
+    "leia também",
+    "artigos relacionados",
+    "produtos relacionados",
+    "também pode gostar",
+    // pl
+    "zobacz też",
+    "zobacz także",
+    "podobne artykuły",
+    "podobne produkty",
+    // nl
+    "gerelateerde artikelen",
+    "lees ook",
+    "misschien ook interessant",
+    // zh
+    "相关文章",
+    "相关阅读",
+    "相关推荐",
+    "猜你喜欢",
+    // ja
+    "関連記事",
+    "おすすめ記事",
+    "こちらもおすすめ",
+    // ru
+    "читайте также",
+    "похожие статьи",
+    "похожие товары",
+    "вам может понравиться",
+];
+
+static RECOMMENDS_MATCHER: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::new(RECOMMENDS)
+        .unwrap_or_else(|e| panic!("the phrases make an automaton: {e}"))
+});
+
+/// The section `heading` opens when it calls it recommendations ([`RECOMMENDS`]): the
+/// outermost element under `root` whose text the heading begins, or, when the heading is
+/// not first in its parent, the heading and the siblings after it up to the next heading
+/// of its rank or above. `None` when that section holds half of `total` (the text under
+/// `root`) or more: then it is the text, whatever its heading says. Adds the nodes it looked
+/// at to `looked`: over a page's headings, linear in the page — an element's siblings
+/// before it are read for the one heading its text begins with, and a heading's siblings
+/// after it up to the next heading of its rank, each sibling for one heading of each rank.
+fn recommended_section<'a>(
+    heading: &NodeRef<'a>,
+    root: &NodeRef<'a>,
+    counts: &HashMap<NodeId, Counts>,
+    total: usize,
+    looked: &mut usize,
+) -> Option<Vec<NodeRef<'a>>> {
+    let text = crate::text::collapse(&heading.text()).to_lowercase();
+    if !RECOMMENDS_MATCHER.is_match(&text) {
+        return None;
+    }
+    let of = |e: &NodeRef<'_>| counts.get(&e.id).map_or(0, |c| c.text);
+    let small = |chars: usize| chars.saturating_mul(2) < total;
+    // Up while nothing with text comes before the heading.
+    let mut top = *heading;
+    while let Some(parent) = top.parent().filter(|p| p.id != root.id && p.is_element()) {
+        *looked += 1;
+        let before = std::iter::successors(top.prev_sibling(), NodeRef::prev_sibling).any(|s| {
+            *looked += 1;
+            if s.is_element() {
+                of(&s) > 0
+            } else {
+                tree::text_len(&s) > 0
+            }
+        });
+        if before || !small(of(&parent)) {
+            break;
+        }
+        top = parent;
+    }
+    if top.id != heading.id {
+        return Some(vec![top]);
+    }
+    let rank = |e: &NodeRef<'_>| {
+        e.qual_name_ref()
+            .and_then(|q| q.local.strip_prefix('h').and_then(|d| d.parse::<u8>().ok()))
+    };
+    let own = rank(heading)?;
+    let mut section = vec![*heading];
+    let mut chars = of(heading);
+    for s in std::iter::successors(heading.next_sibling(), NodeRef::next_sibling) {
+        *looked += 1;
+        if s.is_element() && named(&s, HEADINGS) && rank(&s).is_some_and(|r| r <= own) {
+            break;
+        }
+        chars += if s.is_element() {
+            of(&s)
+        } else {
+            tree::text_len(&s)
+        };
+        section.push(s);
+    }
+    small(chars).then_some(section)
 }
 
 /// A table's or a definition list's values: "Yes" in two rows of a product's
@@ -1833,6 +1997,80 @@ mod tests {
         (0..n)
             .map(|i| format!("<p>Paragraph {i} says something worth reading about the subject, in words long enough to count as prose for an extractor.</p>"))
             .collect()
+    }
+
+    #[test]
+    fn a_section_its_heading_calls_recommendations_goes_and_the_storys_own_stay() {
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let other = |what: &str| {
+            format!(
+                "<p>{what}: another story of the site, told at a length that reads as prose to \
+                 any extractor and longer than a caption.</p>"
+            )
+        };
+        // A wrapped section, one of siblings up to the next heading of its rank (a German
+        // one), and the story's own last section after it.
+        let body = format!(
+            "{}<div class='band'><h2>You may also like</h2>{}{}</div>{}\
+             <h2>Ähnliche Artikel</h2>{}{}<h2>Notes on sources</h2>{}",
+            para(4),
+            other("Wrapped one"),
+            other("Wrapped two"),
+            para(1).replace("Paragraph 0", "Paragraph nine"),
+            other("Sibling one"),
+            other("Sibling two"),
+            para(1).replace("Paragraph 0", "The sources note"),
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        for kept in [
+            "Paragraph 3 says",
+            "Paragraph nine says",
+            "Notes on sources",
+            "The sources note says",
+        ] {
+            assert!(x.text.contains(kept), "{kept}: {}", x.text);
+        }
+        for gone in ["You may also like", "Wrapped", "Ähnliche", "Sibling"] {
+            assert!(!x.text.contains(gone), "{gone}: {}", x.text);
+        }
+        // A section that holds most of the text is the text, whatever its heading says.
+        let most = format!("{}<h2>Related articles</h2>{}", para(1), para(4));
+        let x = extract(&page(&most), &url).expect("extracted");
+        assert!(x.text.contains("Related articles"), "{}", x.text);
+        assert!(x.text.contains("Paragraph 3 says"), "{}", x.text);
+    }
+
+    #[test]
+    fn recommendation_headings_cost_a_walk_linear_in_the_page() {
+        // Thousands of recommendation headings, each after a paragraph and before one, in
+        // one parent and nested: each looks at its neighbours, never at the whole run.
+        let pair = "<p>Text before.</p><h3>You may also like</h3>";
+        for body in [
+            format!("<div>{}</div>", pair.repeat(2_000)),
+            format!(
+                "{}{}",
+                format!("<div>{pair}").repeat(400),
+                "</div>".repeat(400)
+            ),
+        ] {
+            let doc = Document::from(format!("<article>{body}<p>The end.</p></article>"));
+            let root = *doc.select("article").nodes().first().expect("article");
+            let counts = tree::counts(&root, BLOCKS);
+            let total = counts[&root.id].text;
+            let (mut looked, mut headings, mut nodes) = (0usize, 0usize, 0usize);
+            for n in root.descendants_it() {
+                nodes += 1;
+                if n.has_name("h3") {
+                    headings += 1;
+                    recommended_section(&n, &root, &counts, total, &mut looked);
+                }
+            }
+            assert!(headings >= 400);
+            assert!(
+                looked <= 4 * nodes,
+                "{looked} nodes looked at, {nodes} in the page"
+            );
+        }
     }
 
     #[test]
