@@ -338,9 +338,10 @@ fn read_as_listing(
 /// (under [`SHORT_ARTICLE_CHARS`]: a listing Readability read one card of), and the cards
 /// are cleaned as an article's text is; on a listing they keep their figures (a
 /// testimonial is one) and their linked titles (a card's title is its link), and a
-/// thread's posts their `comment`/`author`/`date`-named blocks. A page
-/// taken for an article whose text is not short keeps it unless the cards hold its
-/// longest paragraph (they are its text and more, not a strip beside it). Measured:
+/// thread's posts their `comment`/`author`/`date`-named blocks. A page taken for an
+/// article whose text is not short keeps it unless the cards hold its longest paragraph
+/// (they are its text and more, not a strip beside it) or that paragraph is not prose
+/// ([`PROSE_MIN_CHARS`]). Measured:
 /// docs/benchmarks.md, "Every kind of page". `page` gives the page's tree as parsed (the
 /// cards' element is looked up in it by id).
 fn or_cards(
@@ -378,10 +379,13 @@ fn or_cards(
         return x;
     }
     // On a page taken for an article, a text of some length stands against cards that do
-    // not hold it (its longest paragraph): they are beside it, not it.
+    // not hold its longest paragraph, when that is prose: the cards are beside it, not it.
+    // A text of short lines (a listing's entries Readability read without their bodies)
+    // does not.
     if kind == Kind::Article
         && chars >= SHORT_ARTICLE_CHARS
         && let Some(longest) = x.text.split("\n\n").max_by_key(|p| p.len())
+        && nonspace(longest) >= PROSE_MIN_CHARS
         && !text.contains(longest.trim())
     {
         return x;
@@ -389,6 +393,9 @@ fn or_cards(
     let body = sanitize(&block.inner_html(), Some(url));
     finished(&x.title, body, text, html, None)
 }
+
+/// Characters (no whitespace) of a paragraph of prose ([`or_cards`]).
+const PROSE_MIN_CHARS: usize = 80;
 
 /// The result: the article's own title (see [`article_title`]) heading its text once.
 fn finished(
@@ -1458,6 +1465,15 @@ const BOILERPLATE_NAMES: &[&str] = &[
     "bio",
 ];
 
+/// Boilerplate names of the site's other pages: never a card's body ([`clean`]).
+const ELSEWHERE_NAMES: &[&str] = &[
+    "related",
+    "recommended",
+    "recommendations",
+    "popular",
+    "trending",
+];
+
 /// Boilerplate names that are a card's own text on a listing: a shop's grid of thumbnails
 /// puts each product's name and price in its `caption` (Bootstrap's `.thumbnail .caption`,
 /// Etsy's `wt-text-caption` titles), as a listing's figures are its cards' pictures.
@@ -1615,7 +1631,8 @@ const BOILERPLATE_OPENINGS: &[&str] = &[
 /// names are boilerplate, and which repeats go ([`Names`]: on a product's page its reviews
 /// ([`REVIEW_NAMES`]) and blocks that repeat one before them ([`drop_repeated`])); `cards`:
 /// a listing's cards, whose figures and short linked blocks (a card's picture, its linked
-/// title) are its content.
+/// title) are its content — and when `root` is not judged itself, its children are the
+/// cards, and a block holding most of one is its body whatever its name.
 fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     let counts = tree::counts(root, BLOCKS);
     let of = |e: &NodeRef<'_>| counts.get(&e.id).copied().unwrap_or_default();
@@ -1627,16 +1644,26 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     let (mut reviews, mut reviewed, mut in_review) = (Vec::new(), 0usize, None);
     // Nodes [`recommended_section`] looked at: linear in the article (its test counts them).
     let mut looked = 0usize;
+    // A listing's cards found by their shape are the children of `root` when it is not
+    // judged itself ([`or_cards`]): the text of the one open, and how deep the walk is.
+    let (mut card, mut depth) = (0usize, 0usize);
     for edge in tree::edges(root) {
         let e = match edge {
-            Edge::Open(e) => e,
+            Edge::Open(e) => {
+                depth += 1;
+                e
+            }
             Edge::Close(e) => {
+                depth -= 1;
                 if in_review == Some(e.id) {
                     in_review = None;
                 }
                 continue;
             }
         };
+        if depth == 2 && e.is_element() {
+            card = of(&e).text;
+        }
         if !e.is_element() || (!with_root && e.id == root.id) {
             continue;
         }
@@ -1666,14 +1693,19 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
             doomed.extend(section);
             continue;
         }
+        // A card's own text whatever its name: in a card, a block that holds most of it is
+        // the card's body (arXiv's listing wraps each entry in `div.meta`), unless named
+        // for the site's other pages; and a listing's captions.
+        let card_text = cards
+            && ((!with_root
+                && depth > 2
+                && c.text * 4 >= card * 3
+                && !named_as(&e, ELSEWHERE_NAMES))
+                || named_as(&e, CARD_TEXT_NAMES));
         // Blocks whose class or id says what they are (a share bar, a byline, a caption),
         // unless one holds a quarter of the article: then the name is not about that block
         // alone.
-        if c.text * 4 < total
-            && !c.licence
-            && !(cards && named_as(&e, CARD_TEXT_NAMES))
-            && boilerplate_name(&e, &counts, names)
-        {
+        if c.text * 4 < total && !c.licence && !card_text && boilerplate_name(&e, &counts, names) {
             doomed.push(e);
             continue;
         }
@@ -2652,6 +2684,101 @@ mod tests {
         let x = extract(&html, &url).expect("extracted");
         holds_each(&x.text, (0..2).map(|i| format!("Post {i}: the two ports")));
         assert!(!x.text.contains("Purpose 3"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_listings_cards_wrapped_whole_in_a_boilerplate_name_are_its_text() {
+        // arXiv's recent submissions: each entry's `dd` holds one `div.meta`, a name that
+        // marks a byline elsewhere. The entries are the page, under a few lines of intro;
+        // Readability's text (the entries' numbers, without their bodies) is short lines.
+        let url = Url::parse("https://arxiv.example/list/cs.AI/recent").expect("url");
+        let entries: String = (0..60)
+            .map(|i| {
+                format!(
+                    "<dt>[{i}] <a href='/abs/{i}'>arXiv:2603.{i:05}</a> [<a href='/pdf/{i}'>pdf</a>]</dt>\
+                     <dd><div class='meta'><div class='list-title'>Title: Paper {i} on sparse \
+                     attention in long contexts</div><div class='list-authors'><a href='/a/{i}'>Ada \
+                     Lovelace</a>, <a href='/b/{i}'>Alan Turing</a></div><div class='list-subjects'>\
+                     Subjects: Artificial Intelligence (cs.AI)</div></div></dd>"
+                )
+            })
+            .collect();
+        let intro = "<h2>Authors and titles for recent submissions</h2>\
+             <p>Showing up to 50 entries per page: fewer | more | all</p>";
+        let html = format!(
+            "<html><head><title>Artificial Intelligence</title></head><body><div id='dlpage'>\
+             <h1>Artificial Intelligence</h1>{intro}<dl>{entries}</dl></div></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        for i in [0, 29, 59] {
+            assert!(
+                x.text.contains(&format!("Title: Paper {i} on sparse")),
+                "{i}: {}",
+                x.text
+            );
+        }
+        // Read as an article of short lines (the entries' numbers without their bodies, a
+        // pager line the cards do not hold), the page still gets its cards; an article of
+        // prose whose paragraph they do not hold keeps its text.
+        let doc = Document::from(html.as_str());
+        let cards = super::super::cards::find(&doc);
+        for (line, cards_read) in [
+            (
+                "Showing up to 50 entries per page: fewer | more | all",
+                true,
+            ),
+            (
+                "A paragraph of prose the cards do not hold, long enough to be a paragraph of an article's own text.",
+                false,
+            ),
+        ] {
+            let numbers: String = (0..60)
+                .map(|i| format!("[{i}] arXiv:2603.{i:05} [pdf]\n\n"))
+                .collect();
+            let read = Extracted {
+                title: "Artificial Intelligence".into(),
+                html: String::new(),
+                text: format!("{numbers}{line}"),
+                warning: None,
+            };
+            let x = or_cards(
+                read,
+                cards,
+                Kind::Article,
+                true,
+                || doc.clone(),
+                &html,
+                &url,
+            );
+            assert_eq!(
+                x.text.contains("Title: Paper 29 on sparse"),
+                cards_read,
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_card_whose_body_is_named_related_is_not_kept_as_a_cards_body() {
+        // Cards read as a listing's: a card's one block is its body whatever its name says
+        // (`meta`), but not a block named for the site's other pages (`related-product`).
+        let slide = |name: &str, i: usize| {
+            format!(
+                "<div class='slide'><div class='{name}'>Summit Pack {i} in recycled nylon with a \
+                 rain cover, ninety-nine pounds</div></div>"
+            )
+        };
+        for (name, kept) in [("meta", true), ("related-product", false)] {
+            let slides: String = (0..8).map(|i| slide(name, i)).collect();
+            let doc = Document::from(format!("<div class='carousel'>{slides}</div>"));
+            let block = *doc
+                .select("div.carousel")
+                .nodes()
+                .first()
+                .expect("carousel");
+            clean(&block, false, Names::Product, true);
+            assert_eq!(tree::text(&block).contains("Summit Pack 3"), kept, "{name}");
+        }
     }
 
     #[test]
