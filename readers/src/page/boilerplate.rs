@@ -1,8 +1,9 @@
 //! Multilingual boilerplate vocabulary for article extraction: the phrases that mark a
 //! short block as a site's own text — paywall and membership appeals, newsletter
 //! sign-ups, "follow us", copyright and reprint notices, affiliate and advertising
-//! disclaimers, forum and documentation chrome, share prompts, cookie notices — in en, de, fr, es, it, pt, pl, nl, zh, ja
-//! and ru.
+//! disclaimers, forum and documentation chrome, share prompts, cookie notices — and the
+//! headings of a site's recommendations ("You may also like") in en, de, fr, es, it, pt,
+//! pl, nl, zh, ja and ru.
 //!
 //! Source: paw's own list, one table per category, written from the fixed wording sites
 //! use for these notices in each language (legal formulas such as "all rights reserved",
@@ -394,6 +395,96 @@ static PHRASES: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::Lazy
         .unwrap_or_else(|e| panic!("the boilerplate phrases make an automaton: {e}"))
 });
 
+/// What a heading says to open a site's recommendations: its other articles or products
+/// (any case), in the boilerplate vocabulary's languages.
+const RECOMMENDS: &[&str] = &[
+    // en
+    "also viewed",
+    "also bought",
+    "also like",
+    "also love",
+    "also enjoy",
+    "also be interested",
+    "similar items",
+    "similar products",
+    "related products",
+    "related articles",
+    "related posts",
+    "related stories",
+    "related content",
+    "recommended for you",
+    "recommended products",
+    "recently viewed",
+    "more like this",
+    "read next",
+    "you might like",
+    "you may like",
+    "seller's other items",
+    "more stories",
+    "more articles",
+    // de
+    "könnte sie auch interessieren",
+    "ähnliche artikel",
+    "ähnliche produkte",
+    "weitere artikel",
+    "mehr zum thema",
+    // fr
+    "à lire aussi",
+    "vous aimerez aussi",
+    "articles similaires",
+    "produits similaires",
+    "sur le même sujet",
+    // es
+    "también te puede interesar",
+    "artículos relacionados",
+    "productos relacionados",
+    // it
+    "potrebbe interessarti",
+    "articoli correlati",
+    "prodotti correlati",
+    "leggi anche",
+    // pt
+    "leia também",
+    "artigos relacionados",
+    "produtos relacionados",
+    "também pode gostar",
+    // pl
+    "zobacz też",
+    "zobacz także",
+    "podobne artykuły",
+    "podobne produkty",
+    // nl
+    "gerelateerde artikelen",
+    "lees ook",
+    "misschien ook interessant",
+    // zh
+    "相关文章",
+    "相关阅读",
+    "相关推荐",
+    "猜你喜欢",
+    // ja
+    "関連記事",
+    "おすすめ記事",
+    "こちらもおすすめ",
+    // ru
+    "читайте также",
+    "похожие статьи",
+    "похожие товары",
+    "вам может понравиться",
+];
+
+static RECOMMENDS_MATCHER: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new(RECOMMENDS)
+            .unwrap_or_else(|e| panic!("the phrases make an automaton: {e}"))
+    });
+
+/// Whether a heading's text (already lower case, whitespace collapsed) calls what follows
+/// the site's recommendations: its other articles or products ([`RECOMMENDS`]).
+pub fn recommends(lower: &str) -> bool {
+    RECOMMENDS_MATCHER.is_match(lower)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -426,9 +517,25 @@ mod tests {
         ] {
             assert!(!is_boilerplate(&prose.to_lowercase()), "{prose}");
         }
+        for heading in [
+            "Customers who viewed this item also viewed",
+            "You may also like",
+            "Das könnte Sie auch interessieren",
+            "À lire aussi",
+            "関連記事",
+            "Читайте также",
+        ] {
+            assert!(recommends(&heading.to_lowercase()), "{heading}");
+        }
+        for heading in ["Related", "Read more", "Specifications", "Ähnlich wie Gold"] {
+            assert!(!recommends(&heading.to_lowercase()), "{heading}");
+        }
         // Every phrase is found, inside a longer line too.
         for p in ALL.iter().flat_map(|c| c.iter()) {
             assert!(is_boilerplate(&format!("x {p} y")), "{p}");
+        }
+        for p in RECOMMENDS {
+            assert!(recommends(&format!("x {p} y")), "{p}");
         }
     }
 }

@@ -1760,90 +1760,8 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
 /// title, not a sentence that mentions related products.
 const RECOMMENDS_MAX_CHARS: usize = 60;
 
-/// What a heading says to open a site's recommendations: its other articles or products
-/// (any case), in the boilerplate vocabulary's languages.
-const RECOMMENDS: &[&str] = &[
-    // en
-    "also viewed",
-    "also bought",
-    "also like",
-    "also love",
-    "also enjoy",
-    "also be interested",
-    "similar items",
-    "similar products",
-    "related products",
-    "related articles",
-    "related posts",
-    "related stories",
-    "related content",
-    "recommended for you",
-    "recommended products",
-    "recently viewed",
-    "more like this",
-    "read next",
-    "you might like",
-    "you may like",
-    "seller's other items",
-    "more stories",
-    "more articles",
-    // de
-    "könnte sie auch interessieren",
-    "ähnliche artikel",
-    "ähnliche produkte",
-    "weitere artikel",
-    "mehr zum thema",
-    // fr
-    "à lire aussi",
-    "vous aimerez aussi",
-    "articles similaires",
-    "produits similaires",
-    "sur le même sujet",
-    // es
-    "también te puede interesar",
-    "artículos relacionados",
-    "productos relacionados",
-    // it
-    "potrebbe interessarti",
-    "articoli correlati",
-    "prodotti correlati",
-    "leggi anche",
-    // pt
-    "leia também",
-    "artigos relacionados",
-    "produtos relacionados",
-    "também pode gostar",
-    // pl
-    "zobacz też",
-    "zobacz także",
-    "podobne artykuły",
-    "podobne produkty",
-    // nl
-    "gerelateerde artikelen",
-    "lees ook",
-    "misschien ook interessant",
-    // zh
-    "相关文章",
-    "相关阅读",
-    "相关推荐",
-    "猜你喜欢",
-    // ja
-    "関連記事",
-    "おすすめ記事",
-    "こちらもおすすめ",
-    // ru
-    "читайте также",
-    "похожие статьи",
-    "похожие товары",
-    "вам может понравиться",
-];
-
-static RECOMMENDS_MATCHER: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
-    aho_corasick::AhoCorasick::new(RECOMMENDS)
-        .unwrap_or_else(|e| panic!("the phrases make an automaton: {e}"))
-});
-
-/// The section `heading` opens when it calls it recommendations ([`RECOMMENDS`]): the
+/// The section `heading` opens when it calls it recommendations
+/// ([`super::boilerplate::recommends`]): the
 /// outermost element under `root` whose text the heading begins, or, when the heading is
 /// not first in its parent, the heading and the siblings after it up to the next heading
 /// of its rank or above. `None` when that section holds half of `total` (the text under
@@ -1859,7 +1777,7 @@ fn recommended_section<'a>(
     looked: &mut usize,
 ) -> Option<Vec<NodeRef<'a>>> {
     let text = crate::text::collapse(&heading.text()).to_lowercase();
-    if !RECOMMENDS_MATCHER.is_match(&text) {
+    if !super::boilerplate::recommends(&text) {
         return None;
     }
     let of = |e: &NodeRef<'_>| counts.get(&e.id).map_or(0, |c| c.text);
