@@ -164,9 +164,10 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     }
     // The page as it was parsed, for its largest block or its cards once Readability has
     // changed the tree: a copy of the tree costs a fraction of parsing the page again (on
-    // Readability's pages, copying every page's tree read 2.5 % more pages per second than
-    // parsing again those over 64 KiB that wanted it), and holds no more than the tree
-    // parsed again beside Readability's would.
+    // the article benchmark's pages, copying every page's tree read 1.5–3.5 % more pages
+    // per second than parsing again those over 64 KiB that wanted it). It costs memory: a
+    // second tree on every page (the bench's peak heap on pages of 64 KiB or more, median
+    // 5.8× → 7.0× their size: docs/benchmarks.md, "Recommendation headings").
     let mut page = Some(doc.clone());
     let named_body = (kind == Kind::Article)
         .then(|| content_body(&doc))
