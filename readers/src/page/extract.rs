@@ -395,7 +395,8 @@ fn or_cards(
     finished(&x.title, body, text, html, None)
 }
 
-/// Characters (no whitespace) of a paragraph of prose ([`or_cards`]).
+/// Characters of a paragraph of prose: [`or_cards`] counts them without whitespace,
+/// [`quoted_in_the_flow`] as its text nodes' trimmed characters.
 const PROSE_MIN_CHARS: usize = 80;
 
 /// The result: the article's own title (see [`article_title`]) heading its text once.
@@ -1576,8 +1577,8 @@ fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, names: Na
 /// of thousands of empty named siblings costs no more than a real one.
 const FLOW_LOOKAHEAD: usize = 32;
 
-/// Whether `e` sits in the article's running text: a paragraph of prose (80 characters or
-/// more) follows it as a sibling. A reader's comment the author quotes between paragraphs
+/// Whether `e` sits in the article's running text: a paragraph of prose
+/// ([`PROSE_MIN_CHARS`] characters or more) follows it as a sibling. A reader's comment the author quotes between paragraphs
 /// is part of the post; a comments section ends it.
 fn quoted_in_the_flow(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool {
     let mut next = e.next_element_sibling();
@@ -1589,7 +1590,7 @@ fn quoted_in_the_flow(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool
                     .filter(|t| t.is_text())
                     .map(|t| t.text().trim().chars().count())
                     .sum::<usize>()
-                    >= 80;
+                    >= PROSE_MIN_CHARS;
         }
         next = s.next_element_sibling();
     }
@@ -1782,6 +1783,14 @@ fn recommended_section<'a>(
         return None;
     }
     let of = |e: &NodeRef<'_>| counts.get(&e.id).map_or(0, |c| c.text);
+    // Any node's text: an element's as counted, a text node's own.
+    let chars_of = |n: &NodeRef<'_>| {
+        if n.is_element() {
+            of(n)
+        } else {
+            tree::text_len(n)
+        }
+    };
     let small = |chars: usize| chars.saturating_mul(2) < total;
     // Up while nothing with text comes before the heading.
     let mut top = *heading;
@@ -1789,11 +1798,7 @@ fn recommended_section<'a>(
         *looked += 1;
         let before = std::iter::successors(top.prev_sibling(), NodeRef::prev_sibling).any(|s| {
             *looked += 1;
-            if s.is_element() {
-                of(&s) > 0
-            } else {
-                tree::text_len(&s) > 0
-            }
+            chars_of(&s) > 0
         });
         if before || !small(of(&parent)) {
             break;
@@ -1815,11 +1820,7 @@ fn recommended_section<'a>(
         if s.is_element() && named(&s, HEADINGS) && rank(&s).is_some_and(|r| r <= own) {
             break;
         }
-        chars += if s.is_element() {
-            of(&s)
-        } else {
-            tree::text_len(&s)
-        };
+        chars += chars_of(&s);
         section.push(s);
     }
     small(chars).then_some(section)
