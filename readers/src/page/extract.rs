@@ -705,8 +705,27 @@ fn passed(s: &NodeRef<'_>) -> bool {
 }
 
 /// What a page shows only when the reader asks for it: a form (its fields, a shop's cart
-/// and quick-order list) and a modal dialog (a cart drawer, a sign-in box, "learn more").
-const ASKED: &str = "form, dialog, [role=dialog], [aria-modal=true]";
+/// and quick-order list) and a modal dialog (a cart drawer, a sign-in box, "learn more"),
+/// marked as one or named one ([`MODAL_NAMES`]: a theme's `sidesheet-modal` of a loyalty
+/// scheme's terms). The selector finds the candidates; [`asked`] decides.
+const ASKED: &str =
+    "form, dialog, [role=dialog], [aria-modal=true], [class*=modal i], [id*=modal i]";
+
+/// Words in a class or id that name a modal dialog.
+const MODAL_NAMES: &[&str] = &["modal"];
+
+/// Whether `n`, found by [`ASKED`], is what a page shows only when asked: the selector's
+/// substring finds `modallink-wrap` too, which a name's words do not. A block named a
+/// modal is one unless the page was saved with a modal `shown`.
+fn asked(n: &NodeRef<'_>, shown: bool) -> bool {
+    n.has_name("form")
+        || n.has_name("dialog")
+        || n.attr("role")
+            .is_some_and(|r| r.trim().eq_ignore_ascii_case("dialog"))
+        || n.attr("aria-modal")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        || (!shown && named_as(n, MODAL_NAMES))
+}
 
 /// Of those, at most this many are looked at, and their text is counted over at most
 /// [`ASKED_MAX_NODES`] nodes in all (nested ones are walked again for each).
@@ -726,8 +745,21 @@ static ASKED_MATCHER: LazyLock<Matcher> =
 /// nodes it walked.
 fn drop_asked(doc: &Document, text_chars: usize) -> usize {
     let mut walked = 0usize;
+    // A page saved with its modal open (`<body class="modal-open">`) shows it: the
+    // article a news site opens over its front page.
+    let shown = ["html", "body"].iter().any(|t| {
+        doc.select_single(t)
+            .nodes()
+            .first()
+            .is_some_and(|e| named_as(e, MODAL_NAMES))
+    });
     let found = doc.select_matcher(&ASKED_MATCHER);
-    for n in found.nodes().iter().take(ASKED_MAX) {
+    for n in found
+        .nodes()
+        .iter()
+        .filter(|n| asked(n, shown))
+        .take(ASKED_MAX)
+    {
         let (mut chars, mut signup) = (0usize, false);
         for d in n.descendants_it() {
             if walked == ASKED_MAX_NODES {
@@ -2732,6 +2764,40 @@ mod tests {
         for chrome in ["SKU-0003", "Your cart", "Recently viewed"] {
             assert!(!x.text.contains(chrome), "{chrome}: {}", x.text);
         }
+    }
+
+    #[test]
+    fn a_block_named_a_modal_goes_unless_the_page_was_saved_with_it_open() {
+        // A shop's category: a short description, and a loyalty scheme's terms in a side
+        // sheet the theme names a modal (no role, no aria-modal), holding more text.
+        let url = Url::parse("https://shop.example.com/browse/clogs").expect("url");
+        let terms: String = (0..4)
+            .map(|i| format!("<p>Rule {i}: members earn {i} points per dollar spent on any pair, and the points expire after a year.</p>"))
+            .collect();
+        let links: String = (0..12)
+            .map(|i| format!("<a href='/help/{i}'>Help topic number {i}</a> "))
+            .collect();
+        let page = |body_class: &str| {
+            format!(
+                "<html><head><title>Classic Clogs</title></head><body class='{body_class}'>\
+                 <main><h1>Classic Clogs</h1><div class='seo-copy'><p>Experience iconic comfort \
+                 with classic clogs: light, roomy and easy to clean, in every colour the season \
+                 brings.</p><p>Find clogs for women, men and kids, lined for winter or open for \
+                 the beach, with charms to make them yours.</p>\
+                 <div class='modallink-wrap'><p>Sizes run large: order a size down, as most of \
+                 our customers tell us, and see the size chart for each model.</p></div></div></main>\
+                 <footer>{links}</footer><div class='sidesheet-modal'><h5>Earning</h5>{terms}</div>\
+                 </body></html>"
+            )
+        };
+        let x = extract(&page(""), &url).expect("extracted");
+        assert!(x.text.contains("iconic comfort"), "{}", x.text);
+        // A word of a name, not a substring of one: `modallink-wrap` is no modal.
+        assert!(x.text.contains("order a size down"), "{}", x.text);
+        assert!(!x.text.contains("points per dollar"), "{}", x.text);
+        // Saved with a modal open (`modal-open` on the body), the page shows its modals.
+        let x = extract(&page("modal-open"), &url).expect("extracted");
+        assert!(x.text.contains("points per dollar"), "{}", x.text);
     }
 
     #[test]
