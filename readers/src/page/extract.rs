@@ -981,14 +981,30 @@ fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize, usize) {
         holds.insert(n.id);
         holds.extend(n.ancestors_it(None).map(|a| a.id));
     }
+    // A script's data the page writes as text (a hidden `<div>` of JSON for a buy box's
+    // prices), found in the same walk.
+    let mut data: Vec<NodeRef<'_>> = Vec::new();
     let found: Vec<(NodeRef<'_>, NotText)> = doc
         .root()
         .descendants_it()
-        .filter(|e| e.is_element() && !holds.contains(&e.id))
+        .filter(|e| {
+            if e.is_text() {
+                if data_text(e) {
+                    data.push(*e);
+                }
+                return false;
+            }
+            e.is_element() && !holds.contains(&e.id)
+        })
         .filter_map(|e| not_text(&e).map(|why| (e, why)))
         .take(NOT_TEXT_MAX)
         .collect();
-    let (mut removed, mut walked, mut chars) = (0usize, 0usize, 0usize);
+    let mut chars = 0usize;
+    for t in &data {
+        chars += tree::text_len(t);
+        t.remove_from_parent();
+    }
+    let (mut removed, mut walked) = (0usize, 0usize);
     // What went is counted within its own bound: a large consent panel does not use up
     // the walk that weighs marked blocks.
     let mut counted = 0usize;
@@ -1017,6 +1033,33 @@ fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize, usize) {
         removed += 1;
     }
     (removed, walked, chars)
+}
+
+/// A text node of data is at least this long (characters, no whitespace): a short one may
+/// be an example in the prose (`{"a": 1}`).
+const DATA_MIN_CHARS: usize = 100;
+
+/// Whether text node `t` is a script's data, not prose: a JSON object or array of at least
+/// [`DATA_MIN_CHARS`] characters, whole (it parses), outside `<pre>` and `<code>` (where
+/// it is a documentation page's example) and outside scripts. Each text node is looked at
+/// once, and parsed only when it opens and closes as JSON does: linear in the page.
+fn data_text(t: &NodeRef<'_>) -> bool {
+    let data = t.query_or(false, |n| match &n.data {
+        dom_query::NodeData::Text { contents } => {
+            let s = contents.trim();
+            matches!(s.as_bytes().first(), Some(b'{' | b'['))
+                && matches!(s.as_bytes().last(), Some(b'}' | b']'))
+                && s.contains("\":")
+                && nonspace(s) >= DATA_MIN_CHARS
+                && serde_json::from_str::<serde::de::IgnoredAny>(s).is_ok()
+        }
+        _ => false,
+    });
+    // A script's own text (JSON-LD, which Readability reads for the title) is no text of
+    // the page's and stays.
+    data && !t.ancestors_it(None).any(|a| {
+        a.has_name("pre") || a.has_name("code") || a.has_name("script") || a.has_name("template")
+    })
 }
 
 /// Whether `n`, marked `data-nosnippet` alone, is the page's text all the same: inside its
@@ -2764,6 +2807,56 @@ mod tests {
         for chrome in ["SKU-0003", "Your cart", "Recently viewed"] {
             assert!(!x.text.contains(chrome), "{chrome}: {}", x.text);
         }
+    }
+
+    #[test]
+    fn a_scripts_data_written_as_text_is_not_the_pages_text_and_an_example_of_it_is() {
+        // A shop's buy box keeps its prices as JSON in a hidden `<div>`; the page's JSON-LD
+        // and a documentation example (in `<pre>`) are JSON too, and a sentence may open
+        // with a brace.
+        let url = Url::parse("https://shop.example.com/dp/atomic-habits").expect("url");
+        let offers: String = (0..8)
+            .map(|i| format!("{{\"displayPrice\":\"EUR {i}.49\",\"priceAmount\":{i}.49,\"buyingOptionType\":\"NEW\"}}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let html = format!(
+            "<html><head><title>Atomic Habits</title><script type='application/ld+json'>\
+             {{\"@context\":\"https://schema.org\",\"@type\":\"Article\",\"headline\":\"Atomic Habits: \
+             Tiny Changes, Remarkable Results\",\"author\":{{\"@type\":\"Person\",\"name\":\"James Clear\"}}}}\
+             </script></head><body><main><h1>Atomic Habits</h1>\
+             <div class='description'><p>No matter your goals, this book offers a proven \
+             framework for improving every day, with practical strategies for forming good \
+             habits and breaking bad ones.</p><p>{{braces}} open this paragraph, which is \
+             prose all the same, and says so at length to be read as text by any reader.</p>\
+             <pre>{{\"habit\": \"read\", \"minutes\": 20, \"cue\": \"after dinner\", \
+             \"reward\": \"tea with a chapter of the book\", \"streak\": \"thirty days\"}}</pre>\
+             <p>{{\"Every action you take is a vote for the type of person you wish to become\": \
+             the thesis of the whole book, in braces as a reviewer set it in a long review}}</p><p>Clear draws on biology, psychology and neuroscience to make good habits \
+             inevitable and bad habits impossible, with stories from athletes and artists.</p>\
+             </div><div class='a-section aok-hidden'>{{\"desktop_buybox_group_1\":[{offers}]}}</div>\
+             </main></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert!(!x.text.contains("displayPrice"), "{}", x.text);
+        assert!(x.text.contains("proven framework"), "{}", x.text);
+        assert!(
+            x.text.contains("{braces} open this paragraph"),
+            "{}",
+            x.text
+        );
+        assert!(x.text.contains("after dinner"), "{}", x.text);
+        // Braces and a quoted key that are not JSON: prose.
+        assert!(x.text.contains("in braces as a reviewer set it"), "{}", x.text);
+        // A script's JSON stays in the tree, where Readability reads its metadata; the
+        // buy box's is data.
+        let (doc, _) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
+        let json = |sel: &str| {
+            let found = doc.select(sel);
+            let e = *found.nodes().first().expect(sel);
+            e.first_child().expect("its text")
+        };
+        assert!(!data_text(&json("script")));
+        assert!(data_text(&json("div.aok-hidden")));
     }
 
     #[test]
