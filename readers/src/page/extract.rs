@@ -107,15 +107,30 @@ const NOSCRIPT_MIN_CHARS: usize = 200;
 
 /// The page's `<noscript>` holding the most text, as HTML: what a page that draws itself
 /// with a script shows a reader without one (a Discourse thread's posts). Parsed with
-/// scripting on, as browsers do, a `<noscript>` is one text node of markup.
+/// scripting off (as dom_query parses), a `<noscript>` holds its content as elements:
+/// their markup, not their text, is read again (its text alone ran a thread's posts into
+/// one line).
 fn noscript(html: &str) -> Option<String> {
     let (doc, _) = super::shape::parse_measured(html, MAX_ELEMENTS);
     doc.select("noscript")
         .nodes()
         .iter()
-        .map(|n| n.text().to_string())
-        .max_by_key(|t| t.len())
-        .filter(|t| nonspace(&super::shape::text_only(t)) >= NOSCRIPT_MIN_CHARS)
+        .map(|n| {
+            let chars: usize = n.descendants_it().map(|d| tree::text_len(&d)).sum();
+            // An `<iframe/>` written self-closing in it is raw text to the parser, which
+            // runs past `</noscript>` to the page's end: that text is the page's markup.
+            let swallowed = n.descendants_it().any(|d| {
+                d.is_text() && {
+                    let t = d.text();
+                    memchr::memmem::find(t.to_ascii_lowercase().as_bytes(), b"</noscript").is_some()
+                }
+            });
+            let markup = if swallowed { n.text() } else { n.inner_html() };
+            (markup.to_string(), chars)
+        })
+        .max_by_key(|(_, chars)| *chars)
+        .filter(|(_, chars)| *chars >= NOSCRIPT_MIN_CHARS)
+        .map(|(markup, _)| markup)
 }
 
 /// [`extract_as`]; `nested` when `html` is a page's `<noscript>` (read once, not again).
@@ -2846,7 +2861,11 @@ mod tests {
         );
         assert!(x.text.contains("after dinner"), "{}", x.text);
         // Braces and a quoted key that are not JSON: prose.
-        assert!(x.text.contains("in braces as a reviewer set it"), "{}", x.text);
+        assert!(
+            x.text.contains("in braces as a reviewer set it"),
+            "{}",
+            x.text
+        );
         // A script's JSON stays in the tree, where Readability reads its metadata; the
         // buy box's is data.
         let (doc, _) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
@@ -3510,6 +3529,34 @@ mod tests {
         let x = extract(&html, &url).expect("extracted");
         assert!(x.text.contains("Post 2 of the thread"), "{}", x.text);
         assert_eq!(x.warning, None);
+        // Read as markup, not as its text run together: each post its own paragraph, the
+        // header not among them.
+        for i in 0..3 {
+            assert!(
+                x.text
+                    .split("\n\n")
+                    .any(|p| p.trim().starts_with(&format!("Post {i} of"))),
+                "{}",
+                x.text
+            );
+        }
+        assert!(!x.text.contains("Community"), "{}", x.text);
+        // A tag manager's `<iframe/>` written self-closing in an earlier `<noscript>` runs,
+        // parsed with scripting off, past `</noscript>` to the page's end: that text is
+        // the page's markup, read as such.
+        let swallowing = html.replace(
+            "<div id=\"app\"></div>",
+            "<noscript><iframe src=\"https://tags.example.com/ns.html\" style=\"display:none\"/>\
+             </noscript><div id=\"app\"></div>",
+        );
+        let x = extract(&swallowing, &url).expect("extracted");
+        assert!(
+            x.text
+                .split("\n\n")
+                .any(|p| p.trim().starts_with("Post 2 of")),
+            "{}",
+            x.text
+        );
         // The same with a few words drawn before the script runs (a "Loading" splash, the
         // site's name): still the posts.
         let splash = html.replace(
