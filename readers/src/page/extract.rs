@@ -739,7 +739,38 @@ fn asked(n: &NodeRef<'_>, shown: bool) -> bool {
             .is_some_and(|r| r.trim().eq_ignore_ascii_case("dialog"))
         || n.attr("aria-modal")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-        || (!shown && named_as(n, MODAL_NAMES))
+        || (!shown && modal_named(n))
+}
+
+/// Words after `modal` in a name that say what opens a modal or may show one, not what
+/// is one: a news site's article wrapper `modal-enabled` (its pictures open in one), a
+/// `modal-trigger` link, a body's `modal-open`.
+const NOT_MODAL_NAMES: &[&str] = &[
+    "enabled", "trigger", "open", "opener", "link", "toggle", "close", "btn", "button",
+];
+
+/// Whether a class or the id of `n` has the word `modal` ([`MODAL_NAMES`]) not followed by
+/// one of [`NOT_MODAL_NAMES`].
+fn modal_named(n: &NodeRef<'_>) -> bool {
+    let (class, id) = (n.class(), n.id_attr());
+    class
+        .as_deref()
+        .into_iter()
+        .flat_map(str::split_ascii_whitespace)
+        .chain(id.as_deref())
+        .any(|name| {
+            let mut words = name.split(['-', '_']).peekable();
+            while let Some(w) = words.next() {
+                if MODAL_NAMES.iter().any(|m| w.eq_ignore_ascii_case(m))
+                    && !words.peek().is_some_and(|next| {
+                        NOT_MODAL_NAMES.iter().any(|x| next.eq_ignore_ascii_case(x))
+                    })
+                {
+                    return true;
+                }
+            }
+            false
+        })
 }
 
 /// Of those, at most this many are looked at, and their text is counted over at most
@@ -2910,6 +2941,24 @@ mod tests {
         // Saved with a modal open (`modal-open` on the body), the page shows its modals.
         let x = extract(&page("modal-open"), &url).expect("extracted");
         assert!(x.text.contains("points per dollar"), "{}", x.text);
+        // A name that says a modal may open, not that it is one: a news site's article
+        // wrapper `modal-enabled` (its pictures open in one), beside more text than it.
+        let url = Url::parse("https://news.example.com/2024/05/01/harbour/").expect("url");
+        let story = "<p>The harbour reopened on Tuesday after a week of repairs to the sea \
+             wall, which the storm of last month had breached in two places.</p><p>Fishing \
+             boats were the first back in, followed by the ferry to the islands, which had \
+             run from the next town over while the wall was mended.</p>";
+        let more: String = (0..8)
+            .map(|i| format!("<li><p>Elsewhere {i}: a short item on another story of the week, with a line or two about it.</p></li>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>Harbour reopens</title></head><body>\
+             <div class='box article modal-enabled'><h1>Harbour reopens</h1>\
+             <a class='modal-trigger' href='#'>Enlarge</a>{story}</div>\
+             <div class='more-news'><ul>{more}</ul></div></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("sea wall"), "{}", x.text);
     }
 
     #[test]
