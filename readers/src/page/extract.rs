@@ -1718,6 +1718,32 @@ fn quoted_in_the_flow(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool
     false
 }
 
+/// Whether `e` is a heading whose links all point to itself (`<h2 id="events"><a
+/// href="#events">`, or to the link's own id): a documentation page's section
+/// headings link to themselves (MDN's `heading-anchor`) and are its text, not a link to
+/// elsewhere. A bare `href="#"` (a script's toggle) is not one.
+fn anchored_heading(e: &NodeRef<'_>) -> bool {
+    if !["h1", "h2", "h3", "h4", "h5", "h6"]
+        .iter()
+        .any(|h| e.has_name(h))
+    {
+        return false;
+    }
+    let own = e.id_attr();
+    let mut links = e.descendants_it().filter(|d| d.has_name("a")).peekable();
+    // Inside a link itself (a card's linked title), or linking nowhere: not one.
+    links.peek().is_some()
+        && !e.ancestors_it(None).any(|a| a.has_name("a"))
+        && links.all(|a| {
+            a.attr("href").is_some_and(|h| {
+                h.trim().strip_prefix('#').is_some_and(|f| {
+                    !f.is_empty()
+                        && (own.as_deref() == Some(f) || a.id_attr().as_deref() == Some(f))
+                })
+            })
+        })
+}
+
 /// Blocks shorter than this (characters, no whitespace) are tested for a boilerplate opening.
 const OPENING_BLOCK_MAX_CHARS: usize = 120;
 
@@ -1854,7 +1880,11 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
             }
         }
         let linked = if c.in_link { len } else { c.linked };
-        if !cards && linked as f64 > LINK_DENSITY * len as f64 && !fact_in_a_row(&e, &counts) {
+        if !cards
+            && linked as f64 > LINK_DENSITY * len as f64
+            && !fact_in_a_row(&e, &counts)
+            && !anchored_heading(&e)
+        {
             doomed.push(e);
         }
     }
@@ -2851,6 +2881,53 @@ mod tests {
         assert!(x.text.contains("rip-stop nylon"), "{}", x.text);
         assert!(x.text.contains("padded back"), "{}", x.text);
         for chrome in ["SKU-0003", "Your cart", "Recently viewed"] {
+            assert!(!x.text.contains(chrome), "{chrome}: {}", x.text);
+        }
+    }
+
+    #[test]
+    fn a_heading_that_links_to_itself_is_text_and_one_that_links_elsewhere_is_not() {
+        // A reference page (MDN's shape): each section's heading is a link to itself.
+        let url = Url::parse("https://developer.example.org/docs/Web/API/WebSocket").expect("url");
+        let section = |id: &str, title: &str| {
+            format!(
+                "<section><h2 id='{id}'><a class='heading-anchor' href='#{id}'>{title}</a></h2>\
+                 <p>The {title} of the interface are listed here with what each one does, when \
+                 it is available and what it returns to the script that asks for it.</p></section>"
+            )
+        };
+        let html = format!(
+            "<html><head><title>WebSocket</title></head><body><main><article><h1>WebSocket</h1>\
+             <p>The WebSocket object provides the API for creating and managing a connection \
+             to a server, and for sending and receiving data on the connection.</p>{}{}{}\
+             <h3><a href='#'>Show more</a></h3><h3><a href='#comments'>Jump to comments</a></h3>\
+             <h3><a href='/docs/Web/API/EventSource'>EventSource</a></h3>\
+             <h3 id='sse'><a href='/docs/Web/API/Server-sent_events#sse'>Server-sent events</a></h3>\
+             </article></main></body></html>",
+            section("instance_properties", "Instance properties"),
+            section("instance_methods", "Instance methods"),
+            section("browser_compatibility", "Browser compatibility"),
+        );
+        let x = extract(&html, &url).expect("extracted");
+        for heading in [
+            "Instance properties",
+            "Instance methods",
+            "Browser compatibility",
+        ] {
+            assert!(
+                x.text.split("\n\n").any(|p| p.trim() == heading),
+                "{heading}: {}",
+                x.text
+            );
+        }
+        // A script's bare `#`, a link to another place on the page and one to another page
+        // (even ending in the heading's own id) go as link lines do.
+        for chrome in [
+            "Show more",
+            "Jump to comments",
+            "EventSource",
+            "Server-sent events",
+        ] {
             assert!(!x.text.contains(chrome), "{chrome}: {}", x.text);
         }
     }
