@@ -1721,7 +1721,8 @@ fn quoted_in_the_flow(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool
 /// Whether `e` is a heading whose links all point to itself (`<h2 id="events"><a
 /// href="#events">`, or to the link's own id): a documentation page's section
 /// headings link to themselves (MDN's `heading-anchor`) and are its text, not a link to
-/// elsewhere. A bare `href="#"` (a script's toggle) is not one.
+/// elsewhere. A bare `href="#"` (a script's toggle) is not one, nor a heading with no link
+/// of its own (a card's title inside its link).
 fn anchored_heading(e: &NodeRef<'_>) -> bool {
     if !["h1", "h2", "h3", "h4", "h5", "h6"]
         .iter()
@@ -1731,9 +1732,8 @@ fn anchored_heading(e: &NodeRef<'_>) -> bool {
     }
     let own = e.id_attr();
     let mut links = e.descendants_it().filter(|d| d.has_name("a")).peekable();
-    // Inside a link itself (a card's linked title), or linking nowhere: not one.
+    // Linking nowhere: not one.
     links.peek().is_some()
-        && !e.ancestors_it(None).any(|a| a.has_name("a"))
         && links.all(|a| {
             a.attr("href").is_some_and(|h| {
                 h.trim().strip_prefix('#').is_some_and(|f| {
@@ -2930,6 +2930,20 @@ mod tests {
         ] {
             assert!(!x.text.contains(chrome), "{chrome}: {}", x.text);
         }
+        // The rule itself: a heading with no link of its own (a card's title inside its
+        // link) is not one; a link to the heading's id or to the link's own is.
+        let heading = |h: &str| {
+            let doc = Document::from(format!("<html><body>{h}</body></html>"));
+            let found = doc.select("h2");
+            anchored_heading(found.nodes().first().expect("a heading"))
+        };
+        assert!(!heading("<a href='/docs/x'><h2 id='x'>A card</h2></a>"));
+        assert!(!heading("<h2 id='x'>No link</h2>"));
+        assert!(heading("<h2 id='x'><a href='#x'>Itself</a></h2>"));
+        assert!(heading("<h2><a id='y' href='#y'>Its link</a></h2>"));
+        assert!(!heading(
+            "<h2 id='x'><a href='#x'>Itself</a> <a href='/y'>and another</a></h2>"
+        ));
     }
 
     #[test]
