@@ -112,25 +112,33 @@ const NOSCRIPT_MIN_CHARS: usize = 200;
 /// one line).
 fn noscript(html: &str) -> Option<String> {
     let (doc, _) = super::shape::parse_measured(html, MAX_ELEMENTS);
-    doc.select("noscript")
+    let found = doc.select("noscript");
+    let (n, _) = found
         .nodes()
         .iter()
         .map(|n| {
-            let chars: usize = n.descendants_it().map(|d| tree::text_len(&d)).sum();
-            // An `<iframe/>` written self-closing in it is raw text to the parser, which
-            // runs past `</noscript>` to the page's end: that text is the page's markup.
-            let swallowed = n.descendants_it().any(|d| {
-                d.is_text() && {
-                    let t = d.text();
-                    memchr::memmem::find(t.to_ascii_lowercase().as_bytes(), b"</noscript").is_some()
-                }
-            });
-            let markup = if swallowed { n.text() } else { n.inner_html() };
-            (markup.to_string(), chars)
+            (
+                n,
+                n.descendants_it()
+                    .map(|d| tree::text_len(&d))
+                    .sum::<usize>(),
+            )
         })
         .max_by_key(|(_, chars)| *chars)
-        .filter(|(_, chars)| *chars >= NOSCRIPT_MIN_CHARS)
-        .map(|(markup, _)| markup)
+        .filter(|(_, chars)| *chars >= NOSCRIPT_MIN_CHARS)?;
+    // An `<iframe/>` written self-closing in it is raw text to the parser, which runs past
+    // `</noscript>` to the page's end: that text is the page's markup.
+    let swallowed = n.descendants_it().any(|d| {
+        d.query_or(false, |t| match &t.data {
+            dom_query::NodeData::Text { contents } => contents
+                .as_bytes()
+                .windows(b"</noscript".len())
+                .any(|w| w.eq_ignore_ascii_case(b"</noscript")),
+            _ => false,
+        })
+    });
+    let markup = if swallowed { n.text() } else { n.inner_html() };
+    Some(markup.to_string())
 }
 
 /// [`extract_as`]; `nested` when `html` is a page's `<noscript>` (read once, not again).
@@ -1724,10 +1732,7 @@ fn quoted_in_the_flow(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool
 /// elsewhere. A bare `href="#"` (a script's toggle) is not one, nor a heading with no link
 /// of its own (a card's title inside its link).
 fn anchored_heading(e: &NodeRef<'_>) -> bool {
-    if !["h1", "h2", "h3", "h4", "h5", "h6"]
-        .iter()
-        .any(|h| e.has_name(h))
-    {
+    if !named(e, HEADINGS) {
         return false;
     }
     let own = e.id_attr();
