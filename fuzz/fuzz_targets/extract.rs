@@ -1,6 +1,7 @@
 //! `rss read --fulltext` extraction as the worker runs it (the `extract` job): any page gives an
 //! article or a reason; an article's HTML is sanitised (no script) and its text is not
-//! empty. Run under the worker's caps by `scripts/fuzz`, seeded with deep nesting.
+//! empty. Run under the worker's caps by `scripts/fuzz`, seeded with deep nesting and the
+//! fixture pages.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
