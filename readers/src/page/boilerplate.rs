@@ -422,6 +422,34 @@ const RECOMMENDS: &[&str] = &[
     "seller's other items",
     "more stories",
     "more articles",
+    // Not "recommended posts": Invision's forums head a thread's own posts so. Not
+    // "related items": eBay's item page reads its sponsored cards when it goes (both
+    // measured on WCXB's development split, docs/benchmarks.md).
+    "more from this author",
+    "related topics",
+    "related links",
+    "related news",
+    "related reads",
+    "related reading",
+    "related blog",
+    "related post",
+    "related insights",
+    "related pages",
+    "related categories",
+    "related to this item",
+    "similar threads",
+    "similar posts",
+    "popular articles",
+    "popular posts",
+    "popular topics",
+    "trending topics",
+    "trending stories",
+    "latest posts",
+    "latest articles",
+    "latest stories",
+    "recommended reading",
+    "recommended communities",
+    "sponsored content",
     // de
     "könnte sie auch interessieren",
     "ähnliche artikel",
@@ -524,10 +552,26 @@ mod tests {
             "À lire aussi",
             "関連記事",
             "Читайте также",
+            "Related Topics",
+            "Similar threads",
+            "Popular Posts",
+            "Trending stories",
+            "Products related to this item",
+            "More from this author",
         ] {
             assert!(recommends(&heading.to_lowercase()), "{heading}");
         }
-        for heading in ["Related", "Read more", "Specifications", "Ähnlich wie Gold"] {
+        // Invision's forums head a thread's own posts "Recommended Posts"; a shop's
+        // "Related searches" and "Trending searches" are its category's text (Target's).
+        for heading in [
+            "Related",
+            "Read more",
+            "Specifications",
+            "Ähnlich wie Gold",
+            "Recommended Posts",
+            "Related searches",
+            "Trending searches",
+        ] {
             assert!(!recommends(&heading.to_lowercase()), "{heading}");
         }
         // Every phrase is found, inside a longer line too.
