@@ -235,6 +235,16 @@ fn by_url(url: &Url) -> Option<Kind> {
     if has(&["product", "products", "p", "dp", "item", "itm"]) {
         return Some(Kind::Product);
     }
+    // What a firm offers (`/services/seo/`, `/what-we-do/capabilities/`): its sections.
+    if has(&[
+        "services",
+        "what-we-do",
+        "capabilities",
+        "solutions",
+        "expertise",
+    ]) {
+        return Some(Kind::Service);
+    }
     // A section's own page (`/news`, `/blog/`, `/about/in-the-news/`): its index of
     // entries, not one of them.
     if segs.len() <= 2
@@ -333,6 +343,8 @@ pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
         // An article that is a thread's first post is still a thread.
         return if url_kind == Some(Kind::Forum) && s.posts >= 4 {
             Kind::Forum
+        } else if url_kind == Some(Kind::Service) {
+            Kind::Service
         } else {
             Kind::Article
         };
@@ -348,7 +360,7 @@ pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
     match url_kind {
         Some(Kind::Forum) if s.posts >= 2 => Kind::Forum,
         Some(Kind::Documentation) if s.code > 0 => Kind::Documentation,
-        Some(k @ (Kind::Product | Kind::Listing)) => k,
+        Some(k @ (Kind::Product | Kind::Listing | Kind::Service)) => k,
         None if s.sections >= SERVICE_SECTIONS && s.articles == 0 && shallow(url) => Kind::Service,
         // Sections under their `h2` headings with no date or author anywhere, on a page
         // that does not call itself an article: a service or landing page (measured:
@@ -464,6 +476,26 @@ mod tests {
                 "https://example.org/news/2025/a-story",
                 Kind::Article,
             ),
+            // What a firm offers, however deep and whatever its SEO plugin's schema calls
+            // the page; a story under the firm's news is still an article.
+            (
+                String::new(),
+                "<p>text</p>".into(),
+                "https://example.com/services/hr/consulting/",
+                Kind::Service,
+            ),
+            (
+                ld(r#"{"@graph": [{"@type": "WebPage"}, {"@type": "Article"}]}"#),
+                "<p>text</p>".into(),
+                "https://example.com/what-we-do/audit",
+                Kind::Service,
+            ),
+            (
+                ld(r#"{"@type": "Article"}"#),
+                "<p>text</p>".into(),
+                "https://example.com/news/our-services-grow",
+                Kind::Article,
+            ),
         ];
         for (head, body, url, want) in cases {
             assert_eq!(kind_of(&head, &body, url), want, "{head} {body} {url}");
@@ -472,7 +504,8 @@ mod tests {
 
     #[test]
     fn headed_sections_without_a_date_or_an_author_are_a_service_page() {
-        let u = "https://example.com/services/data-analytics";
+        // Not under `/services/`, which says so by itself.
+        let u = "https://example.com/data-analytics/overview";
         let sections: String = ["Strategy", "Engineering", "Support"]
             .iter()
             .map(|h| format!("<h2>{h}</h2><p>What we do for you in {h}.</p>"))
