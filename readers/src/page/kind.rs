@@ -131,6 +131,9 @@ struct Signals {
     /// `time` elements and elements whose class or id names an author or a date: a
     /// dated, signed text.
     signed: usize,
+    /// Elements that show a price or take an order: a class or id word `price` or
+    /// `cart`, or microdata's `price` and `offers`.
+    priced: usize,
 }
 
 fn signals(doc: &Document) -> Signals {
@@ -154,6 +157,9 @@ fn signals(doc: &Document) -> Signals {
         if signature_named(&n) {
             s.signed += 1;
         }
+        if price_named(&n) {
+            s.priced += 1;
+        }
     }
     s
 }
@@ -176,6 +182,18 @@ fn post_named(n: &NodeRef<'_>) -> bool {
             })
     };
     n.class().is_some_and(|c| named(&c)) || n.id_attr().is_some_and(|i| named(&i))
+}
+
+/// Whether an element shows a price or takes an order ([`Signals::priced`]).
+fn price_named(n: &NodeRef<'_>) -> bool {
+    let named = |v: &str| {
+        v.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
+            .any(|w| w.eq_ignore_ascii_case("price") || w.eq_ignore_ascii_case("cart"))
+    };
+    n.attr("itemprop")
+        .is_some_and(|p| p.eq_ignore_ascii_case("price") || p.eq_ignore_ascii_case("offers"))
+        || n.class().is_some_and(|c| named(&c))
+        || n.id_attr().is_some_and(|i| named(&i))
 }
 
 /// Whether an element's class or id names an author or a date (`author`, `post-author`,
@@ -360,6 +378,20 @@ pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
     match url_kind {
         Some(Kind::Forum) if s.posts >= 2 => Kind::Forum,
         Some(Kind::Documentation) if s.code > 0 => Kind::Documentation,
+        // A product's path on a page that shows no price, in sections under headings with
+        // no date or author: what a firm offers (a cloud's `/products/functions`).
+        Some(Kind::Product)
+            if s.priced == 0
+                && url
+                    .path()
+                    .split('/')
+                    .any(|w| w.eq_ignore_ascii_case("products"))
+                && s.h2 >= SERVICE_HEADINGS
+                && s.signed == 0
+                && !declared(&["offer", "aggregateoffer"]) =>
+        {
+            Kind::Service
+        }
         Some(k @ (Kind::Product | Kind::Listing | Kind::Service)) => k,
         None if s.sections >= SERVICE_SECTIONS && s.articles == 0 && shallow(url) => Kind::Service,
         // Sections under their `h2` headings with no date or author anywhere, on a page
@@ -500,6 +532,43 @@ mod tests {
         for (head, body, url, want) in cases {
             assert_eq!(kind_of(&head, &body, url), want, "{head} {body} {url}");
         }
+    }
+
+    #[test]
+    fn a_products_path_that_shows_no_price_in_headed_sections_is_a_service_page() {
+        // A cloud's `/products/functions`: what a firm offers, not a shop's product.
+        let u = "https://cloud.example.com/en-us/products/functions";
+        let sections: String = ["Overview", "Features", "Pricing"]
+            .iter()
+            .map(|h| format!("<h2>{h}</h2><p>Run code on demand: {h}.</p>"))
+            .collect();
+        assert_eq!(kind_of("", &sections, u), Kind::Service);
+        // A price shown (by name or microdata), an offer declared, fewer headings, a
+        // date, or a shop's `/p/` path: a product.
+        for priced in [
+            "<span class='product-price'>$20</span>",
+            "<button id='add-to-cart'>Add</button>",
+            "<meta itemprop='price' content='20'>",
+            "<time>2 May</time>",
+        ] {
+            assert_eq!(
+                kind_of("", &format!("{priced}{sections}"), u),
+                Kind::Product,
+                "{priced}"
+            );
+        }
+        let offer = ld(r#"{"@type": "Offer", "price": "20"}"#);
+        assert_eq!(kind_of(&offer, &sections, u), Kind::Product);
+        let two: String = sections
+            .splitn(3, "<h2>")
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("<h2>");
+        assert_eq!(kind_of("", &two, u), Kind::Product);
+        assert_eq!(
+            kind_of("", &sections, "https://shop.example.com/p/skillet/-/A-1"),
+            Kind::Product
+        );
     }
 
     #[test]
