@@ -131,6 +131,8 @@ struct Signals {
     /// `time` elements and elements whose class or id names an author or a date: a
     /// dated, signed text.
     signed: usize,
+    /// Elements of class `comment` (a reader's comment).
+    comments: usize,
     /// Elements that show a price or take an order: a class or id word `price` or
     /// `cart`, or microdata's `price` and `offers`.
     priced: usize,
@@ -159,6 +161,12 @@ fn signals(doc: &Document) -> Signals {
         }
         if price_named(&n) {
             s.priced += 1;
+        }
+        if n.class().is_some_and(|c| {
+            c.split_ascii_whitespace()
+                .any(|w| w.eq_ignore_ascii_case("comment"))
+        }) {
+            s.comments += 1;
         }
     }
     s
@@ -316,6 +324,19 @@ const SERVICE_SECTIONS: usize = 4;
 /// itself an article is a service or landing page.
 const SERVICE_HEADINGS: usize = 3;
 
+/// Elements of class `comment` on a page whose URL says nothing of its kind that make it a
+/// thread ([`kind`]).
+const THREAD_COMMENTS: usize = 10;
+
+/// Whether the URL's path has a year of its own (`/2008/09/lean-startup.html`).
+fn dated(url: &Url) -> bool {
+    url.path().split('/').any(|w| {
+        w.len() == 4
+            && (w.starts_with("19") || w.starts_with("20"))
+            && w.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
 /// Whether the URL's path is at most one segment deep (a site's own pages: `/pricing`).
 fn shallow(url: &Url) -> bool {
     url.path().split('/').filter(|s| !s.is_empty()).count() <= 1
@@ -393,6 +414,11 @@ pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
             Kind::Service
         }
         Some(k @ (Kind::Product | Kind::Listing | Kind::Service)) => k,
+        // A story and its readers' comments (Slashdot, Lemmy): a thread, unless the page
+        // calls itself an article or its path is dated (a blog's post and its comments).
+        None if s.comments >= THREAD_COMMENTS && !calls_itself_article(doc) && !dated(url) => {
+            Kind::Forum
+        }
         None if s.sections >= SERVICE_SECTIONS && s.articles == 0 && shallow(url) => Kind::Service,
         // Sections under their `h2` headings with no date or author anywhere, on a page
         // that does not call itself an article: a service or landing page (measured:
@@ -569,6 +595,22 @@ mod tests {
             kind_of("", &sections, "https://shop.example.com/p/skillet/-/A-1"),
             Kind::Product
         );
+    }
+
+    #[test]
+    fn a_story_under_many_comments_is_a_thread_unless_an_article_or_dated() {
+        let comments: String = (0..10)
+            .map(|i| format!("<div class='comment'><p>Reader {i} says this.</p></div>"))
+            .collect();
+        let story = format!("<p>The story itself.</p>{comments}");
+        let u = "https://tech.example.org/story/24/01/12/169219/a-discussion";
+        assert_eq!(kind_of("", &story, u), Kind::Forum);
+        let nine: String = story.replacen("class='comment'", "class='note'", 1);
+        assert_eq!(kind_of("", &nine, u), Kind::Article);
+        let og = "<meta property='og:type' content='article'>";
+        assert_eq!(kind_of(og, &story, u), Kind::Article);
+        let blog = "https://blog.example.com/2008/09/lean-startup.html";
+        assert_eq!(kind_of("", &story, blog), Kind::Article);
     }
 
     #[test]
