@@ -271,30 +271,31 @@ fn by_url(url: &Url) -> Option<Kind> {
     ]) {
         return Some(Kind::Service);
     }
-    // A section's own page (`/news`, `/blog/`, `/about/in-the-news/`): its index of
-    // entries, not one of them.
-    if segs.len() <= 2
-        && segs.last().is_some_and(|l| {
-            [
-                "news",
-                "blog",
-                "press",
-                "events",
-                "articles",
-                "stories",
-                "insights",
-                "updates",
-                "publications",
-                "media",
-                "in-the-news",
-                "reviews",
-                "testimonials",
-                "resources",
-                "posts",
-                "newsroom",
-            ]
-            .contains(l)
-        })
+    // A section's own page (`/news`, `/blog/`, `/about/in-the-news/`,
+    // `/sections/science/`): its index of entries, not one of them.
+    if (segs.len() == 2 && segs[0] == "sections")
+        || segs.len() <= 2
+            && segs.last().is_some_and(|l| {
+                [
+                    "news",
+                    "blog",
+                    "press",
+                    "events",
+                    "articles",
+                    "stories",
+                    "insights",
+                    "updates",
+                    "publications",
+                    "media",
+                    "in-the-news",
+                    "reviews",
+                    "testimonials",
+                    "resources",
+                    "posts",
+                    "newsroom",
+                ]
+                .contains(l)
+            })
     {
         return Some(Kind::Listing);
     }
@@ -527,6 +528,18 @@ mod tests {
                 "<p>text</p>".into(),
                 "https://example.org/news",
                 Kind::Listing,
+            ),
+            (
+                String::new(),
+                "<p>text</p>".into(),
+                "https://example.org/sections/science/",
+                Kind::Listing,
+            ),
+            (
+                String::new(),
+                "<p>text</p>".into(),
+                "https://example.org/sections/health/2022/11/09/113/anxiety",
+                Kind::Article,
             ),
             (
                 String::new(),
