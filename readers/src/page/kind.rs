@@ -264,6 +264,7 @@ fn by_url(url: &Url) -> Option<Kind> {
     // What a firm offers (`/services/seo/`, `/what-we-do/capabilities/`): its sections.
     if has(&[
         "services",
+        "service",
         "what-we-do",
         "capabilities",
         "solutions",
@@ -554,6 +555,18 @@ mod tests {
                 "<p>text</p>".into(),
                 "https://example.com/services/hr/consulting/",
                 Kind::Service,
+            ),
+            (
+                String::new(),
+                "<p>text</p>".into(),
+                "https://example.com/service/data-analytics-agency/",
+                Kind::Service,
+            ),
+            (
+                String::new(),
+                "<pre>kind: Service</pre>".into(),
+                "https://example.io/docs/concepts/service/",
+                Kind::Documentation,
             ),
             (
                 ld(r#"{"@graph": [{"@type": "WebPage"}, {"@type": "Article"}]}"#),
