@@ -220,6 +220,14 @@ fn by_url(url: &Url) -> Option<Kind> {
     let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let has = |words: &[&str]| segs.iter().any(|s| words.contains(s));
+    // A topic's own page (`/topic/software`, `/topics/machine-learning`): its index. A
+    // thread's id opens its name (Invision's `/topic/1103020-payment-issues/`).
+    if segs.len() == 2
+        && ["topic", "topics"].contains(&segs[0])
+        && !segs[1].bytes().any(|b| b.is_ascii_digit())
+    {
+        return Some(Kind::Listing);
+    }
     if host.starts_with("forum")
         || host.starts_with("community")
         || host.starts_with("discuss")
@@ -535,6 +543,18 @@ mod tests {
                 "<p>text</p>".into(),
                 "https://example.org/sections/science/",
                 Kind::Listing,
+            ),
+            (
+                String::new(),
+                "<p>text</p>".into(),
+                "https://news.example.edu/topic/software",
+                Kind::Listing,
+            ),
+            (
+                String::new(),
+                "<div class='post'>a</div><div class='post'>b</div>".into(),
+                "https://forum.example.com/topic/1103020-payment-issues/",
+                Kind::Forum,
             ),
             (
                 String::new(),
