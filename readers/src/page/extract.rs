@@ -3575,7 +3575,7 @@ mod tests {
         // Sections under h2 headings, no date, no author: a service page, read as the
         // container of all its sections, titled from `<title>` as Readability titles an
         // article (not by the block's own heading).
-        let url = Url::parse("https://acme.example.com/services/data-analytics").expect("url");
+        let url = Url::parse("https://acme.example.com/data-analytics/retail").expect("url");
         let sections = service_sections("band");
         let html = format!(
             "<html><head><title>Data analytics services for retailers | Acme</title></head>\
@@ -3595,7 +3595,7 @@ mod tests {
         // A landing page draws its features twice (a desktop grid and a mobile carousel),
         // headings and all; each plan repeats a short line ("Cancel any time") and a long
         // notice under its own heading, which are each plan's.
-        let url = Url::parse("https://acme.example.com/services/data-analytics").expect("url");
+        let url = Url::parse("https://acme.example.com/data-analytics/retail").expect("url");
         let features = service_sections("feature");
         let plans: String = ["Basic", "Team", "Enterprise"]
             .iter()
@@ -3863,7 +3863,7 @@ mod tests {
 
     #[test]
     fn a_page_builders_sections_in_the_pages_one_main_are_read_whole() {
-        let url = Url::parse("https://example.com/services/rooms.html").expect("url");
+        let url = Url::parse("https://example.com/home/rooms.html").expect("url");
         let sections = |x: &Extracted| {
             (0..7)
                 .filter(|s| x.text.contains(&format!("Section {s} part 0")))
