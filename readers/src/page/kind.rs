@@ -9,7 +9,7 @@
 //! [`MAX_SCRIPT_BYTES`] each are parsed (serde_json's own nesting limit applies), and the
 //! structural counts are one pass over the tree.
 
-use dom_query::{Document, NodeRef};
+use dom_query::Document;
 use serde_json::Value;
 use url::Url;
 
@@ -153,18 +153,26 @@ fn signals(doc: &Document) -> Signals {
             "time" => s.signed += 1,
             _ => {}
         }
-        if post_named(&n) {
+        // Each read once: reading an attribute looks the node up and copies the value.
+        let (class, id) = (n.class(), n.id_attr());
+        let names = [class.as_deref(), id.as_deref()];
+        if names.into_iter().flatten().any(post_named) {
             s.posts += 1;
         }
-        if signature_named(&n) {
+        if names.into_iter().flatten().any(signature_named) {
             s.signed += 1;
         }
-        if price_named(&n) {
+        if names.into_iter().flatten().any(price_named)
+            || n.attr("itemprop").is_some_and(|p| {
+                p.eq_ignore_ascii_case("price") || p.eq_ignore_ascii_case("offers")
+            })
+        {
             s.priced += 1;
         }
-        if n.class().is_some_and(|c| {
-            c.split_ascii_whitespace()
-                .any(|w| w.eq_ignore_ascii_case("comment"))
+        if class.as_deref().is_some_and(|c| {
+            contains_ignore_case(c, b"comment")
+                && c.split_ascii_whitespace()
+                    .any(|w| w.eq_ignore_ascii_case("comment"))
         }) {
             s.comments += 1;
         }
@@ -172,46 +180,41 @@ fn signals(doc: &Document) -> Signals {
     s
 }
 
-/// Whether an element's class or id names it one post of a thread.
-fn post_named(n: &NodeRef<'_>) -> bool {
-    let named = |v: &str| {
-        v.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
-            .any(|w| {
-                [
-                    "post",
-                    "message",
-                    "reply",
-                    "topic-post",
-                    "postbody",
-                    "comment-body",
-                ]
-                .iter()
-                .any(|p| w.eq_ignore_ascii_case(p))
-            })
-    };
-    n.class().is_some_and(|c| named(&c)) || n.id_attr().is_some_and(|i| named(&i))
+/// Whether a class or an id names one post of a thread.
+fn post_named(v: &str) -> bool {
+    v.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
+        .any(|w| {
+            [
+                "post",
+                "message",
+                "reply",
+                "topic-post",
+                "postbody",
+                "comment-body",
+            ]
+            .iter()
+            .any(|p| w.eq_ignore_ascii_case(p))
+        })
 }
 
-/// Whether an element shows a price or takes an order ([`Signals::priced`]).
-fn price_named(n: &NodeRef<'_>) -> bool {
-    let named = |v: &str| {
-        v.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
+/// Whether a class or an id shows a price or takes an order ([`Signals::priced`]).
+fn price_named(v: &str) -> bool {
+    (contains_ignore_case(v, b"price") || contains_ignore_case(v, b"cart"))
+        && v.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
             .any(|w| w.eq_ignore_ascii_case("price") || w.eq_ignore_ascii_case("cart"))
-    };
-    n.attr("itemprop")
-        .is_some_and(|p| p.eq_ignore_ascii_case("price") || p.eq_ignore_ascii_case("offers"))
-        || n.class().is_some_and(|c| named(&c))
-        || n.id_attr().is_some_and(|i| named(&i))
 }
 
-/// Whether an element's class or id names an author or a date (`author`, `post-author`,
+/// Whether a class or an id names an author or a date (`author`, `post-author`,
 /// `authorName`, `date`, `pubdate`, `updated`).
-fn signature_named(n: &NodeRef<'_>) -> bool {
-    let named = |v: &str| {
-        let v = v.to_ascii_lowercase();
-        v.contains("author") || v.contains("date")
-    };
-    n.class().is_some_and(|c| named(&c)) || n.id_attr().is_some_and(|i| named(&i))
+fn signature_named(v: &str) -> bool {
+    contains_ignore_case(v, b"author") || contains_ignore_case(v, b"date")
+}
+
+/// Whether `v` holds `word` (lower case) in any case, without copying `v`.
+fn contains_ignore_case(v: &str, word: &[u8]) -> bool {
+    v.as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// Path words that name a kind of page.
