@@ -609,14 +609,28 @@ mod tests {
         }
     }
 
+    /// A landing page's sections: each heading an `h2` over a line.
+    fn h2_sections<const N: usize>(headings: [&str; N]) -> String {
+        headings
+            .iter()
+            .map(|h| format!("<h2>{h}</h2><p>What we offer: {h}.</p>"))
+            .collect()
+    }
+
+    /// The first two of [`h2_sections`]: one heading too few.
+    fn first_two(sections: &str) -> String {
+        sections
+            .splitn(3, "<h2>")
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("<h2>")
+    }
+
     #[test]
     fn a_products_path_that_shows_no_price_in_headed_sections_is_a_service_page() {
         // A cloud's `/products/functions`: what a firm offers, not a shop's product.
         let u = "https://cloud.example.com/en-us/products/functions";
-        let sections: String = ["Overview", "Features", "Pricing"]
-            .iter()
-            .map(|h| format!("<h2>{h}</h2><p>Run code on demand: {h}.</p>"))
-            .collect();
+        let sections = h2_sections(["Overview", "Features", "Pricing"]);
         assert_eq!(kind_of("", &sections, u), Kind::Service);
         // A price shown (by name or microdata), an offer declared, fewer headings, a
         // date, or a shop's `/p/` path: a product.
@@ -634,12 +648,7 @@ mod tests {
         }
         let offer = ld(r#"{"@type": "Offer", "price": "20"}"#);
         assert_eq!(kind_of(&offer, &sections, u), Kind::Product);
-        let two: String = sections
-            .splitn(3, "<h2>")
-            .take(2)
-            .collect::<Vec<_>>()
-            .join("<h2>");
-        assert_eq!(kind_of("", &two, u), Kind::Product);
+        assert_eq!(kind_of("", &first_two(&sections), u), Kind::Product);
         assert_eq!(
             kind_of("", &sections, "https://shop.example.com/p/skillet/-/A-1"),
             Kind::Product
@@ -666,18 +675,10 @@ mod tests {
     fn headed_sections_without_a_date_or_an_author_are_a_service_page() {
         // Not under `/services/`, which says so by itself.
         let u = "https://example.com/data-analytics/overview";
-        let sections: String = ["Strategy", "Engineering", "Support"]
-            .iter()
-            .map(|h| format!("<h2>{h}</h2><p>What we do for you in {h}.</p>"))
-            .collect();
+        let sections = h2_sections(["Strategy", "Engineering", "Support"]);
         assert_eq!(kind_of("", &sections, u), Kind::Service);
         // Fewer headings, a date, an author or an article's own OpenGraph type: an article.
-        let two: String = sections
-            .splitn(3, "<h2>")
-            .take(2)
-            .collect::<Vec<_>>()
-            .join("<h2>");
-        assert_eq!(kind_of("", &two, u), Kind::Article);
+        assert_eq!(kind_of("", &first_two(&sections), u), Kind::Article);
         let dated = format!("<time datetime='2025-01-02'>2 January</time>{sections}");
         assert_eq!(kind_of("", &dated, u), Kind::Article);
         let signed = format!("<span class='post-author'>Ana</span>{sections}");
