@@ -130,10 +130,9 @@ fn noscript(html: &str) -> Option<String> {
     // `</noscript>` to the page's end: that text is the page's markup.
     let swallowed = n.descendants_it().any(|d| {
         d.query_or(false, |t| match &t.data {
-            dom_query::NodeData::Text { contents } => contents
-                .as_bytes()
-                .windows(b"</noscript".len())
-                .any(|w| w.eq_ignore_ascii_case(b"</noscript")),
+            dom_query::NodeData::Text { contents } => {
+                tree::contains_ignore_case(contents, b"</noscript")
+            }
             _ => false,
         })
     });
@@ -895,11 +894,7 @@ fn hidden_word(w: &str) -> bool {
 /// around the colon and the words; a `none` split by whitespace is not `none`).
 fn display_none(style: &str) -> bool {
     // Most styles say nothing of `none`: answered without copying them.
-    if !style
-        .as_bytes()
-        .windows(4)
-        .any(|w| w.eq_ignore_ascii_case(b"none"))
-    {
+    if !tree::contains_ignore_case(style, b"none") {
         return false;
     }
     let compact: String = style

@@ -13,7 +13,7 @@ use dom_query::Document;
 use serde_json::Value;
 use url::Url;
 
-use super::tree::{self, Edge};
+use super::tree::{self, Edge, contains_ignore_case};
 
 /// The kinds of page read differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,41 +180,38 @@ fn signals(doc: &Document) -> Signals {
     s
 }
 
+/// Whether a class or an id has one of `words` (any case) among its words, split at
+/// whitespace, `-` and `_`.
+fn has_word(v: &str, words: &[&str]) -> bool {
+    v.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
+        .any(|w| words.iter().any(|p| w.eq_ignore_ascii_case(p)))
+}
+
 /// Whether a class or an id names one post of a thread.
 fn post_named(v: &str) -> bool {
-    v.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
-        .any(|w| {
-            [
-                "post",
-                "message",
-                "reply",
-                "topic-post",
-                "postbody",
-                "comment-body",
-            ]
-            .iter()
-            .any(|p| w.eq_ignore_ascii_case(p))
-        })
+    has_word(
+        v,
+        &[
+            "post",
+            "message",
+            "reply",
+            "topic-post",
+            "postbody",
+            "comment-body",
+        ],
+    )
 }
 
 /// Whether a class or an id shows a price or takes an order ([`Signals::priced`]).
 fn price_named(v: &str) -> bool {
     (contains_ignore_case(v, b"price") || contains_ignore_case(v, b"cart"))
-        && v.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
-            .any(|w| w.eq_ignore_ascii_case("price") || w.eq_ignore_ascii_case("cart"))
+        && has_word(v, &["price", "cart"])
 }
 
 /// Whether a class or an id names an author or a date (`author`, `post-author`,
 /// `authorName`, `date`, `pubdate`, `updated`).
 fn signature_named(v: &str) -> bool {
     contains_ignore_case(v, b"author") || contains_ignore_case(v, b"date")
-}
-
-/// Whether `v` holds `word` (lower case) in any case, without copying `v`.
-fn contains_ignore_case(v: &str, word: &[u8]) -> bool {
-    v.as_bytes()
-        .windows(word.len())
-        .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// Path words that name a kind of page.

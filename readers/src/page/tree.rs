@@ -57,6 +57,13 @@ pub fn named(n: &NodeRef<'_>, names: &[&str]) -> bool {
         .is_some_and(|q| names.contains(&&*q.local))
 }
 
+/// Whether `v` holds `word` (ASCII, lower case) in any case, without copying `v`.
+pub fn contains_ignore_case(v: &str, word: &[u8]) -> bool {
+    v.as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word))
+}
+
 /// Characters of `t`, not counting whitespace (how every length here is measured). Runs
 /// of ASCII are counted byte by byte (a page's text is mostly ASCII; decoding each
 /// character was 3 % of an extraction), the rest character by character.
