@@ -177,6 +177,9 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     let doc = prepared(doc);
     let parsed = || prepared(super::shape::parse_measured(html, MAX_ELEMENTS).0);
     let kind = kind.unwrap_or_else(|| super::kind::kind(&doc, &ld, url));
+    if kind == Kind::Product {
+        drop_reviews(&doc);
+    }
     let cards = super::cards::find(&doc);
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
     if matches!(kind, Kind::Documentation | Kind::Service)
@@ -606,6 +609,59 @@ fn content_body(doc: &Document) -> Option<(NodeId, usize, bool)> {
     }
     let main = main.filter(|_| mains == 1 && !article)?;
     Some((main.id, nonspace(&main.text()), true))
+}
+
+/// Text (characters, no whitespace) from which a block named a review is a product's
+/// reviews rather than a count or a link to them.
+const REVIEWS_MIN_CHARS: usize = 200;
+/// Names of a firm's quoted customers: its page's own text, not reviews of a product.
+const TESTIMONIAL_NAMES: &[&str] = &["testimonial", "testimonials"];
+/// At most this many such blocks are one product's reviews (a summary and the list);
+/// more are a page's sections, each a review ("the best packs of the year").
+const REVIEWS_MAX_BLOCKS: usize = 2;
+
+/// Removes a product's customer reviews from its page before Readability looks for the
+/// article: the outermost blocks named a review ([`REVIEW_NAMES`]) of
+/// [`REVIEWS_MIN_CHARS`] or more, when there are at most [`REVIEWS_MAX_BLOCKS`] and none
+/// holds the page's `h1` (a product's whole page in a `review-page` wrapper). Reviews
+/// often hold more text than the description, so Readability would take them for the
+/// article; WCXB's references leave them out.
+fn drop_reviews(doc: &Document) {
+    let root = doc.root();
+    let mut found: Vec<(NodeRef<'_>, usize, bool)> = Vec::new();
+    let mut open: Option<(NodeId, usize, bool)> = None;
+    for edge in tree::edges(&root) {
+        match edge {
+            Edge::Open(n) => match &mut open {
+                Some((_, chars, h1)) => {
+                    *chars += tree::text_len(&n);
+                    *h1 |= n.has_name("h1");
+                }
+                None if n.is_element()
+                    && named_as(&n, REVIEW_NAMES)
+                    && !named_as(&n, TESTIMONIAL_NAMES) =>
+                {
+                    open = Some((n.id, 0, false));
+                }
+                None => {}
+            },
+            Edge::Close(n) => {
+                if let Some((id, chars, h1)) = open
+                    && id == n.id
+                {
+                    open = None;
+                    if chars >= REVIEWS_MIN_CHARS {
+                        found.push((n, chars, h1));
+                    }
+                }
+            }
+        }
+    }
+    if found.len() <= REVIEWS_MAX_BLOCKS && found.iter().all(|(_, _, h1)| !h1) {
+        for (n, _, _) in found {
+            n.remove_from_parent();
+        }
+    }
 }
 
 /// The element Readability puts the article in.
@@ -3094,6 +3150,51 @@ mod tests {
         // Sections each named a review that hold most of the page are the page.
         let x = extract(&page(format!("{description}{}", reviews(8))), &url).expect("extracted");
         assert!(x.text.contains("Reviewer 7"), "{}", x.text);
+    }
+
+    #[test]
+    fn a_products_reviews_longer_than_its_description_are_not_read_for_it() {
+        let url = Url::parse("https://shop.example.com/product/227955/trail-pack").expect("url");
+        let review = |i: usize| {
+            format!(
+                "<div class='individual-review'><h3>Reviewer {i}</h3><p>I took the pack on a \
+                 long walk over three days in the hills and the straps stayed comfortable \
+                 from the first mile to the last, with the hip belt carrying most of the \
+                 load.</p><p>The side pockets hold a bottle each and the rain cover came out \
+                 of its pocket in seconds when the weather turned on the second day.</p></div>"
+            )
+        };
+        let reviews: String = (0..6).map(review).collect();
+        let page = |reviews: &str| {
+            format!(
+                "<html><head><title>Trail Pack 25</title><meta property='og:type' \
+                 content='product'></head><body><main><h1>Trail Pack 25</h1><div \
+                 class='description'><p>Keep the day's gear within easy reach: the pack fits \
+                 a wide range of bodies and has pockets for everything.</p><p>Ripstop nylon \
+                 with a water-repellent finish, a padded back panel and a removable hip \
+                 belt.</p></div>{reviews}</main></body></html>"
+            )
+        };
+        // The reviews in one block named so: the description is the product's text.
+        let x = extract(
+            &page(&format!("<div class='product-reviews'>{reviews}</div>")),
+            &url,
+        )
+        .expect("extracted");
+        assert!(x.text.contains("Ripstop nylon"), "{}", x.text);
+        assert!(!x.text.contains("Reviewer 3"), "{}", x.text);
+        // A firm's testimonials, a wrapper that holds the page's heading, or sections each
+        // named a review are the page's own text.
+        for kept in [
+            format!("<div class='testimonials review-wall'>{reviews}</div>"),
+            format!("<div class='review-page'><h1>Trail Pack</h1>{reviews}</div>"),
+            (0..6)
+                .map(|i| review(i).replace("individual-review", "review"))
+                .collect(),
+        ] {
+            let x = extract(&page(&kept), &url).expect("extracted");
+            assert!(x.text.contains("Reviewer 3"), "{kept}: {}", x.text);
+        }
     }
 
     /// A shop's product page: its heading, a description of three paragraphs and `extra`

@@ -136,6 +136,8 @@ struct Signals {
     /// Elements that show a price or take an order: a class or id word `price` or
     /// `cart`, or microdata's `price` and `offers`.
     priced: usize,
+    /// Elements of microdata type schema.org `Product` (`itemtype`).
+    products: usize,
 }
 
 fn signals(doc: &Document) -> Signals {
@@ -168,6 +170,9 @@ fn signals(doc: &Document) -> Signals {
             })
         {
             s.priced += 1;
+        }
+        if n.attr("itemtype").is_some_and(|t| product_type(&t)) {
+            s.products += 1;
         }
         if class.as_deref().is_some_and(|c| {
             contains_ignore_case(c, b"comment")
@@ -206,6 +211,14 @@ fn post_named(v: &str) -> bool {
 fn price_named(v: &str) -> bool {
     (contains_ignore_case(v, b"price") || contains_ignore_case(v, b"cart"))
         && has_word(v, &["price", "cart"])
+}
+
+/// Whether a microdata `itemtype` is schema.org's `Product` (its first URL, any scheme).
+fn product_type(t: &str) -> bool {
+    t.split_ascii_whitespace().next().is_some_and(|u| {
+        u.rsplit_once("schema.org/")
+            .is_some_and(|(_, name)| name.eq_ignore_ascii_case("product"))
+    })
 }
 
 /// Whether a class or an id names an author or a date (`author`, `post-author`,
@@ -357,11 +370,16 @@ fn shallow(url: &Url) -> bool {
 /// hold half its text, is read as a listing even when its structure looks like an
 /// article's (`extract::or_cards`).
 pub fn calls_itself_article(doc: &Document) -> bool {
+    og_type_is(doc, &["article"])
+}
+
+/// Whether the page's OpenGraph type (`<meta property="og:type">`) is one of `types`.
+fn og_type_is(doc: &Document, types: &[&str]) -> bool {
     doc.select("meta[property='og:type']")
         .nodes()
         .first()
         .and_then(|m| m.attr("content"))
-        .is_some_and(|t| t.trim().eq_ignore_ascii_case("article"))
+        .is_some_and(|t| types.iter().any(|x| t.trim().eq_ignore_ascii_case(x)))
 }
 
 /// The page's kind, from its JSON-LD types, its URL and its structure (in that order of
@@ -405,6 +423,14 @@ pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
         "offercatalog",
     ]) {
         return Kind::Listing;
+    }
+    // A page whose path says nothing of its kind but that says it is one product: its
+    // OpenGraph type (a shop's platform writes it where no JSON-LD is), or the one
+    // microdata `Product` on it (a listing's cards are each one).
+    if url_kind.is_none()
+        && (s.products == 1 || og_type_is(doc, &["product", "product.item", "og:product"]))
+    {
+        return Kind::Product;
     }
     match url_kind {
         Some(Kind::Forum) if s.posts >= 2 => Kind::Forum,
@@ -666,6 +692,38 @@ mod tests {
         assert_eq!(kind_of(og, &story, u), Kind::Article);
         let blog = "https://blog.example.com/2008/09/lean-startup.html";
         assert_eq!(kind_of("", &story, blog), Kind::Article);
+    }
+
+    #[test]
+    fn a_page_that_says_it_is_one_product_is_one() {
+        // A guitar shop's page: its path says nothing, its headed sections look like a
+        // landing page's.
+        let u = "https://www.shop.example/gb/player_strat_rw.htm";
+        let sections = h2_sections(["Description", "Specifications", "Delivery"]);
+        assert_eq!(kind_of("", &sections, u), Kind::Service);
+        for product in ["product", " Product.Item "] {
+            let og = format!("<meta property='og:type' content='{product}'>");
+            assert_eq!(kind_of(&og, &sections, u), Kind::Product, "{product}");
+        }
+        // Microdata: one product is the page's, several are a listing's cards.
+        let card = |scheme: &str| {
+            format!("<div itemscope itemtype='{scheme}://schema.org/Product'>Strat</div>")
+        };
+        for scheme in ["https", "http"] {
+            let one = format!("{}{sections}", card(scheme));
+            assert_eq!(kind_of("", &one, u), Kind::Product, "{scheme}");
+        }
+        let two = format!("{}{}{sections}", card("https"), card("https"));
+        assert_eq!(kind_of("", &two, u), Kind::Service);
+        let offer = "<div itemscope itemtype='https://schema.org/Offer'>Strat</div>";
+        assert_eq!(kind_of("", &format!("{offer}{sections}"), u), Kind::Service);
+        // A path that names its kind says more: a shop's category writes `product` too.
+        let og = "<meta property='og:type' content='product'>";
+        let category = "https://shop.example.com/categories/casual-dresses.html";
+        assert_eq!(kind_of(og, &sections, category), Kind::Listing);
+        // The page's own website type says nothing.
+        let og = "<meta property='og:type' content='website'>";
+        assert_eq!(kind_of(og, &sections, u), Kind::Service);
     }
 
     #[test]
