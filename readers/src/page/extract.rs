@@ -178,7 +178,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     let parsed = || prepared(super::shape::parse_measured(html, MAX_ELEMENTS).0);
     let kind = kind.unwrap_or_else(|| super::kind::kind(&doc, &ld, url));
     if kind == Kind::Product {
-        drop_reviews(&doc);
+        not_product(&doc);
     }
     let cards = super::cards::find(&doc);
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
@@ -614,51 +614,111 @@ fn content_body(doc: &Document) -> Option<(NodeId, usize, bool)> {
 /// Text (characters, no whitespace) from which a block named a review is a product's
 /// reviews rather than a count or a link to them.
 const REVIEWS_MIN_CHARS: usize = 200;
-/// Names of a firm's quoted customers: its page's own text, not reviews of a product.
-const TESTIMONIAL_NAMES: &[&str] = &["testimonial", "testimonials"];
 /// At most this many such blocks are one product's reviews (a summary and the list);
 /// more are a page's sections, each a review ("the best packs of the year").
 const REVIEWS_MAX_BLOCKS: usize = 2;
+/// Names of a firm's quoted customers: its page's own text, not reviews of a product.
+const TESTIMONIAL_NAMES: &[&str] = &["testimonial", "testimonials"];
 
-/// Removes a product's customer reviews from its page before Readability looks for the
-/// article: the outermost blocks named a review ([`REVIEW_NAMES`]) of
-/// [`REVIEWS_MIN_CHARS`] or more, when there are at most [`REVIEWS_MAX_BLOCKS`] and none
-/// holds the page's `h1` (a product's whole page in a `review-page` wrapper). Reviews
-/// often hold more text than the description, so Readability would take them for the
-/// article; WCXB's references leave them out.
-fn drop_reviews(doc: &Document) {
+/// Utility classes that hide an element at every width (Bootstrap's, Bulma's, Etsy's…).
+const HIDING_CLASSES: &[&str] = &[
+    "hidden",
+    "hide",
+    "d-none",
+    "display-none",
+    "wt-display-none",
+    "is-hidden",
+    "u-hidden",
+];
+
+/// Words of a class that show an element at some width (`d-md-block`, `md:flex`,
+/// `wt-display-block-lg`, `show-for-large`).
+const SHOWING_WORDS: &[&str] = &["block", "flex", "inline", "grid", "table", "show"];
+
+/// Whether a class list hides its element at every width: one of [`HIDING_CLASSES`], and
+/// no class with a word of [`SHOWING_WORDS`] (split at `-`, `_` and `:`).
+fn class_hidden(class: &str) -> bool {
+    let mut words = class.split_ascii_whitespace();
+    words
+        .clone()
+        .any(|w| HIDING_CLASSES.iter().any(|h| w.eq_ignore_ascii_case(h)))
+        && !words.any(|w| {
+            w.split(['-', '_', ':'])
+                .any(|p| SHOWING_WORDS.iter().any(|s| p.eq_ignore_ascii_case(s)))
+        })
+}
+
+/// Why [`not_product`] looks at a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NotProduct {
+    /// Named a review ([`REVIEW_NAMES`]).
+    Reviews,
+    /// Classed hidden at every width ([`class_hidden`]).
+    Hidden,
+}
+
+/// Removes from a product's page, before Readability or its cards look at it, what is
+/// not the product's text:
+/// - its customer reviews: the outermost blocks named a review ([`REVIEW_NAMES`]) of
+///   [`REVIEWS_MIN_CHARS`] or more, when there are at most [`REVIEWS_MAX_BLOCKS`] and none
+///   holds the page's `h1` or is named a testimonial. Reviews often hold more text than
+///   the description, so Readability would take them for the article;
+/// - what its classes hide at every width ([`class_hidden`]): the buy box's other states
+///   ("Notify me when back in stock", "Something went wrong"), overlays, a shipping
+///   form's countries, another variant's details. Accordions are shown before
+///   ([`open_panels`]) and lose the class then. On other kinds of page the hidden blocks
+///   are a service's tabs and a FAQ's answers, which WCXB's references hold.
+///
+/// WCXB's references leave both out (docs/benchmarks.md, "A product's page").
+fn not_product(doc: &Document) {
     let root = doc.root();
-    let mut found: Vec<(NodeRef<'_>, usize, bool)> = Vec::new();
-    let mut open: Option<(NodeId, usize, bool)> = None;
+    let mut reviews: Vec<(NodeRef<'_>, usize, bool)> = Vec::new();
+    let mut hidden: Vec<NodeRef<'_>> = Vec::new();
+    // The outermost block being looked at: its id, why, its text and whether it holds an h1.
+    let mut open: Option<(NodeId, NotProduct, usize, bool)> = None;
     for edge in tree::edges(&root) {
         match edge {
             Edge::Open(n) => match &mut open {
-                Some((_, chars, h1)) => {
+                Some((_, _, chars, h1)) => {
                     *chars += tree::text_len(&n);
                     *h1 |= n.has_name("h1");
                 }
-                None if n.is_element()
-                    && named_as(&n, REVIEW_NAMES)
-                    && !named_as(&n, TESTIMONIAL_NAMES) =>
-                {
-                    open = Some((n.id, 0, false));
+                None if n.is_element() => {
+                    let class = n.class();
+                    let why = if class.as_deref().is_some_and(class_hidden) {
+                        Some(NotProduct::Hidden)
+                    } else if named_as(&n, REVIEW_NAMES) && !named_as(&n, TESTIMONIAL_NAMES) {
+                        Some(NotProduct::Reviews)
+                    } else {
+                        None
+                    };
+                    open = why.map(|why| (n.id, why, 0, false));
                 }
                 None => {}
             },
             Edge::Close(n) => {
-                if let Some((id, chars, h1)) = open
-                    && id == n.id
-                {
-                    open = None;
-                    if chars >= REVIEWS_MIN_CHARS {
-                        found.push((n, chars, h1));
+                let Some((id, why, chars, h1)) = open else {
+                    continue;
+                };
+                if id != n.id {
+                    continue;
+                }
+                open = None;
+                match why {
+                    NotProduct::Hidden if !h1 => hidden.push(n),
+                    NotProduct::Reviews if chars >= REVIEWS_MIN_CHARS => {
+                        reviews.push((n, chars, h1));
                     }
+                    _ => {}
                 }
             }
         }
     }
-    if found.len() <= REVIEWS_MAX_BLOCKS && found.iter().all(|(_, _, h1)| !h1) {
-        for (n, _, _) in found {
+    for n in hidden {
+        n.remove_from_parent();
+    }
+    if reviews.len() <= REVIEWS_MAX_BLOCKS && reviews.iter().all(|(_, _, h1)| !h1) {
+        for (n, _, _) in reviews {
             n.remove_from_parent();
         }
     }
@@ -3370,6 +3430,42 @@ mod tests {
         let (doc, _) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
         assert_eq!(drop_not_text(&doc, 0).0, NOT_TEXT_MAX);
         assert_eq!(doc.select("label").length(), 10);
+    }
+
+    #[test]
+    fn what_a_products_classes_hide_at_every_width_is_not_its_text() {
+        // The buy box's state for a sold-out size, classed hidden until chosen.
+        let block = |class: &str| {
+            format!(
+                "<div class='{class}'><p>Notify me when this pack is back in stock: leave \
+                 your address and we will write to you the day it is on the shelves again, \
+                 in every colour and size.</p><p>Sign up to hear of new colours before they \
+                 sell out, and of the trails our members walked with them.</p></div>"
+            )
+        };
+        let shop = Url::parse("https://shop.example.com/products/trail-pack").expect("url");
+        for class in [
+            "notify hidden",
+            "notify d-none",
+            "notify wt-display-none",
+            "Hide",
+        ] {
+            let x = extract(&product_page(&block(class)), &shop).expect("extracted");
+            assert!(x.text.contains("rip-stop nylon"), "{class}: {}", x.text);
+            assert!(!x.text.contains("Notify me"), "{class}: {}", x.text);
+        }
+        // Shown at some width, or on another kind of page (a service's hidden tabs), it
+        // stays.
+        for class in [
+            "notify d-none d-md-block",
+            "notify wt-display-none wt-display-flex-lg",
+        ] {
+            let x = extract(&product_page(&block(class)), &shop).expect("extracted");
+            assert!(x.text.contains("Notify me"), "{class}: {}", x.text);
+        }
+        let article = Url::parse("https://example.com/a/trail-pack.html").expect("url");
+        let x = extract(&product_page(&block("notify d-none")), &article).expect("extracted");
+        assert!(x.text.contains("Notify me"), "{}", x.text);
     }
 
     #[test]
