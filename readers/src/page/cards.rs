@@ -112,7 +112,8 @@ fn repeated(kids: &mut [(u64, usize)]) -> Option<usize> {
 }
 
 /// An element's shape: its tag and its classes, in any order, less those with a digit
-/// (`item-3`, generated names) and those that name a post's own taxonomy and state
+/// (`item-3`, generated names) or of one character (an index's `vert_cats A`, `vert_cats
+/// B`: each group named by its letter) and those that name a post's own taxonomy and state
 /// (WordPress's `tag-vienna`, `category-news`, `post-type-text`, `status-publish`,
 /// `format-standard`, `has-image`: each post of a blog's index has its own set).
 fn shape(n: &NodeRef<'_>) -> u64 {
@@ -123,7 +124,7 @@ fn shape(n: &NodeRef<'_>) -> u64 {
     if let Some(class) = n.class() {
         let mut words: Vec<&str> = class
             .split_ascii_whitespace()
-            .filter(|w| !w.bytes().any(|b| b.is_ascii_digit()))
+            .filter(|w| w.len() > 1 && !w.bytes().any(|b| b.is_ascii_digit()))
             .filter(|w| {
                 ![
                     "tag-",
@@ -196,6 +197,26 @@ mod tests {
         let text = cards_text(&html).expect("cards");
         for t in tags {
             assert!(text.contains(&format!("signed in {t}")), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_indexs_groups_named_by_their_letter_are_one_shape() {
+        // A catalogue's categories from A to Z, each letter's group classed with it.
+        let groups: String = ["A", "B", "C", "D"]
+            .iter()
+            .map(|l| {
+                format!(
+                    "<div class='cats {l}'><div class='letter'>{l}</div><a href='/{l}1'>\
+                     {l}nchors and {l}djusters</a><a href='/{l}2'>{l}lips and {l}lamps</a></div>"
+                )
+            })
+            .collect();
+        let promos = "<div class='promo'>Subscribe for the weekly catalogue</div>".repeat(3);
+        let html = format!("<main><div>{promos}</div><div class='browse'>{groups}</div></main>");
+        let text = cards_text(&html).expect("cards");
+        for l in ["A", "D"] {
+            assert!(text.contains(&format!("{l}lips and {l}lamps")), "{text}");
         }
     }
 
