@@ -856,13 +856,45 @@ const MODAL_NAMES: &[&str] = &["modal"];
 /// substring finds `modallink-wrap` too, which a name's words do not. A block named a
 /// modal is one unless the page was saved with a modal `shown`.
 fn asked(n: &NodeRef<'_>, shown: bool) -> bool {
-    n.has_name("form")
+    (n.has_name("form") && !text_in_a_form(n))
         || n.has_name("dialog")
         || n.attr("role")
             .is_some_and(|r| r.trim().eq_ignore_ascii_case("dialog"))
         || n.attr("aria-modal")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
         || (!shown && modal_named(n))
+}
+
+/// Whether form `n` is a wrapper of text, not a form: it has no control its reader fills
+/// or presses (no `<input>` but `hidden` ones, no `<textarea>`, `<select>` or `<button>`)
+/// and its text is mostly not links. Old Reddit wraps each comment in a form of one hidden
+/// field (the comment's id, for its editor): that is the thread's text. A shop's compare
+/// form around its product grid, or a store's "add all to cart" list, is links. Forms do
+/// not nest, so the walks over all of them are linear in the page.
+fn text_in_a_form(n: &NodeRef<'_>) -> bool {
+    let (mut chars, mut linked, mut in_link) = (0usize, 0usize, 0usize);
+    for edge in tree::edges(n) {
+        match edge {
+            Edge::Open(d) => {
+                if named(&d, &["textarea", "select", "button"])
+                    || (d.has_name("input")
+                        && !d
+                            .attr("type")
+                            .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden")))
+                {
+                    return false;
+                }
+                in_link += usize::from(d.has_name("a"));
+                let c = tree::text_len(&d);
+                chars += c;
+                if in_link > 0 {
+                    linked += c;
+                }
+            }
+            Edge::Close(d) => in_link -= usize::from(d.has_name("a")),
+        }
+    }
+    chars > 0 && linked.saturating_mul(2) < chars
 }
 
 /// Words after `modal` in a name that say what opens a modal or may show one, not what
@@ -2835,6 +2867,40 @@ mod tests {
         drop_asked(&doc, shape.text_chars);
         assert_eq!(doc.select(".enrol").length(), 0);
         assert_eq!(doc.select(".box form").length(), 1);
+    }
+
+    #[test]
+    fn a_form_with_nothing_to_fill_around_prose_is_the_pages_text() {
+        // Old Reddit: each comment in a form of one hidden field (its id, for its editor).
+        let comment = |i: usize, extra: &str| {
+            format!(
+                "<form class='usertext c{i}'><input type='hidden' name='thing_id' \
+                 value='t1_{i}'>{extra}<div class='md'><p>Comment {i}: might this also help \
+                 the inner ear grow its cells again?</p></div></form>"
+            )
+        };
+        let (field, button) = ("<input type='text' name='q'>", "<button>Save</button>");
+        let links = "<form class='compare'><a href='/p/1'>A camera with a 4K sensor</a> \
+                     <a href='/p/2'>Another camera with a 4K sensor</a> $199</form>";
+        let html = page(&format!(
+            "{}{}{}{}{}{links}",
+            para(12),
+            comment(1, ""),
+            comment(2, ""),
+            comment(3, field),
+            comment(4, button),
+        ));
+        let (doc, shape) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
+        drop_asked(&doc, shape.text_chars);
+        // Nothing to fill: the comments stay. A field or a button to press, or a form of
+        // links (a shop's compare form around its grid): they go.
+        for (class, kept) in [("c1", 1), ("c2", 1), ("c3", 0), ("c4", 0), ("compare", 0)] {
+            assert_eq!(
+                doc.select(&format!("form.{class}")).length(),
+                kept,
+                "{class}"
+            );
+        }
     }
 
     #[test]
