@@ -11,7 +11,9 @@ trafilatura's defaults (`trafilatura.extract(html, url=url)`: plain text), and p
 (reading the files and importing trafilatura are not timed); with `--runs N` the pages are
 extracted N times and the median pass is reported. `titles` is trafilatura's own title for
 each page (its metadata, found separately and not timed), so the benchmark can also score
-"title + text".
+"title + text". With `--markdown`, `markdown` is each page's text in trafilatura's Markdown
+(`output_format="markdown"` with links and formatting kept, which its defaults leave out;
+a separate pass, not timed).
 
 It re-executes itself inside a venv under target/py-web, made on first use with trafilatura
 (and lxml_html_clean, which recent lxml split out and trafilatura's justext fallback needs).
@@ -83,9 +85,27 @@ def main():
         except Exception:
             titles[pid] = ""
 
+    markdown = {}
+    if "--markdown" in sys.argv:
+        for pid, url, html in pages:
+            try:
+                markdown[pid] = (
+                    trafilatura.extract(
+                        html,
+                        url=url,
+                        output_format="markdown",
+                        include_links=True,
+                        include_formatting=True,
+                    )
+                    or ""
+                )
+            except Exception:  # as above: a page it cannot handle is empty
+                markdown[pid] = ""
+
     json.dump(
         {
             "version": trafilatura.__version__,
+            "markdown": markdown,
             "seconds": statistics.median(passes),
             "runs": runs,
             "texts": texts,

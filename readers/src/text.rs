@@ -31,10 +31,169 @@ pub fn markdown(html: &str) -> String {
     let converter = htmd::HtmlToMarkdown::builder()
         .skip_tags(vec!["script", "style", "img"])
         .build();
+    let ready = markdown_ready(html);
     converter
-        .convert(html)
+        .convert(ready.as_deref().unwrap_or(html))
         .map(|md| md.trim().to_string())
         .unwrap_or_else(|_| html_to_text(html))
+}
+
+/// A data table's rows and columns from which it is one whatever its markup says
+/// (Readability's `_markDataTables`): ten rows or more, more than four columns, or more
+/// than ten cells.
+const DATA_TABLE_ROWS: usize = 10;
+const DATA_TABLE_COLUMNS: usize = 4;
+const DATA_TABLE_CELLS: usize = 10;
+
+/// `html` with each data table given one header row, or `None` when no table changes.
+/// htmd writes a table as Markdown's only when it has a header (`<th>`, `<thead>`), and
+/// otherwise each cell as its own paragraph: a price list or a schedule whose first row
+/// is plain cells loses its rows and columns. It takes a row's plain cells only, so a
+/// specification's row names (`<th>Weight</th><td>7.9 oz</td>`) go, and the header row's
+/// header cells only, so an empty corner cell shifts the header. A data table is one that
+/// says so (a caption, `<thead>`, `<tfoot>`, `<col>`, `<th>`) or is large enough
+/// (Readability's rule: not one nested in, or holding, another table, nor one of a
+/// single row or column; [`DATA_TABLE_ROWS`], [`DATA_TABLE_COLUMNS`],
+/// [`DATA_TABLE_CELLS`]): its first row's cells become header cells and every other
+/// row's plain cells, as the reviewed Markdown of WCXB's pages writes them. A heading inside a
+/// data table's cell becomes strong text (htmd would write `####` inside the cell). A
+/// layout table (a page laid out in two cells) is left to be read as paragraphs.
+/// Measured on WCXB's reviewed Markdown: docs/benchmarks.md, "Markdown that keeps its
+/// structure".
+fn headed_tables(doc: &dom_query::Document) -> bool {
+    let mut changed = false;
+    for table in doc.select("table").nodes() {
+        let nested = table.ancestors_it(None).any(|a| a.has_name("table"))
+            || table.descendants_it().any(|d| d.has_name("table"));
+        if nested {
+            continue;
+        }
+        let rows: Vec<_> = table
+            .descendants_it()
+            .filter(|d| d.has_name("tr"))
+            .collect();
+        let columns = rows
+            .iter()
+            .map(|r| r.element_children().iter().filter(|c| cell(c)).count())
+            .max()
+            .unwrap_or(0);
+        let marked = table
+            .descendants_it()
+            .any(|d| ["th", "thead"].iter().any(|t| d.has_name(t)))
+            || table.descendants_it().any(|d| {
+                ["caption", "tfoot", "col", "colgroup"]
+                    .iter()
+                    .any(|t| d.has_name(t))
+            });
+        let large = rows.len() > 1
+            && columns > 1
+            && (rows.len() >= DATA_TABLE_ROWS
+                || columns > DATA_TABLE_COLUMNS
+                || rows.len() * columns > DATA_TABLE_CELLS);
+        if !(marked || large) {
+            continue;
+        }
+        // One header row, then rows of plain cells: a header cell anywhere else (a
+        // specification's row names) would be dropped from its row, and a plain cell in
+        // the header row (an empty corner) would shift the header's columns.
+        for (i, row) in rows.iter().enumerate() {
+            let (from, to) = if i == 0 { ("td", "th") } else { ("th", "td") };
+            for c in row.element_children().iter().filter(|c| c.has_name(from)) {
+                c.rename(to);
+            }
+        }
+        let headings: Vec<_> = table
+            .descendants_it()
+            .filter(|d| {
+                ["h1", "h2", "h3", "h4", "h5", "h6"]
+                    .iter()
+                    .any(|h| d.has_name(h))
+                    && d.ancestors_it(None).any(|a| cell(&a))
+            })
+            .collect();
+        for h in headings {
+            h.rename("strong");
+        }
+        changed = true;
+    }
+    changed
+}
+
+/// Block elements a link may hold that Markdown's links cannot: a card's link around its
+/// heading and summary.
+const BLOCKS_IN_LINKS: &[&str] = &[
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "p",
+    "div",
+    "ul",
+    "ol",
+    "table",
+    "section",
+    "article",
+    "figure",
+    "blockquote",
+];
+
+/// Moves a link that holds a heading (a listing's card: `<a href><h3>Title</h3><p>…</p>
+/// </a>`) onto the heading's text: htmd writes such a link around its blocks, `[### Title`
+/// … `](url)`, which is no heading and no link in Markdown. The first heading inside
+/// takes the link; a block link with no heading is left as it is. Returns whether one
+/// moved.
+fn headings_linked(doc: &dom_query::Document) -> bool {
+    let links: Vec<_> = doc
+        .select("a[href]")
+        .nodes()
+        .iter()
+        .copied()
+        .filter(|a| {
+            a.descendants_it()
+                .any(|d| BLOCKS_IN_LINKS.iter().any(|b| d.has_name(b)))
+        })
+        .collect();
+    let mut changed = false;
+    for a in links {
+        let Some(heading) = a.descendants_it().find(|d| {
+            ["h1", "h2", "h3", "h4", "h5", "h6"]
+                .iter()
+                .any(|h| d.has_name(h))
+        }) else {
+            continue;
+        };
+        let (Some(href), Some(first)) = (a.attr("href"), heading.first_child()) else {
+            continue;
+        };
+        let link = doc.tree.new_element("a");
+        link.set_attr("href", &href);
+        link.append_children(&first);
+        heading.append_child(&link);
+        a.rename("div");
+        a.remove_attr("href");
+        changed = true;
+    }
+    changed
+}
+
+/// `html` made ready for htmd ([`headed_tables`], [`headings_linked`]), or `None` when
+/// nothing changes (one more parse of the article, only when it has a table or a link
+/// around a block).
+fn markdown_ready(html: &str) -> Option<String> {
+    if !html.contains("<table") && !html.contains("<a ") {
+        return None;
+    }
+    let doc = dom_query::Document::fragment(html);
+    let tables = headed_tables(&doc);
+    let links = headings_linked(&doc);
+    (tables || links).then(|| doc.html().to_string())
+}
+
+/// Whether `n` is a table's cell.
+fn cell(n: &dom_query::NodeRef<'_>) -> bool {
+    n.has_name("td") || n.has_name("th")
 }
 
 /// Whether `s` holds something that looks like a character reference (`&amp;`, `&#233;`):
@@ -153,6 +312,71 @@ mod tests {
         assert!(s.chars().count() <= SUMMARY_CHARS + 1);
         assert_eq!(truncate_chars("日本語", 2), "日本…");
         assert_eq!(truncate_chars("abc", 3), "abc");
+    }
+
+    #[test]
+    fn a_data_tables_rows_and_columns_stay_in_markdown() {
+        let rows = |cells: &[&str]| -> String {
+            cells
+                .iter()
+                .map(|r| {
+                    let cells: String = r.split(',').map(|c| format!("<td>{c}</td>")).collect();
+                    format!("<tr>{cells}</tr>")
+                })
+                .collect()
+        };
+        // No header row, four rows of three cells: a data table by its size. A section's
+        // heading inside a cell is strong text, not a Markdown heading.
+        let recipe = format!(
+            "<table><tr><td><h4>Ingredient</h4></td><td><h4>Each</h4></td><td><h4>For 4</h4>\
+             </td></tr>{}</table>",
+            rows(&["Onions,1,4", "Celery,80g,320g", "Carrots,4,16"])
+        );
+        let md = markdown(&recipe);
+        assert!(
+            md.contains("| **Ingredient** | **Each** | **For 4** |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| Celery         | 80g      | 320g      |"),
+            "{md}"
+        );
+        assert!(!md.contains("####"), "{md}");
+        // A specification's row names and an empty corner cell keep their columns.
+        let spec = "<table><tr><th>Weight</th><td>7.9 oz</td></tr><tr><th>Drop</th><td>7mm</td>\
+                    </tr><tr><th>Stack</th><td>39mm</td></tr></table>";
+        let md = markdown(spec);
+        assert!(md.contains("| Weight | 7.9 oz |"), "{md}");
+        assert!(md.contains("| Drop   | 7mm    |"), "{md}");
+        let corner = "<table><thead><tr><td></td><th>Ours</th><th>Theirs</th></tr></thead>\
+                      <tbody><tr><td>Tracking</td><td>Yes</td><td>No</td></tr></tbody></table>";
+        let md = markdown(corner);
+        assert!(md.contains("| Tracking | Yes  | No     |"), "{md}");
+        // A layout table (two cells of a page), a table nested in another: paragraphs.
+        let layout = "<table><tr><td>The site's name.</td><td>Its menu.</td></tr><tr><td>The \
+                      page's text on the left.</td><td>Links on the right.</td></tr></table>";
+        assert!(!markdown(layout).contains('|'), "{}", markdown(layout));
+        let nested = format!(
+            "<table><tr><td><table>{}</table></td></tr></table>",
+            rows(&["a,b,c", "d,e,f", "g,h,i", "j,k,l"])
+        );
+        assert!(!markdown(&nested).contains("| a"), "{}", markdown(&nested));
+    }
+
+    #[test]
+    fn a_link_around_a_cards_heading_becomes_the_headings_link() {
+        let card = "<a href='https://example.com/p/1'><h3>Trail Pack</h3><p>A pack for a day \
+                    in the hills.</p></a>";
+        let md = markdown(card);
+        assert!(
+            md.contains("### [Trail Pack](https://example.com/p/1)"),
+            "{md}"
+        );
+        assert!(md.contains("A pack for a day in the hills."), "{md}");
+        assert!(!md.contains("[###"), "{md}");
+        // A link with no heading, and an ordinary link, are left as they are.
+        let md = markdown("<p>See <a href='https://example.com/x'>the guide</a>.</p>");
+        assert_eq!(md, "See [the guide](https://example.com/x).");
     }
 
     #[test]

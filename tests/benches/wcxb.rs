@@ -13,6 +13,12 @@
 //! a tool that cannot run is reported as such on its line). Each tool's texts are written
 //! to `target/wcxb/<tool>.json` (`{id: text}`), which `evaluate.py --results` reads as is.
 //!
+//! The Markdown each tool writes (paw's `--format md`; trafilatura's `output_format=
+//! "markdown"` with links and formatting kept, which its defaults leave out) is scored against WCXB's reviewed `main_content_markdown` too: its words as
+//! above (link targets left out), and its structure — headings, list items, table rows,
+//! code blocks and links, each matched by the words of its text — as F1 per element kind
+//! over the pages whose reference has that kind.
+//!
 //! Run: `PAW_WCXB_DEV=/path/to/wcxb/dev cargo bench -p paw-tests --bench wcxb`.
 
 use std::collections::{BTreeMap, HashMap};
@@ -42,6 +48,8 @@ struct Page {
     kind: String,
     url: String,
     reference: String,
+    /// WCXB's reviewed Markdown of the main content.
+    reference_md: String,
     html: String,
     gz: PathBuf,
 }
@@ -82,6 +90,10 @@ fn pages(dir: &Path) -> Vec<Page> {
                 kind,
                 url: v["url"].as_str().unwrap_or_default().to_string(),
                 reference: v["ground_truth"]["main_content"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                reference_md: v["ground_truth"]["main_content_markdown"]
                     .as_str()
                     .unwrap_or_default()
                     .to_string(),
@@ -172,8 +184,8 @@ fn paw_run(
     run
 }
 
-/// trafilatura with its defaults; (version, run).
-fn trafilatura(pages: &[Page]) -> Result<(String, Run), String> {
+/// trafilatura with its defaults; (version, run, its Markdown of each page).
+fn trafilatura(pages: &[Page]) -> Result<(String, Run, HashMap<String, String>), String> {
     let list = Value::Array(
         pages
             .iter()
@@ -181,8 +193,19 @@ fn trafilatura(pages: &[Page]) -> Result<(String, Run), String> {
             .collect(),
     );
     let mut cmd = Command::new("python3");
-    cmd.arg(root().join("scripts/trafilatura-extract.py"));
+    cmd.arg(root().join("scripts/trafilatura-extract.py"))
+        .arg("--markdown");
     let v = run_json(cmd, &list)?;
+    let mds = pages
+        .iter()
+        .map(|p| {
+            let t = v["markdown"][&p.id]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            (p.id.clone(), t)
+        })
+        .collect();
     let texts = pages
         .iter()
         .map(|p| {
@@ -198,7 +221,150 @@ fn trafilatura(pages: &[Page]) -> Result<(String, Run), String> {
             failed: Vec::new(),
             fallbacks: 0,
         },
+        mds,
     ))
+}
+
+/// paw's Markdown of each page, as `--format md` renders the article (not timed).
+fn paw_markdown(pages: &[Page]) -> HashMap<String, String> {
+    pages
+        .iter()
+        .map(|p| {
+            let url = url::Url::parse(&p.url)
+                .unwrap_or_else(|_| url::Url::parse("https://example.com/").expect("url"));
+            let md = extract(&p.html, &url)
+                .map(|x| paw_readers::text::markdown(&x.html))
+                .unwrap_or_default();
+            (p.id.clone(), md)
+        })
+        .collect()
+}
+
+/// Markdown's element kinds scored for structure.
+const ELEMENTS: [&str; 5] = [
+    "headings",
+    "list items",
+    "table rows",
+    "code blocks",
+    "links",
+];
+
+/// The lower-cased words of `s`, joined by one space: an element's identity.
+fn key(s: &str) -> String {
+    let lower = s.to_lowercase();
+    lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+static LINK: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"!?\[([^\]]*)\]\(([^)]*)\)").expect("link pattern")
+});
+
+/// The elements of Markdown `md` by kind ([`ELEMENTS`]), each as its [`key`] (empty ones
+/// left out), and its text with link and image targets left out.
+fn structure(md: &str) -> ([Vec<String>; 5], String) {
+    let mut els: [Vec<String>; 5] = Default::default();
+    let mut text = String::new();
+    let mut fence: Option<String> = None;
+    for line in md.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            match fence.take() {
+                Some(code) => els[3].push(key(&code)),
+                None => fence = Some(String::new()),
+            }
+            continue;
+        }
+        if let Some(code) = &mut fence {
+            code.push_str(line);
+            code.push('\n');
+            text.push_str(line);
+            text.push('\n');
+            continue;
+        }
+        for c in LINK.captures_iter(line) {
+            if !c[0].starts_with('!') {
+                els[4].push(key(&c[1]));
+            }
+        }
+        let plain = LINK.replace_all(line, "$1");
+        text.push_str(&plain);
+        text.push('\n');
+        let plain = plain.trim_start();
+        let hashes = plain.bytes().take_while(|b| *b == b'#').count();
+        let digits = plain.bytes().take_while(u8::is_ascii_digit).count();
+        if (1..=6).contains(&hashes) && plain[hashes..].starts_with(' ') {
+            els[0].push(key(plain[hashes..].trim_end_matches('#')));
+        } else if let Some(item) = ["- ", "* ", "+ "]
+            .iter()
+            .find_map(|m| plain.strip_prefix(m))
+            .or_else(|| {
+                (1..=9)
+                    .contains(&digits)
+                    .then(|| &plain[digits..])
+                    .and_then(|r| r.strip_prefix(". ").or_else(|| r.strip_prefix(") ")))
+            })
+        {
+            els[1].push(key(item));
+        } else if plain.starts_with('|')
+            && !plain.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
+        {
+            els[2].push(key(plain));
+        }
+    }
+    for e in &mut els {
+        e.retain(|k| !k.is_empty());
+    }
+    (els, text)
+}
+
+/// F1 of the multiset match of `predicted` against `reference`.
+fn match_f1(predicted: &[String], reference: &[String]) -> f64 {
+    let mut left: HashMap<&str, usize> = HashMap::new();
+    for r in reference {
+        *left.entry(r).or_default() += 1;
+    }
+    let tp = predicted
+        .iter()
+        .filter(|p| {
+            left.get_mut(p.as_str())
+                .filter(|n| **n > 0)
+                .map(|n| *n -= 1)
+                .is_some()
+        })
+        .count();
+    if tp == 0 {
+        return 0.0;
+    }
+    let (p, r) = (
+        tp as f64 / predicted.len() as f64,
+        tp as f64 / reference.len() as f64,
+    );
+    2.0 * p * r / (p + r)
+}
+
+/// A tool's Markdown scored: word F1 of its text (all pages) and, per element kind, mean
+/// F1 and the pages whose reference has that kind.
+fn markdown_scores(pages: &[Page], mds: &HashMap<String, String>) -> (f64, [(usize, f64); 5]) {
+    let (mut text_f1, mut per) = (0.0, [(0usize, 0.0f64); 5]);
+    for p in pages {
+        let (mine, text) = structure(mds.get(&p.id).map_or("", String::as_str));
+        let (theirs, _) = structure(&p.reference_md);
+        text_f1 += word_f1(&text, &p.reference)[2];
+        for ((m, t), acc) in mine.iter().zip(&theirs).zip(per.iter_mut()) {
+            if !t.is_empty() {
+                acc.0 += 1;
+                acc.1 += match_f1(m, t);
+            }
+        }
+    }
+    for acc in &mut per {
+        acc.1 /= acc.0.max(1) as f64;
+    }
+    (text_f1 / pages.len().max(1) as f64, per)
 }
 
 /// Mean [precision, recall, F1] per page type, and over all pages ("all").
@@ -252,16 +418,17 @@ fn main() {
     });
     drop(w);
     let traf = trafilatura(&pages);
+    let paw_md = paw_markdown(&pages);
     save("paw", &paw);
-    if let Ok((_, t)) = &traf {
+    if let Ok((_, t, _)) = &traf {
         save("trafilatura", t);
     }
 
     let paw_s = scores(&pages, &paw);
     let worker_s = scores(&pages, &worker);
-    let traf_s = traf.as_ref().ok().map(|(_, t)| scores(&pages, t));
+    let traf_s = traf.as_ref().ok().map(|(_, t, _)| scores(&pages, t));
     let traf_name = match &traf {
-        Ok((v, _)) => format!("trafilatura {v}"),
+        Ok((v, _, _)) => format!("trafilatura {v}"),
         Err(e) => format!("trafilatura (not run: {e})"),
     };
     println!(
@@ -280,7 +447,7 @@ fn main() {
     line("paw (in process)", &paw_s, paw.seconds);
     line("paw through a worker", &worker_s, worker.seconds);
     match (&traf, &traf_s) {
-        (Ok((_, t)), Some(s)) => line(&traf_name, s, t.seconds),
+        (Ok((_, t, _)), Some(s)) => line(&traf_name, s, t.seconds),
         _ => println!("| {traf_name} | | | | |"),
     }
 
@@ -301,7 +468,33 @@ fn main() {
         );
     }
 
-    if let Ok((_, t)) = &traf {
+    println!("\n### Markdown: its words and its structure against WCXB's reviewed Markdown\n");
+    let paw_m = markdown_scores(&pages, &paw_md);
+    let traf_m = traf
+        .as_ref()
+        .ok()
+        .map(|(_, _, m)| markdown_scores(&pages, m));
+    println!("| Markdown | pages | paw | {traf_name} |");
+    println!("| --- | --- | --- | --- |");
+    let t_cell = |f: Option<f64>| f.map_or("–".into(), |f| format!("{f:.3}"));
+    // No page of the set has that element: nothing to score.
+    let none = |n: usize, f: Option<f64>| if n == 0 { "–".into() } else { t_cell(f) };
+    println!(
+        "| words (link targets out), word F1 | {} | {:.3} | {} |",
+        pages.len(),
+        paw_m.0,
+        t_cell(traf_m.map(|m| m.0))
+    );
+    for (i, name) in ELEMENTS.iter().enumerate() {
+        let n = paw_m.1[i].0;
+        println!(
+            "| {name}, F1 | {n} | {} | {} |",
+            none(n, Some(paw_m.1[i].1)),
+            none(n, traf_m.map(|m| m.1[i].1))
+        );
+    }
+
+    if let Ok((_, t, _)) = &traf {
         println!(
             "\npaw through a worker ÷ trafilatura, pages/s: {:.1}× (in process: {:.1}×)",
             t.seconds / worker.seconds,
