@@ -1,11 +1,12 @@
 //! `rss read --fulltext` extraction as the worker runs it (the `extract` job): any page gives an
 //! article or a reason; an article's HTML is sanitised (no script) and its text is not
-//! empty. Run under the worker's caps by `scripts/fuzz`, seeded with deep nesting and the
+//! empty; and the article as `--format md` renders it (the `markdown` job, which gives data
+//! tables a header row and moves a card's link onto its heading) is one Markdown string. Run under the worker's caps by `scripts/fuzz`, seeded with deep nesting and the
 //! fixture pages.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use paw_jobs::feed::{Extract, article};
+use paw_jobs::feed::{Extract, Markdown, article};
 use paw_worker::Run as _;
 
 fuzz_target!(|data: &[u8]| {
@@ -24,6 +25,9 @@ fuzz_target!(|data: &[u8]| {
                 a.html
             );
             assert!(!a.text.trim().is_empty());
+            let md = Markdown { html: vec![a.html] }.run(Vec::new());
+            let (md, _) = md.expect("the markdown job answers");
+            assert_eq!(md.len(), 1);
         }
         Err(f) => assert!(!f.to_string().is_empty()),
     }

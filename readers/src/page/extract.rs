@@ -25,7 +25,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
-use dom_query::{Document, Matcher, NodeId, NodeRef};
+use dom_query::{Document, NodeId, NodeRef};
 use url::Url;
 
 use super::kind::{Kind, LinkedData};
@@ -212,7 +212,9 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // The article is cleaned, measured and rendered in Readability's own tree, where it
     // was found: not serialised and parsed again.
     let found = r.parse().ok().and_then(|article| {
-        let root = *r.doc.select_single_matcher(&ARTICLE_ROOT).nodes().first()?;
+        let root = tree::first_element(&r.doc.root(), |n| {
+            n.id_attr().is_some_and(|i| &*i == ARTICLE_ROOT)
+        })?;
         // A listing's article is its grid: cleaned as its cards are, its linked titles and
         // prices stay (as an article's text they would go as a menu does).
         if kind == Kind::Listing {
@@ -325,19 +327,24 @@ const CARDS_SHARE: (usize, usize) = (1, 2);
 const PAGED_CARDS_SHARE: (usize, usize) = (1, 5);
 
 /// A page's links to its next page, or its pagination bar.
-static PAGINATION: LazyLock<Matcher> = LazyLock::new(|| {
-    Matcher::new(
-        "a[rel~=next], link[rel=next], [class*=pagination i], [class*=pager i], \
-         [id*=pagination i], [id*=pager i]",
-    )
-    .expect("static selector")
-});
+fn pagination(n: &NodeRef<'_>) -> bool {
+    let rel = || n.attr("rel");
+    (n.has_name("a")
+        && rel().is_some_and(|r| {
+            r.split_ascii_whitespace()
+                .any(|w| w.eq_ignore_ascii_case("next"))
+        }))
+        || (n.has_name("link") && rel().is_some_and(|r| r.eq_ignore_ascii_case("next")))
+        || [n.class(), n.id_attr()].iter().flatten().any(|v| {
+            tree::contains_ignore_case(v, b"pagination") || tree::contains_ignore_case(v, b"pager")
+        })
+}
 
 /// Whether a page's cards are read as a listing's ([`or_cards`]): on a page of another
 /// kind than an article, and on one taken for an article that does not call itself one
 /// ([`super::kind::calls_itself_article`]) whose cards hold [`CARDS_SHARE`] of its text
 /// (`text_chars`, all of it as measured while parsing), or [`PAGED_CARDS_SHARE`] when the
-/// page links its next page ([`PAGINATION`]).
+/// page links its next page ([`pagination`]).
 fn read_as_listing(
     doc: &Document,
     kind: Kind,
@@ -351,7 +358,7 @@ fn read_as_listing(
         || cards.is_some_and(|c| {
             (holds(c.chars, CARDS_SHARE)
                 || (holds(c.chars, PAGED_CARDS_SHARE)
-                    && !doc.select_single_matcher(&PAGINATION).is_empty()))
+                    && tree::first_element(&doc.root(), pagination).is_some()))
                 && !super::kind::calls_itself_article(doc)
         })
 }
@@ -724,9 +731,8 @@ fn not_product(doc: &Document) {
     }
 }
 
-/// The element Readability puts the article in.
-static ARTICLE_ROOT: LazyLock<Matcher> =
-    LazyLock::new(|| Matcher::new("#readability-page-1").expect("static selector"));
+/// The id of the element Readability puts the article in.
+const ARTICLE_ROOT: &str = "readability-page-1";
 
 /// Removes every element named one of `names` under `root` (not `root` itself).
 fn drop_named(root: &NodeRef<'_>, names: &[&str]) {
@@ -736,13 +742,35 @@ fn drop_named(root: &NodeRef<'_>, names: &[&str]) {
     }
 }
 
-/// Elements of the page the pre-pass looks at: definition lists (fact boxes), licence
-/// links, blocks whose class or id names them a comment, and e-mail fields (sign-ups).
-const PREPASS: &str = "dl, a[rel~=license], a[href*='creativecommons.org/licenses/'], \
-     a[href*='creativecommons.org/publicdomain/'], [class*=comment], [id*=comment], \
-     input[type=email]";
-static PREPASS_MATCHER: LazyLock<Matcher> =
-    LazyLock::new(|| Matcher::new(PREPASS).expect("static selector"));
+/// Whether element `n` is one the pre-pass looks at: a definition list (a fact box), a
+/// licence link (`rel` with the word `license`, any case, or an `href` to a Creative
+/// Commons licence or dedication), a block whose class or id holds `comment`, an e-mail
+/// field (`type="email"`, any case; a sign-up). As the selector `dl, a[rel~=license],
+/// a[href*='creativecommons.org/licenses/'], a[href*='creativecommons.org/publicdomain/'],
+/// [class*=comment], [id*=comment], input[type=email]` would, tested by hand: matching the
+/// selector list on every element cost 3.7 % of a page's extraction.
+fn prepass_candidate(n: &NodeRef<'_>) -> bool {
+    let (dl, a, input) = match n.qual_name_ref() {
+        Some(q) => {
+            let name = &*q.local;
+            (name == "dl", name == "a", name == "input")
+        }
+        None => return false,
+    };
+    dl || (a
+        && (n.attr("rel").is_some_and(|r| {
+            r.split_ascii_whitespace()
+                .any(|w| w.eq_ignore_ascii_case("license"))
+        }) || n.attr("href").is_some_and(|h| {
+            h.contains("creativecommons.org/licenses/")
+                || h.contains("creativecommons.org/publicdomain/")
+        })))
+        || (input
+            && n.attr("type")
+                .is_some_and(|t| t.eq_ignore_ascii_case("email")))
+        || n.class().is_some_and(|c| c.contains("comment"))
+        || n.id_attr().is_some_and(|i| i.contains("comment"))
+}
 /// A sign-up box is a heading, a line of pitch and the form (characters, no whitespace).
 const SIGNUP_MAX_CHARS: usize = 300;
 /// Candidates of each kind the pre-pass examines on one page: a hostile page of thousands
@@ -842,18 +870,11 @@ fn passed(s: &NodeRef<'_>) -> bool {
     comment_named(s) || (!s.has_name("p") && walk_of(s).is_some_and(|w| w.chars < SLOT_MAX_CHARS))
 }
 
-/// What a page shows only when the reader asks for it: a form (its fields, a shop's cart
-/// and quick-order list) and a modal dialog (a cart drawer, a sign-in box, "learn more"),
-/// marked as one or named one ([`MODAL_NAMES`]: a theme's `sidesheet-modal` of a loyalty
-/// scheme's terms). The selector finds the candidates; [`asked`] decides.
-const ASKED: &str =
-    "form, dialog, [role=dialog], [aria-modal=true], [class*=modal i], [id*=modal i]";
-
 /// Words in a class or id that name a modal dialog.
 const MODAL_NAMES: &[&str] = &["modal"];
 
-/// Whether `n`, found by [`ASKED`], is what a page shows only when asked: the selector's
-/// substring finds `modallink-wrap` too, which a name's words do not. A block named a
+/// Whether `n`, found by [`asked_candidate`], is what a page shows only when asked: the
+/// candidates' substring finds `modallink-wrap` too, which a name's words do not. A block named a
 /// modal is one unless the page was saved with a modal `shown`.
 fn asked(n: &NodeRef<'_>, shown: bool) -> bool {
     (n.has_name("form") && !text_in_a_form(n))
@@ -933,10 +954,26 @@ fn modal_named(n: &NodeRef<'_>) -> bool {
 const ASKED_MAX: usize = 256;
 const ASKED_MAX_NODES: usize = 200_000;
 
-static ASKED_MATCHER: LazyLock<Matcher> =
-    LazyLock::new(|| Matcher::new(ASKED).expect("static selector"));
+/// Whether element `n` may be what a page shows only when the reader asks for it: a form
+/// (its fields, a shop's cart and quick-order list) or a modal dialog (a cart drawer, a
+/// sign-in box, "learn more"), marked as one or named one ([`MODAL_NAMES`]: a theme's
+/// `sidesheet-modal` of a loyalty scheme's terms). This finds the candidates, as the
+/// selector `form, dialog, [role=dialog], [aria-modal=true], [class*=modal i],
+/// [id*=modal i]` would (`role` and `aria-modal` exactly, `modal` in any case), tested by
+/// hand: matching the selector list on every element cost 3.5 % of a page's extraction;
+/// [`asked`] decides.
+fn asked_candidate(n: &NodeRef<'_>) -> bool {
+    n.has_name("form")
+        || n.has_name("dialog")
+        || n.attr("role").is_some_and(|r| &*r == "dialog")
+        || n.attr("aria-modal").is_some_and(|v| &*v == "true")
+        || n.class()
+            .is_some_and(|c| tree::contains_ignore_case(&c, b"modal"))
+        || n.id_attr()
+            .is_some_and(|i| tree::contains_ignore_case(&i, b"modal"))
+}
 
-/// Removes, before the page's kind, cards or article are looked for, what it shows only when asked ([`ASKED`])
+/// Removes, before the page's kind, cards or article are looked for, what it shows only when asked ([`asked_candidate`])
 /// unless it holds half of the page's text (`text_chars`, all of it as measured while
 /// parsing): a page whose whole body is one `<form>` (ASP.NET) keeps it. A form with an
 /// e-mail field stays for [`before_readability`], which takes its sign-up box with the
@@ -954,13 +991,12 @@ fn drop_asked(doc: &Document, text_chars: usize) -> usize {
             .first()
             .is_some_and(|e| named_as(e, MODAL_NAMES))
     });
-    let found = doc.select_matcher(&ASKED_MATCHER);
-    for n in found
-        .nodes()
-        .iter()
-        .filter(|n| asked(n, shown))
-        .take(ASKED_MAX)
-    {
+    let found: Vec<NodeRef<'_>> = doc
+        .root()
+        .descendants_it()
+        .filter(|n| n.is_element() && asked_candidate(n))
+        .collect();
+    for n in found.iter().filter(|n| asked(n, shown)).take(ASKED_MAX) {
         let (mut chars, mut signup) = (0usize, false);
         for d in n.descendants_it() {
             if walked == ASKED_MAX_NODES {
@@ -1146,10 +1182,6 @@ fn names_matcher(words: &[&str]) -> aho_corasick::AhoCorasick {
         .unwrap_or_else(|e| panic!("the names make an automaton: {e}"))
 }
 
-/// The page's marked text: the first `<main>` or `<article>`.
-static HOLDS_TEXT: LazyLock<Matcher> =
-    LazyLock::new(|| Matcher::new("main, article").expect("static selector"));
-
 /// Removes, with the forms and dialogs, what is on the page but is not its text
 /// ([`not_text`]). Every `<label>`: the caption of a control, a choice the reader makes
 /// on the page (a product's size or colour, a category's filters, a review filter's
@@ -1167,12 +1199,8 @@ static HOLDS_TEXT: LazyLock<Matcher> =
 fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize, usize) {
     // What holds the page's heading or its marked text is never one of these, whatever
     // its class says (`<body class="consent-managed">`, a post's `category-cookie-recipes`).
-    let marked = doc
-        .select_single_matcher(&HOLDS_TEXT)
-        .nodes()
-        .first()
-        .copied();
-    let heading = doc.select_single("h1").nodes().first().copied();
+    let marked = tree::first_element(&doc.root(), |n| n.has_name("main") || n.has_name("article"));
+    let heading = tree::first_element(&doc.root(), |n| n.has_name("h1"));
     let mut holds: HashSet<NodeId> = HashSet::new();
     for n in marked.iter().chain(heading.iter()) {
         holds.insert(n.id);
@@ -1308,12 +1336,17 @@ fn marked_body(n: &NodeRef<'_>, marked: NodeId, text_chars: usize, walked: &mut 
 /// One selector pass over the tree, then at most [`PREPASS_MAX_CANDIDATES`] candidates of
 /// each kind, each read for at most [`WALK_MAX_NODES`] nodes: linear in the page.
 fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
-    let found = r.doc.select_matcher(&PREPASS_MATCHER);
+    let found: Vec<NodeRef<'_>> = r
+        .doc
+        .root()
+        .descendants_it()
+        .filter(|n| n.is_element() && prepass_candidate(n))
+        .collect();
     let (mut boxes, mut quotes, mut licences) = (Vec::new(), Vec::new(), Vec::new());
     let (mut lists, mut named, mut links, mut fields) = (0, 0, 0, 0);
     let mut signups = Vec::new();
     let mut lines = Vec::new();
-    for n in found.nodes() {
+    for n in &found {
         if n.has_name("dl") {
             lists += 1;
             if lists > PREPASS_MAX_CANDIDATES || boxes.len() >= FACT_BOXES_MAX {

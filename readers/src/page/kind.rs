@@ -53,10 +53,15 @@ pub struct LinkedData {
 /// Reads the page's JSON-LD scripts (bounded: see the module's docs).
 pub fn linked_data(doc: &Document) -> LinkedData {
     let mut ld = LinkedData::default();
+    // `script[type='application/ld+json']` (the type in any case), tested by hand.
     for s in doc
-        .select("script[type='application/ld+json']")
-        .nodes()
-        .iter()
+        .root()
+        .descendants_it()
+        .filter(|n| {
+            n.has_name("script")
+                && n.attr("type")
+                    .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"))
+        })
         .take(MAX_SCRIPTS)
     {
         let text = s.text();
@@ -375,11 +380,11 @@ pub fn calls_itself_article(doc: &Document) -> bool {
 
 /// Whether the page's OpenGraph type (`<meta property="og:type">`) is one of `types`.
 fn og_type_is(doc: &Document, types: &[&str]) -> bool {
-    doc.select("meta[property='og:type']")
-        .nodes()
-        .first()
-        .and_then(|m| m.attr("content"))
-        .is_some_and(|t| types.iter().any(|x| t.trim().eq_ignore_ascii_case(x)))
+    tree::first_element(&doc.root(), |n| {
+        n.has_name("meta") && n.attr("property").is_some_and(|p| &*p == "og:type")
+    })
+    .and_then(|m| m.attr("content"))
+    .is_some_and(|t| types.iter().any(|x| t.trim().eq_ignore_ascii_case(x)))
 }
 
 /// The page's kind, from its JSON-LD types, its URL and its structure (in that order of

@@ -57,11 +57,28 @@ pub fn named(n: &NodeRef<'_>, names: &[&str]) -> bool {
         .is_some_and(|q| names.contains(&&*q.local))
 }
 
-/// Whether `v` holds `word` (ASCII, lower case) in any case, without copying `v`.
+/// The first element under `root` for which `pred` holds, in document order: what a
+/// selector's first match would be, tested by hand (matching a selector on every element
+/// of a page cost up to 3.7 % of its extraction each time).
+pub fn first_element<'a>(
+    root: &NodeRef<'a>,
+    pred: impl Fn(&NodeRef<'a>) -> bool,
+) -> Option<NodeRef<'a>> {
+    root.descendants_it().find(|n| n.is_element() && pred(n))
+}
+
+/// Whether `v` holds `word` (ASCII, lower case) in any case, without copying `v`. Each
+/// window is compared only where its first byte matches (most classes hold no such byte
+/// at most places): a whole comparison at every byte cost three times as much.
+#[inline]
 pub fn contains_ignore_case(v: &str, word: &[u8]) -> bool {
+    let Some(&first) = word.first() else {
+        return true;
+    };
+    let upper = first.to_ascii_uppercase();
     v.as_bytes()
         .windows(word.len())
-        .any(|w| w.eq_ignore_ascii_case(word))
+        .any(|w| (w[0] == first || w[0] == upper) && w.eq_ignore_ascii_case(word))
 }
 
 /// Characters of `t`, not counting whitespace (how every length here is measured). Runs
@@ -315,6 +332,17 @@ mod tests {
         let a = doc.select("p a").nodes()[0];
         assert!(!c[&a.id].in_link);
         assert_eq!(c[&a.id].linked, 4);
+    }
+
+    #[test]
+    fn a_word_is_found_in_any_case_anywhere_in_a_value() {
+        for v in ["modal", "Modal-wrap", "site-MODAL", "x mOdAl y", "modmodal"] {
+            assert!(contains_ignore_case(v, b"modal"), "{v}");
+        }
+        for v in ["", "moda", "mod al", "m0dal", "\u{e9}modaX"] {
+            assert!(!contains_ignore_case(v, b"modal"), "{v}");
+        }
+        assert!(contains_ignore_case("anything", b""));
     }
 
     #[test]
