@@ -1064,8 +1064,10 @@ fn hidden(n: &NodeRef<'_>) -> bool {
         || n.attr("aria-hidden")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
         || n.attr("style").is_some_and(|s| display_none(&s))
-        || n.class()
-            .is_some_and(|c| c.split_ascii_whitespace().any(hidden_word))
+        || n.class().is_some_and(|c| {
+            // Most classes hold no `hidden` at all: answered without splitting them.
+            tree::contains_ignore_case(&c, b"hidden") && c.split_ascii_whitespace().any(hidden_word)
+        })
 }
 
 /// A class word that says its element is hidden (`kt-accordion-panel-hidden`, `is-hidden`).
@@ -1132,10 +1134,14 @@ fn named_not_text(e: &NodeRef<'_>) -> bool {
     }
     let class = e.class();
     let class = class.as_deref().unwrap_or_default();
+    // A word holds a consent manager's name only where the whole class does: most classes
+    // are answered with one search of the automaton, not one per word.
+    let consent = CONSENT_CLASS_MATCHER.is_match(class);
     class.split_ascii_whitespace().any(|w| {
         SCREEN_READER_CLASSES.contains(&w)
             // A post's own category or tag (`category-cookie-recipes`) names no banner.
-            || (!TAXONOMY_CLASSES.iter().any(|t| w.starts_with(t))
+            || (consent
+                && !TAXONOMY_CLASSES.iter().any(|t| w.starts_with(t))
                 && CONSENT_CLASS_MATCHER.is_match(w))
     }) || e
         .id_attr()
