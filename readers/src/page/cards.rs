@@ -10,7 +10,7 @@
 //! One pass over the tree, bounded by its size: each element's children are grouped once,
 //! when it closes (a sort of their shapes).
 
-use std::hash::{Hash, Hasher};
+use std::hash::BuildHasher;
 
 use dom_query::{Document, NodeId, NodeRef};
 
@@ -51,6 +51,7 @@ struct Frame {
 /// children of one shape with text.
 pub fn find(doc: &Document) -> Option<Cards> {
     let mut open: Vec<Frame> = vec![Frame::default()];
+    let mut words = Vec::new();
     let mut in_chrome = 0usize;
     // (cards' characters, the element, its whole text)
     let mut best: Option<(usize, NodeId, usize)> = None;
@@ -84,7 +85,7 @@ pub fn find(doc: &Document) -> Option<Cards> {
                 in_chrome -= usize::from(chrome);
                 if let Some(top) = open.last_mut() {
                     top.chars += chars;
-                    top.kids.push((shape(&n), chars));
+                    top.kids.push((shape(&n, &mut words), chars));
                 }
             }
         }
@@ -116,34 +117,37 @@ fn repeated(kids: &mut [(u64, usize)]) -> Option<usize> {
 /// B`: each group named by its letter) and those that name a post's own taxonomy and state
 /// (WordPress's `tag-vienna`, `category-news`, `post-type-text`, `status-publish`,
 /// `format-standard`, `has-image`: each post of a blog's index has its own set).
-fn shape(n: &NodeRef<'_>) -> u64 {
-    let mut h = std::hash::DefaultHasher::new();
-    if let Some(q) = n.qual_name_ref() {
-        q.local.hash(&mut h);
-    }
+/// Shapes are told apart by a hash of the tag's and the kept words' hashes (the words'
+/// sorted and deduplicated): `words` is scratch space, reused from one element to the
+/// next so no element costs an allocation.
+fn shape(n: &NodeRef<'_>, words: &mut Vec<u64>) -> u64 {
+    let state = foldhash::fast::FixedState::default();
+    let tag = n.qual_name_ref().map(|q| state.hash_one(&*q.local));
+    words.clear();
     if let Some(class) = n.class() {
-        let mut words: Vec<&str> = class
-            .split_ascii_whitespace()
-            .filter(|w| w.len() > 1 && !w.bytes().any(|b| b.is_ascii_digit()))
-            .filter(|w| {
-                ![
-                    "tag-",
-                    "category-",
-                    "post-",
-                    "type-",
-                    "status-",
-                    "format-",
-                    "has-",
-                ]
-                .iter()
-                .any(|p| w.starts_with(p))
-            })
-            .collect();
+        words.extend(
+            class
+                .split_ascii_whitespace()
+                .filter(|w| w.len() > 1 && !w.bytes().any(|b| b.is_ascii_digit()))
+                .filter(|w| {
+                    ![
+                        "tag-",
+                        "category-",
+                        "post-",
+                        "type-",
+                        "status-",
+                        "format-",
+                        "has-",
+                    ]
+                    .iter()
+                    .any(|p| w.starts_with(p))
+                })
+                .map(|w| state.hash_one(w)),
+        );
         words.sort_unstable();
         words.dedup();
-        words.hash(&mut h);
     }
-    h.finish()
+    state.hash_one((tag, &words[..]))
 }
 
 #[cfg(test)]
