@@ -149,43 +149,48 @@ fn signals(doc: &Document) -> Signals {
     let mut s = Signals::default();
     for edge in tree::edges(&doc.root()) {
         let Edge::Open(n) = edge else { continue };
-        let Some(name) = n.qual_name_ref() else {
-            continue;
-        };
-        match &*name.local {
-            "pre" => s.code += 1,
-            "section" => s.sections += 1,
-            "article" => s.articles += 1,
-            "h2" => s.h2 += 1,
-            "time" => s.signed += 1,
-            _ => {}
-        }
-        // Each read once: reading an attribute looks the node up and copies the value.
-        let (class, id) = (n.class(), n.id_attr());
-        let names = [class.as_deref(), id.as_deref()];
-        if names.into_iter().flatten().any(post_named) {
-            s.posts += 1;
-        }
-        if names.into_iter().flatten().any(signature_named) {
-            s.signed += 1;
-        }
-        if names.into_iter().flatten().any(price_named)
-            || n.attr("itemprop").is_some_and(|p| {
-                p.eq_ignore_ascii_case("price") || p.eq_ignore_ascii_case("offers")
-            })
-        {
-            s.priced += 1;
-        }
-        if n.attr("itemtype").is_some_and(|t| product_type(&t)) {
-            s.products += 1;
-        }
-        if class.as_deref().is_some_and(|c| {
-            contains_ignore_case(c, b"comment")
-                && c.split_ascii_whitespace()
-                    .any(|w| w.eq_ignore_ascii_case("comment"))
-        }) {
-            s.comments += 1;
-        }
+        // The element's name and attributes read in place, once: reading each attribute
+        // looks the node up and copies the value.
+        n.query_or((), |node| {
+            let Some(el) = node.as_element() else {
+                return;
+            };
+            match &*el.name.local {
+                "pre" => s.code += 1,
+                "section" => s.sections += 1,
+                "article" => s.articles += 1,
+                "h2" => s.h2 += 1,
+                "time" => s.signed += 1,
+                _ => {}
+            }
+            let (mut post, mut signed, mut priced) = (false, false, false);
+            for a in &el.attrs {
+                let v: &str = &a.value;
+                match &*a.name.local {
+                    name @ ("class" | "id") => {
+                        post |= post_named(v);
+                        signed |= signature_named(v);
+                        priced |= price_named(v);
+                        if name == "class"
+                            && contains_ignore_case(v, b"comment")
+                            && v.split_ascii_whitespace()
+                                .any(|w| w.eq_ignore_ascii_case("comment"))
+                        {
+                            s.comments += 1;
+                        }
+                    }
+                    "itemprop" => {
+                        priced |=
+                            v.eq_ignore_ascii_case("price") || v.eq_ignore_ascii_case("offers");
+                    }
+                    "itemtype" => s.products += usize::from(product_type(v)),
+                    _ => {}
+                }
+            }
+            s.posts += usize::from(post);
+            s.signed += usize::from(signed);
+            s.priced += usize::from(priced);
+        });
     }
     s
 }
