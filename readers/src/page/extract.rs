@@ -750,26 +750,23 @@ fn drop_named(root: &NodeRef<'_>, names: &[&str]) {
 /// [class*=comment], [id*=comment], input[type=email]` would, tested by hand: matching the
 /// selector list on every element cost 3.7 % of a page's extraction.
 fn prepass_candidate(n: &NodeRef<'_>) -> bool {
-    let (dl, a, input) = match n.qual_name_ref() {
-        Some(q) => {
-            let name = &*q.local;
-            (name == "dl", name == "a", name == "input")
-        }
-        None => return false,
-    };
-    dl || (a
-        && (n.attr("rel").is_some_and(|r| {
-            r.split_ascii_whitespace()
-                .any(|w| w.eq_ignore_ascii_case("license"))
-        }) || n.attr("href").is_some_and(|h| {
-            h.contains("creativecommons.org/licenses/")
-                || h.contains("creativecommons.org/publicdomain/")
-        })))
-        || (input
-            && n.attr("type")
-                .is_some_and(|t| t.eq_ignore_ascii_case("email")))
-        || n.class().is_some_and(|c| c.contains("comment"))
-        || n.id_attr().is_some_and(|i| i.contains("comment"))
+    tree::element(n, |e| {
+        (e.name == "dl")
+            || (e.name == "a"
+                && (e.attr("rel").is_some_and(|r| {
+                    r.split_ascii_whitespace()
+                        .any(|w| w.eq_ignore_ascii_case("license"))
+                }) || e.attr("href").is_some_and(|h| {
+                    h.contains("creativecommons.org/licenses/")
+                        || h.contains("creativecommons.org/publicdomain/")
+                })))
+            || (e.name == "input"
+                && e.attr("type")
+                    .is_some_and(|t| t.eq_ignore_ascii_case("email")))
+            || e.attr("class").is_some_and(|c| c.contains("comment"))
+            || e.attr("id").is_some_and(|i| i.contains("comment"))
+    })
+    .unwrap_or(false)
 }
 /// A sign-up box is a heading, a line of pitch and the form (characters, no whitespace).
 const SIGNUP_MAX_CHARS: usize = 300;
@@ -963,14 +960,17 @@ const ASKED_MAX_NODES: usize = 200_000;
 /// hand: matching the selector list on every element cost 3.5 % of a page's extraction;
 /// [`asked`] decides.
 fn asked_candidate(n: &NodeRef<'_>) -> bool {
-    n.has_name("form")
-        || n.has_name("dialog")
-        || n.attr("role").is_some_and(|r| &*r == "dialog")
-        || n.attr("aria-modal").is_some_and(|v| &*v == "true")
-        || n.class()
-            .is_some_and(|c| tree::contains_ignore_case(&c, b"modal"))
-        || n.id_attr()
-            .is_some_and(|i| tree::contains_ignore_case(&i, b"modal"))
+    tree::element(n, |e| {
+        e.name == "form"
+            || e.name == "dialog"
+            || e.attr("role") == Some("dialog")
+            || e.attr("aria-modal") == Some("true")
+            || e.attr("class")
+                .is_some_and(|c| tree::contains_ignore_case(c, b"modal"))
+            || e.attr("id")
+                .is_some_and(|i| tree::contains_ignore_case(i, b"modal"))
+    })
+    .unwrap_or(false)
 }
 
 /// Removes, before the page's kind, cards or article are looked for, what it shows only when asked ([`asked_candidate`])
@@ -1035,7 +1035,7 @@ fn open_panels(doc: &Document) -> usize {
     let panels: Vec<NodeRef<'_>> = doc
         .root()
         .descendants_it()
-        .filter(|n| n.is_element() && hidden(n) && panel(n))
+        .filter(|n| tree::element(n, |e| hidden(e) && panel(e)).unwrap_or(false))
         .take(PANELS_MAX)
         .collect();
     for n in &panels {
@@ -1059,14 +1059,14 @@ fn open_panels(doc: &Document) -> usize {
 }
 
 /// Whether `n` is hidden as Readability judges it, or named so ([`open_panels`]).
-fn hidden(n: &NodeRef<'_>) -> bool {
-    n.has_attr("hidden")
-        || n.attr("aria-hidden")
+fn hidden(e: &tree::El<'_>) -> bool {
+    e.attr("hidden").is_some()
+        || e.attr("aria-hidden")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-        || n.attr("style").is_some_and(|s| display_none(&s))
-        || n.class().is_some_and(|c| {
+        || e.attr("style").is_some_and(display_none)
+        || e.attr("class").is_some_and(|c| {
             // Most classes hold no `hidden` at all: answered without splitting them.
-            tree::contains_ignore_case(&c, b"hidden") && c.split_ascii_whitespace().any(hidden_word)
+            tree::contains_ignore_case(c, b"hidden") && c.split_ascii_whitespace().any(hidden_word)
         })
 }
 
@@ -1092,10 +1092,11 @@ fn display_none(style: &str) -> bool {
 }
 
 /// Whether `n` is a disclosure panel: `role="region"`, or named one ([`PANEL_NAMES`]).
-fn panel(n: &NodeRef<'_>) -> bool {
-    n.attr("role")
+fn panel(e: &tree::El<'_>) -> bool {
+    e.attr("role")
         .is_some_and(|r| r.trim().eq_ignore_ascii_case("region"))
-        || named_as(n, PANEL_NAMES)
+        || name_words(e.attr("class"), e.attr("id"))
+            .any(|w| PANEL_NAMES.iter().any(|n| w.eq_ignore_ascii_case(n)))
 }
 
 /// Elements ([`drop_not_text`]) removed from one page at most: a hostile page of more
@@ -1111,11 +1112,14 @@ const NOT_TEXT_MAX: usize = 4096;
 /// element at a time: as a selector list of substrings it cost a tenth of a page's
 /// extraction.
 fn not_text(e: &NodeRef<'_>) -> Option<NotText> {
-    if named_not_text(e) {
-        Some(NotText::Named)
-    } else {
-        e.has_attr("data-nosnippet").then_some(NotText::Marked)
-    }
+    tree::element(e, |e| {
+        if named_not_text(e) {
+            Some(NotText::Named)
+        } else {
+            e.attr("data-nosnippet").map(|_| NotText::Marked)
+        }
+    })
+    .flatten()
 }
 
 /// Why an element is [`not_text`].
@@ -1128,12 +1132,11 @@ enum NotText {
 }
 
 /// [`not_text`] by the element's name or classes alone (not by `data-nosnippet`).
-fn named_not_text(e: &NodeRef<'_>) -> bool {
-    if e.has_name("label") {
+fn named_not_text(e: &tree::El<'_>) -> bool {
+    if e.name == "label" {
         return true;
     }
-    let class = e.class();
-    let class = class.as_deref().unwrap_or_default();
+    let class = e.attr("class").unwrap_or_default();
     // A word holds a consent manager's name only where the whole class does: most classes
     // are answered with one search of the automaton, not one per word.
     let consent = CONSENT_CLASS_MATCHER.is_match(class);
@@ -1144,8 +1147,8 @@ fn named_not_text(e: &NodeRef<'_>) -> bool {
                 && !TAXONOMY_CLASSES.iter().any(|t| w.starts_with(t))
                 && CONSENT_CLASS_MATCHER.is_match(w))
     }) || e
-        .id_attr()
-        .is_some_and(|id| CONSENT_ID_MATCHER.is_match(id.as_ref()))
+        .attr("id")
+        .is_some_and(|id| CONSENT_ID_MATCHER.is_match(id))
 }
 
 /// Classes that hide text from the eye for assistive technology.

@@ -57,6 +57,37 @@ pub fn named(n: &NodeRef<'_>, names: &[&str]) -> bool {
         .is_some_and(|q| names.contains(&&*q.local))
 }
 
+/// An element's name and attributes, read in place ([`element`]).
+pub struct El<'e> {
+    /// Its local name (`div`).
+    pub name: &'e str,
+    attrs: &'e [dom_query::Attr],
+}
+
+impl<'e> El<'e> {
+    /// The value of its attribute `name` (local name, as the parser lower-cased it).
+    pub fn attr(&self, name: &str) -> Option<&'e str> {
+        self.attrs
+            .iter()
+            .find(|a| &*a.name.local == name)
+            .map(|a| &*a.value)
+    }
+}
+
+/// `f` of element `n`'s name and attributes, read in place with one look-up of the node
+/// (`NodeRef::attr` looks it up and copies the value each time); `None` for another
+/// kind of node.
+pub fn element<R>(n: &NodeRef<'_>, f: impl FnOnce(&El<'_>) -> R) -> Option<R> {
+    n.query_or(None, |node| {
+        node.as_element().map(|e| {
+            f(&El {
+                name: &e.name.local,
+                attrs: &e.attrs,
+            })
+        })
+    })
+}
+
 /// The first element under `root` for which `pred` holds, in document order: what a
 /// selector's first match would be, tested by hand (matching a selector on every element
 /// of a page cost up to 3.7 % of its extraction each time).
