@@ -105,10 +105,7 @@ fn headed_tables(doc: &dom_query::Document) -> bool {
         let headings: Vec<_> = table
             .descendants_it()
             .filter(|d| {
-                ["h1", "h2", "h3", "h4", "h5", "h6"]
-                    .iter()
-                    .any(|h| d.has_name(h))
-                    && d.ancestors_it(None).any(|a| cell(&a))
+                HEADINGS.iter().any(|h| d.has_name(h)) && d.ancestors_it(None).any(|a| cell(&a))
             })
             .collect();
         for h in headings {
@@ -119,15 +116,12 @@ fn headed_tables(doc: &dom_query::Document) -> bool {
     changed
 }
 
-/// Block elements a link may hold that Markdown's links cannot: a card's link around its
-/// heading and summary.
+/// Headings, which a data table's cell writes strong and which take a card's link.
+const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
+
+/// Block elements besides [`HEADINGS`] a link may hold that Markdown's links cannot: a
+/// card's link around its heading and summary.
 const BLOCKS_IN_LINKS: &[&str] = &[
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
     "p",
     "div",
     "ul",
@@ -151,17 +145,20 @@ fn headings_linked(doc: &dom_query::Document) -> bool {
         .iter()
         .copied()
         .filter(|a| {
-            a.descendants_it()
-                .any(|d| BLOCKS_IN_LINKS.iter().any(|b| d.has_name(b)))
+            a.descendants_it().any(|d| {
+                HEADINGS
+                    .iter()
+                    .chain(BLOCKS_IN_LINKS)
+                    .any(|b| d.has_name(b))
+            })
         })
         .collect();
     let mut changed = false;
     for a in links {
-        let Some(heading) = a.descendants_it().find(|d| {
-            ["h1", "h2", "h3", "h4", "h5", "h6"]
-                .iter()
-                .any(|h| d.has_name(h))
-        }) else {
+        let Some(heading) = a
+            .descendants_it()
+            .find(|d| HEADINGS.iter().any(|h| d.has_name(h)))
+        else {
             continue;
         };
         let (Some(href), Some(first)) = (a.attr("href"), heading.first_child()) else {
@@ -365,6 +362,8 @@ mod tests {
 
     #[test]
     fn a_link_around_a_cards_heading_becomes_the_headings_link() {
+        let heading = "<a href='https://example.com/p/2'><h3>Day Pack</h3></a>";
+        assert_eq!(markdown(heading), "### [Day Pack](https://example.com/p/2)");
         let card = "<a href='https://example.com/p/1'><h3>Trail Pack</h3><p>A pack for a day \
                     in the hills.</p></a>";
         let md = markdown(card);
