@@ -122,31 +122,34 @@ fn repeated(kids: &mut [(u64, usize)]) -> Option<usize> {
 /// next so no element costs an allocation.
 fn shape(n: &NodeRef<'_>, words: &mut Vec<u64>) -> u64 {
     let state = foldhash::fast::FixedState::default();
-    let tag = n.qual_name_ref().map(|q| state.hash_one(&*q.local));
     words.clear();
-    if let Some(class) = n.class() {
-        words.extend(
-            class
-                .split_ascii_whitespace()
-                .filter(|w| w.len() > 1 && !w.bytes().any(|b| b.is_ascii_digit()))
-                .filter(|w| {
-                    ![
-                        "tag-",
-                        "category-",
-                        "post-",
-                        "type-",
-                        "status-",
-                        "format-",
-                        "has-",
-                    ]
-                    .iter()
-                    .any(|p| w.starts_with(p))
-                })
-                .map(|w| state.hash_one(w)),
-        );
-        words.sort_unstable();
-        words.dedup();
-    }
+    // Read in place: the tag, then the class's kept words.
+    let tag = tree::element(n, |e| {
+        if let Some(class) = e.attr("class") {
+            words.extend(
+                class
+                    .split_ascii_whitespace()
+                    .filter(|w| w.len() > 1 && !w.bytes().any(|b| b.is_ascii_digit()))
+                    .filter(|w| {
+                        ![
+                            "tag-",
+                            "category-",
+                            "post-",
+                            "type-",
+                            "status-",
+                            "format-",
+                            "has-",
+                        ]
+                        .iter()
+                        .any(|p| w.starts_with(p))
+                    })
+                    .map(|w| state.hash_one(w)),
+            );
+        }
+        state.hash_one(e.name)
+    });
+    words.sort_unstable();
+    words.dedup();
     state.hash_one((tag, &words[..]))
 }
 

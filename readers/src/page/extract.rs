@@ -327,15 +327,15 @@ const CARDS_SHARE: (usize, usize) = (1, 2);
 const PAGED_CARDS_SHARE: (usize, usize) = (1, 5);
 
 /// A page's links to its next page, or its pagination bar.
-fn pagination(n: &NodeRef<'_>) -> bool {
-    let rel = || n.attr("rel");
-    (n.has_name("a")
-        && rel().is_some_and(|r| {
+fn pagination(e: &tree::El<'_>) -> bool {
+    let rel = e.attr("rel");
+    (e.name == "a"
+        && rel.is_some_and(|r| {
             r.split_ascii_whitespace()
                 .any(|w| w.eq_ignore_ascii_case("next"))
         }))
-        || (n.has_name("link") && rel().is_some_and(|r| r.eq_ignore_ascii_case("next")))
-        || [n.class(), n.id_attr()].iter().flatten().any(|v| {
+        || (e.name == "link" && rel.is_some_and(|r| r.eq_ignore_ascii_case("next")))
+        || [e.attr("class"), e.attr("id")].iter().flatten().any(|v| {
             tree::contains_ignore_case(v, b"pagination") || tree::contains_ignore_case(v, b"pager")
         })
 }
@@ -358,7 +358,8 @@ fn read_as_listing(
         || cards.is_some_and(|c| {
             (holds(c.chars, CARDS_SHARE)
                 || (holds(c.chars, PAGED_CARDS_SHARE)
-                    && tree::first_element(&doc.root(), pagination).is_some()))
+                    && tree::first_element(&doc.root(), |n| tree::element_is(n, pagination))
+                        .is_some()))
                 && !super::kind::calls_itself_article(doc)
         })
 }
@@ -690,18 +691,19 @@ fn not_product(doc: &Document) {
                     *chars += tree::text_len(&n);
                     *h1 |= n.has_name("h1");
                 }
-                None if n.is_element() => {
-                    let class = n.class();
-                    let why = if class.as_deref().is_some_and(class_hidden) {
-                        Some(NotProduct::Hidden)
-                    } else if named_as(&n, REVIEW_NAMES) && !named_as(&n, TESTIMONIAL_NAMES) {
-                        Some(NotProduct::Reviews)
-                    } else {
-                        None
-                    };
-                    open = why.map(|why| (n.id, why, 0, false));
+                None => {
+                    let why = tree::element(&n, |e| {
+                        if e.attr("class").is_some_and(class_hidden) {
+                            Some(NotProduct::Hidden)
+                        } else if el_named_as(e, REVIEW_NAMES) && !el_named_as(e, TESTIMONIAL_NAMES)
+                        {
+                            Some(NotProduct::Reviews)
+                        } else {
+                            None
+                        }
+                    });
+                    open = why.flatten().map(|why| (n.id, why, 0, false));
                 }
-                None => {}
             },
             Edge::Close(n) => {
                 let Some((id, why, chars, h1)) = open else {
@@ -750,7 +752,7 @@ fn drop_named(root: &NodeRef<'_>, names: &[&str]) {
 /// [class*=comment], [id*=comment], input[type=email]` would, tested by hand: matching the
 /// selector list on every element cost 3.7 % of a page's extraction.
 fn prepass_candidate(n: &NodeRef<'_>) -> bool {
-    tree::element(n, |e| {
+    tree::element_is(n, |e| {
         (e.name == "dl")
             || (e.name == "a"
                 && (e.attr("rel").is_some_and(|r| {
@@ -766,7 +768,6 @@ fn prepass_candidate(n: &NodeRef<'_>) -> bool {
             || e.attr("class").is_some_and(|c| c.contains("comment"))
             || e.attr("id").is_some_and(|i| i.contains("comment"))
     })
-    .unwrap_or(false)
 }
 /// A sign-up box is a heading, a line of pitch and the form (characters, no whitespace).
 const SIGNUP_MAX_CHARS: usize = 300;
@@ -960,7 +961,7 @@ const ASKED_MAX_NODES: usize = 200_000;
 /// hand: matching the selector list on every element cost 3.5 % of a page's extraction;
 /// [`asked`] decides.
 fn asked_candidate(n: &NodeRef<'_>) -> bool {
-    tree::element(n, |e| {
+    tree::element_is(n, |e| {
         e.name == "form"
             || e.name == "dialog"
             || e.attr("role") == Some("dialog")
@@ -970,7 +971,6 @@ fn asked_candidate(n: &NodeRef<'_>) -> bool {
             || e.attr("id")
                 .is_some_and(|i| tree::contains_ignore_case(i, b"modal"))
     })
-    .unwrap_or(false)
 }
 
 /// Removes, before the page's kind, cards or article are looked for, what it shows only when asked ([`asked_candidate`])
@@ -994,7 +994,7 @@ fn drop_asked(doc: &Document, text_chars: usize) -> usize {
     let found: Vec<NodeRef<'_>> = doc
         .root()
         .descendants_it()
-        .filter(|n| n.is_element() && asked_candidate(n))
+        .filter(asked_candidate)
         .collect();
     for n in found.iter().filter(|n| asked(n, shown)).take(ASKED_MAX) {
         let (mut chars, mut signup) = (0usize, false);
@@ -1035,7 +1035,7 @@ fn open_panels(doc: &Document) -> usize {
     let panels: Vec<NodeRef<'_>> = doc
         .root()
         .descendants_it()
-        .filter(|n| tree::element(n, |e| hidden(e) && panel(e)).unwrap_or(false))
+        .filter(|n| tree::element_is(n, |e| hidden(e) && panel(e)))
         .take(PANELS_MAX)
         .collect();
     for n in &panels {
@@ -1095,8 +1095,7 @@ fn display_none(style: &str) -> bool {
 fn panel(e: &tree::El<'_>) -> bool {
     e.attr("role")
         .is_some_and(|r| r.trim().eq_ignore_ascii_case("region"))
-        || name_words(e.attr("class"), e.attr("id"))
-            .any(|w| PANEL_NAMES.iter().any(|n| w.eq_ignore_ascii_case(n)))
+        || el_named_as(e, PANEL_NAMES)
 }
 
 /// Elements ([`drop_not_text`]) removed from one page at most: a hostile page of more
@@ -1349,7 +1348,7 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
         .doc
         .root()
         .descendants_it()
-        .filter(|n| n.is_element() && prepass_candidate(n))
+        .filter(prepass_candidate)
         .collect();
     let (mut boxes, mut quotes, mut licences) = (Vec::new(), Vec::new(), Vec::new());
     let (mut lists, mut named, mut links, mut fields) = (0, 0, 0, 0);
@@ -1858,8 +1857,12 @@ fn name_words<'a>(class: Option<&'a str>, id: Option<&'a str>) -> impl Iterator<
 
 /// Whether one of the words of `e`'s class or id ([`name_words`]) is one of `names`.
 fn named_as(e: &NodeRef<'_>, names: &[&str]) -> bool {
-    let (class, id) = (e.class(), e.id_attr());
-    name_words(class.as_deref(), id.as_deref())
+    tree::element_is(e, |e| el_named_as(e, names))
+}
+
+/// [`named_as`] of an element read in place.
+fn el_named_as(e: &tree::El<'_>, names: &[&str]) -> bool {
+    name_words(e.attr("class"), e.attr("id"))
         .any(|w| names.iter().any(|n| w.eq_ignore_ascii_case(n)))
 }
 

@@ -151,11 +151,8 @@ fn signals(doc: &Document) -> Signals {
         let Edge::Open(n) = edge else { continue };
         // The element's name and attributes read in place, once: reading each attribute
         // looks the node up and copies the value.
-        n.query_or((), |node| {
-            let Some(el) = node.as_element() else {
-                return;
-            };
-            match &*el.name.local {
+        tree::element(&n, |el| {
+            match el.name {
                 "pre" => s.code += 1,
                 "section" => s.sections += 1,
                 "article" => s.articles += 1,
@@ -164,9 +161,8 @@ fn signals(doc: &Document) -> Signals {
                 _ => {}
             }
             let (mut post, mut signed, mut priced) = (false, false, false);
-            for a in &el.attrs {
-                let v: &str = &a.value;
-                match &*a.name.local {
+            for (name, v) in el.attrs() {
+                match name {
                     name @ ("class" | "id") => {
                         post |= post_named(v);
                         signed |= signature_named(v);

@@ -72,6 +72,11 @@ impl<'e> El<'e> {
             .find(|a| &*a.name.local == name)
             .map(|a| &*a.value)
     }
+
+    /// Its attributes, (local name, value), in the page's order.
+    pub fn attrs(&self) -> impl Iterator<Item = (&'e str, &'e str)> + use<'e> {
+        self.attrs.iter().map(|a| (&*a.name.local, &*a.value))
+    }
 }
 
 /// `f` of element `n`'s name and attributes, read in place with one look-up of the node
@@ -86,6 +91,11 @@ pub fn element<R>(n: &NodeRef<'_>, f: impl FnOnce(&El<'_>) -> R) -> Option<R> {
             })
         })
     })
+}
+
+/// Whether `n` is an element for which `pred` holds ([`element`]).
+pub fn element_is(n: &NodeRef<'_>, pred: impl FnOnce(&El<'_>) -> bool) -> bool {
+    element(n, pred).unwrap_or(false)
 }
 
 /// The first element under `root` for which `pred` holds, in document order: what a
