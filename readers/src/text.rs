@@ -74,17 +74,15 @@ fn headed_tables(doc: &dom_query::Document) -> bool {
             .collect();
         let columns = rows
             .iter()
-            .map(|r| r.element_children().iter().filter(|c| cell(c)).count())
+            .map(|r| {
+                r.element_children()
+                    .iter()
+                    .filter(|c| named(c, CELLS))
+                    .count()
+            })
             .max()
             .unwrap_or(0);
-        let marked = table
-            .descendants_it()
-            .any(|d| ["th", "thead"].iter().any(|t| d.has_name(t)))
-            || table.descendants_it().any(|d| {
-                ["caption", "tfoot", "col", "colgroup"]
-                    .iter()
-                    .any(|t| d.has_name(t))
-            });
+        let marked = table.descendants_it().any(|d| named(&d, DATA_TABLE_MARKS));
         let large = rows.len() > 1
             && columns > 1
             && (rows.len() >= DATA_TABLE_ROWS
@@ -104,9 +102,7 @@ fn headed_tables(doc: &dom_query::Document) -> bool {
         }
         let headings: Vec<_> = table
             .descendants_it()
-            .filter(|d| {
-                HEADINGS.iter().any(|h| d.has_name(h)) && d.ancestors_it(None).any(|a| cell(&a))
-            })
+            .filter(|d| named(d, HEADINGS) && d.ancestors_it(None).any(|a| named(&a, CELLS)))
             .collect();
         for h in headings {
             h.rename("strong");
@@ -145,20 +141,13 @@ fn headings_linked(doc: &dom_query::Document) -> bool {
         .iter()
         .copied()
         .filter(|a| {
-            a.descendants_it().any(|d| {
-                HEADINGS
-                    .iter()
-                    .chain(BLOCKS_IN_LINKS)
-                    .any(|b| d.has_name(b))
-            })
+            a.descendants_it()
+                .any(|d| named(&d, HEADINGS) || named(&d, BLOCKS_IN_LINKS))
         })
         .collect();
     let mut changed = false;
     for a in links {
-        let Some(heading) = a
-            .descendants_it()
-            .find(|d| HEADINGS.iter().any(|h| d.has_name(h)))
-        else {
+        let Some(heading) = a.descendants_it().find(|d| named(d, HEADINGS)) else {
             continue;
         };
         let (Some(href), Some(first)) = (a.attr("href"), heading.first_child()) else {
@@ -176,8 +165,7 @@ fn headings_linked(doc: &dom_query::Document) -> bool {
 }
 
 /// `html` made ready for htmd ([`headed_tables`], [`headings_linked`]), or `None` when
-/// nothing changes (one more parse of the article, only when it has a table or a link
-/// around a block).
+/// nothing changes (one more parse of the article, only when it has a table or a link).
 fn markdown_ready(html: &str) -> Option<String> {
     if !html.contains("<table") && !html.contains("<a ") {
         return None;
@@ -188,10 +176,19 @@ fn markdown_ready(html: &str) -> Option<String> {
     (tables || links).then(|| doc.html().to_string())
 }
 
-/// Whether `n` is a table's cell.
-fn cell(n: &dom_query::NodeRef<'_>) -> bool {
-    n.has_name("td") || n.has_name("th")
+/// Whether `n` is an element named one of `names`, its name read once: the twin of
+/// `page::tree::named`, which this module cannot import (page/ builds on it).
+fn named(n: &dom_query::NodeRef<'_>, names: &[&str]) -> bool {
+    n.qual_name_ref()
+        .is_some_and(|q| names.contains(&&*q.local))
 }
+
+/// A table's cells.
+const CELLS: &[&str] = &["td", "th"];
+
+/// Elements by which a table says it holds data, not a layout (Readability's
+/// `_markDataTables`).
+const DATA_TABLE_MARKS: &[&str] = &["th", "thead", "caption", "tfoot", "col", "colgroup"];
 
 /// Whether `s` holds something that looks like a character reference (`&amp;`, `&#233;`):
 /// a bare `&` ("Q&A") needs no HTML rendering.

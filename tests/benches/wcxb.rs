@@ -104,15 +104,18 @@ fn pages(dir: &Path) -> Vec<Page> {
         .collect()
 }
 
-/// evaluate.py's words: `re.findall(r'\w+', text.lower())` (letters, digits, marks of
-/// Unicode word characters and `_`).
-fn words(text: &str) -> HashMap<String, usize> {
-    let mut bag = HashMap::new();
-    let lower = text.to_lowercase();
-    for w in lower
+/// evaluate.py's words of text already lower-cased: `re.findall(r'\w+', …)` (letters,
+/// digits, marks of Unicode word characters and `_`).
+fn tokens(lower: &str) -> impl Iterator<Item = &str> {
+    lower
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
-    {
+}
+
+/// evaluate.py's word bag: the [`tokens`] of `text.lower()`, counted.
+fn words(text: &str) -> HashMap<String, usize> {
+    let mut bag = HashMap::new();
+    for w in tokens(&text.to_lowercase()) {
         *bag.entry(w.to_string()).or_default() += 1;
     }
     bag
@@ -251,12 +254,7 @@ const ELEMENTS: [&str; 5] = [
 
 /// The lower-cased words of `s`, joined by one space: an element's identity.
 fn key(s: &str) -> String {
-    let lower = s.to_lowercase();
-    lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+    tokens(&s.to_lowercase()).collect::<Vec<_>>().join(" ")
 }
 
 static LINK: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
