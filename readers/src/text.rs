@@ -164,16 +164,66 @@ fn headings_linked(doc: &dom_query::Document) -> bool {
     changed
 }
 
-/// `html` made ready for htmd ([`headed_tables`], [`headings_linked`]), or `None` when
-/// nothing changes (one more parse of the article, only when it has a table or a link).
+/// `html` made ready for htmd ([`headed_tables`], [`headings_linked`], [`coded_pres`]), or
+/// `None` when nothing changes (one more parse of the article, only when it has a table,
+/// a link or a preformatted block).
 fn markdown_ready(html: &str) -> Option<String> {
-    if !html.contains("<table") && !html.contains("<a ") {
+    if !html.contains("<table") && !html.contains("<a ") && !html.contains("<pre") {
         return None;
     }
     let doc = dom_query::Document::fragment(html);
     let tables = headed_tables(&doc);
     let links = headings_linked(&doc);
-    (tables || links).then(|| doc.html().to_string())
+    let code = coded_pres(&doc);
+    (tables || links || code).then(|| doc.html().to_string())
+}
+
+/// Gives each preformatted block one `<code>` holding its text: htmd fences only a
+/// `<pre>` whose one child is a `<code>`, and writes any other (a highlighter's
+/// `<pre><span>…`, a manual's `<pre>` with emphasised placeholders) as paragraphs, its
+/// code no longer told from prose (code blocks 0.43 on WCXB's reviewed Markdown). Its text
+/// is kept whole, line breaks (`<br>`) as newlines; markup inside a code block is lost in
+/// Markdown anyway. A `<pre>` holding a link (a manual page's cross-references) is left
+/// as htmd writes it: a code block cannot hold one (the links of man7's `grep` page, F1
+/// 0.69, were all lost). A `<pre>` inside another is read with it. Returns whether one changed.
+fn coded_pres(doc: &dom_query::Document) -> bool {
+    let pres: Vec<_> = doc
+        .select("pre")
+        .nodes()
+        .iter()
+        .copied()
+        .filter(|p| !p.ancestors_it(None).any(|a| named(&a, &["pre"])))
+        .collect();
+    let mut changed = false;
+    for pre in pres {
+        let children = pre.children();
+        if let [code] = children.as_slice()
+            && named(code, &["code"])
+            && code.children().iter().all(|c| c.is_text())
+        {
+            continue;
+        }
+        if pre
+            .descendants_it()
+            .any(|d| named(&d, &["a"]) && d.has_attr("href"))
+        {
+            continue;
+        }
+        let mut text = String::new();
+        for d in pre.descendants_it() {
+            if d.is_text() {
+                text.push_str(&d.text());
+            } else if named(&d, &["br"]) {
+                text.push('\n');
+            }
+        }
+        let code = doc.tree.new_element("code");
+        code.set_text(text);
+        pre.remove_children();
+        pre.append_child(&code);
+        changed = true;
+    }
+    changed
 }
 
 /// Whether `n` is an element named one of `names`, its name read once: the twin of
@@ -373,6 +423,29 @@ mod tests {
         // A link with no heading, and an ordinary link, are left as they are.
         let md = markdown("<p>See <a href='https://example.com/x'>the guide</a>.</p>");
         assert_eq!(md, "See [the guide](https://example.com/x).");
+    }
+
+    #[test]
+    fn a_preformatted_block_is_a_fenced_code_block_whatever_its_markup() {
+        // A highlighter's spans, a manual's emphasised placeholder, a line break.
+        let highlighted = "<p>Run:</p><pre><span></span><span>import</span> <span>logging</span>\n\
+                           logging.warning(<span>'*Watch* out!'</span>)</pre><p>Then read.</p>";
+        assert_eq!(
+            markdown(highlighted),
+            "Run:\n\n```\nimport logging\nlogging.warning('*Watch* out!')\n```\n\nThen read."
+        );
+        let manual = "<pre>SELECT <em><code>expression</code></em><br>FROM t</pre>";
+        assert_eq!(markdown(manual), "```\nSELECT expression\nFROM t\n```");
+        // Already `<pre><code>`: as htmd writes it.
+        let plain = "<pre><code>x = 1\ny = 2</code></pre>";
+        assert_eq!(markdown(plain), "```\nx = 1\ny = 2\n```");
+        // A manual's block with cross-references keeps its links.
+        let manual = "<pre>See <a href='https://example.com/grep.1'>grep(1)</a>.</pre>";
+        assert!(
+            markdown(manual).contains("[grep(1)](https://example.com/grep.1)"),
+            "{}",
+            markdown(manual)
+        );
     }
 
     #[test]

@@ -767,7 +767,20 @@ fn prepass_candidate(n: &NodeRef<'_>) -> bool {
                     .is_some_and(|t| t.eq_ignore_ascii_case("email")))
             || e.attr("class").is_some_and(|c| c.contains("comment"))
             || e.attr("id").is_some_and(|i| i.contains("comment"))
+            || (SECTION_HEADINGS.contains(&e.name) && header_named(e))
     })
+}
+
+/// Headings of an article's sections (its title, `h1`, is read apart).
+const SECTION_HEADINGS: &[&str] = &["h2", "h3", "h4", "h5", "h6"];
+
+/// Whether an element's class says `header` (any case): Readability takes such a block
+/// for the page's header and drops it before scoring, and a section's heading is often so
+/// classed (Substack's `header-anchor-post`, a theme's `section-header`). Its id is left:
+/// a heading's link to itself names it ([`anchored_heading`]).
+fn header_named(e: &tree::El<'_>) -> bool {
+    e.attr("class")
+        .is_some_and(|v| tree::contains_ignore_case(v, b"header"))
 }
 /// A sign-up box is a heading, a line of pitch and the form (characters, no whitespace).
 const SIGNUP_MAX_CHARS: usize = 300;
@@ -1354,8 +1367,13 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
     let (mut lists, mut named, mut links, mut fields) = (0, 0, 0, 0);
     let mut signups = Vec::new();
     let mut lines = Vec::new();
+    let mut headings = Vec::new();
     for n in &found {
-        if n.has_name("dl") {
+        if tree::element_is(n, |e| SECTION_HEADINGS.contains(&e.name) && header_named(e)) {
+            if headings.len() < PREPASS_MAX_CANDIDATES {
+                headings.push(*n);
+            }
+        } else if n.has_name("dl") {
             lists += 1;
             if lists > PREPASS_MAX_CANDIDATES || boxes.len() >= FACT_BOXES_MAX {
                 continue;
@@ -1491,6 +1509,17 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
     }
     for s in signups {
         s.remove_from_parent();
+    }
+    // A section's heading named `header` is a heading, not the page's header: named
+    // `heading` instead, it is scored and kept as any heading is (Substack's section
+    // headings were all lost).
+    for h in headings {
+        if let Some(v) = h.attr("class") {
+            h.set_attr(
+                "class",
+                &v.to_ascii_lowercase().replace("header", "heading"),
+            );
+        }
     }
     boxes
 }
@@ -2293,6 +2322,30 @@ mod tests {
         (0..n)
             .map(|i| format!("<p>Paragraph {i} says something worth reading about the subject, in words long enough to count as prose for an extractor.</p>"))
             .collect()
+    }
+
+    #[test]
+    fn a_section_heading_classed_as_a_header_stays() {
+        let url = Url::parse("https://example.com/p/vibe-coding").expect("url");
+        // Substack's section heading, with its link button; a theme's `section-header`.
+        let body = format!(
+            "{}<h2 class='header-anchor-post'>Introducing Mentor Mode<div \
+             class='header-anchor-parent'><button aria-label='Link'>#</button></div></h2>{}\
+             <h3 class='Section-Header'>What it costs</h3>{}",
+            para(2),
+            para(2).replace("Paragraph", "Section"),
+            para(1).replace("Paragraph", "Cost"),
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        for kept in [
+            "Introducing Mentor Mode",
+            "What it costs",
+            "Section 1 says",
+            "Cost 0",
+        ] {
+            assert!(x.text.contains(kept), "{kept}: {}", x.text);
+        }
+        assert!(x.html.contains("<h2>Introducing Mentor Mode"), "{}", x.html);
     }
 
     #[test]
