@@ -308,7 +308,99 @@ fn sanitizer() -> ammonia::Builder<'static> {
     b.url_schemes(HashSet::from(["http", "https", "mailto"]));
     // Inline SVG goes with its text (icon titles, sprite symbol names): not the article's.
     b.add_clean_content_tags(["svg"]);
+    // A code block's language, as the extractor named it ([`code_language`]): htmd writes
+    // it after the fence.
+    b.add_allowed_classes("pre", LANGUAGE_CLASSES.iter().map(String::as_str));
     b
+}
+
+/// Languages a code block may be marked with, each with the names highlighters give it
+/// (Prism's and highlight.js's `language-py`, Sphinx's `highlight-python3`, GitHub's
+/// `highlight-source-python`). A fixed list: what the page writes is never copied.
+const CODE_LANGUAGES: &[(&str, &[&str])] = &[
+    ("python", &["py", "python3", "py3", "pycon", "ipython"]),
+    ("javascript", &["js", "node", "nodejs", "mjs"]),
+    ("typescript", &["ts"]),
+    ("jsx", &[]),
+    ("tsx", &[]),
+    ("rust", &["rs"]),
+    ("go", &["golang"]),
+    ("java", &[]),
+    ("kotlin", &["kt"]),
+    ("scala", &[]),
+    ("swift", &[]),
+    ("c", &["h"]),
+    ("cpp", &["c++", "cxx", "hpp"]),
+    ("csharp", &["cs", "c#"]),
+    ("ruby", &["rb"]),
+    ("php", &[]),
+    ("perl", &["pl"]),
+    ("lua", &[]),
+    ("r", &[]),
+    ("haskell", &["hs"]),
+    ("elixir", &["ex", "exs"]),
+    (
+        "bash",
+        &[
+            "sh",
+            "shell",
+            "zsh",
+            "shell-session",
+            "console",
+            "shellsession",
+        ],
+    ),
+    ("powershell", &["ps1", "pwsh"]),
+    ("sql", &["postgresql", "psql", "mysql", "sqlite"]),
+    ("json", &["jsonc", "json5"]),
+    ("yaml", &["yml"]),
+    ("toml", &[]),
+    ("ini", &["cfg", "conf"]),
+    ("xml", &["svg", "xhtml"]),
+    ("html", &["markup"]),
+    ("css", &["scss", "sass", "less"]),
+    ("diff", &["patch"]),
+    ("dockerfile", &["docker"]),
+    ("makefile", &["make"]),
+    ("nginx", &[]),
+    ("graphql", &["gql"]),
+];
+
+/// `language-<name>` for each of [`CODE_LANGUAGES`]: the classes the sanitiser keeps on
+/// a `<pre>`.
+static LANGUAGE_CLASSES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    CODE_LANGUAGES
+        .iter()
+        .map(|(name, _)| format!("language-{name}"))
+        .collect()
+});
+
+/// The class naming a code block's language, from one class word or `data-lang` value a
+/// page gives its block or the box around it (`language-py`, `lang-rust`,
+/// `highlight-python3`, `highlight-source-js`, `brush:bash`; a bare `python` only when
+/// `bare`, for the block's own class and a `data-lang`: a box's `shell` or `r` is a
+/// style): one of [`LANGUAGE_CLASSES`], or `None` for a word that names no language on
+/// the list.
+pub(crate) fn code_language(word: &str, bare: bool) -> Option<&'static str> {
+    let w = word.trim().to_ascii_lowercase();
+    let prefixed = [
+        "language-",
+        "lang-",
+        "highlight-source-",
+        "highlight-",
+        "brush:",
+    ]
+    .iter()
+    .find_map(|p| w.strip_prefix(p));
+    let name = match prefixed {
+        Some(name) => name.trim(),
+        None if bare => w.as_str(),
+        None => return None,
+    };
+    let i = CODE_LANGUAGES
+        .iter()
+        .position(|(n, aliases)| *n == name || aliases.contains(&name))?;
+    LANGUAGE_CLASSES.get(i).map(String::as_str)
 }
 
 thread_local! {

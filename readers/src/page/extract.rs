@@ -172,6 +172,9 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         let (_, _, gone) = drop_not_text(&page, shape.text_chars);
         drop_asked(&page, shape.text_chars.saturating_sub(gone));
         open_panels(&page);
+        if html.contains("<pre") {
+            code_languages(&page);
+        }
         page
     };
     let doc = prepared(doc);
@@ -325,6 +328,50 @@ const CARDS_SHARE: (usize, usize) = (1, 2);
 /// The share that is enough on a page that links its next page (`rel="next"`, an element
 /// named `pagination` or `pager`): a listing of many pages.
 const PAGED_CARDS_SHARE: (usize, usize) = (1, 5);
+
+/// How far above a code block its language may be named (Sphinx's
+/// `<div class="highlight-python3"><div class="highlight"><pre>`).
+const CODE_LANGUAGE_LEVELS: usize = 3;
+
+/// Marks each code block (`<pre>`) with the language its page names for it, as a class
+/// the sanitiser keeps (`language-python`: [`crate::text::code_language`]), so that its
+/// Markdown fence says which language it is. The names are read from the block's
+/// `<code>`, the block and the boxes up to [`CODE_LANGUAGE_LEVELS`] above: class words,
+/// then `data-lang` / `data-language`. Each block is looked at once, its ancestors a fixed
+/// number of times.
+fn code_languages(doc: &Document) {
+    let pres: Vec<NodeRef<'_>> = doc.select("pre").nodes().to_vec();
+    for pre in pres {
+        let code = pre
+            .element_children()
+            .into_iter()
+            .find(|c| c.has_name("code"));
+        let own = code
+            .into_iter()
+            .chain(std::iter::once(pre))
+            .map(|e| (e, true));
+        let boxes = pre
+            .ancestors_it(Some(CODE_LANGUAGE_LEVELS))
+            .map(|e| (e, false));
+        let language = own.chain(boxes).find_map(|(e, bare)| {
+            let class = e.attr("class");
+            let by_class = class
+                .as_deref()
+                .unwrap_or("")
+                .split_ascii_whitespace()
+                .find_map(|w| crate::text::code_language(w, bare));
+            by_class.or_else(|| {
+                ["data-lang", "data-language"]
+                    .iter()
+                    .find_map(|a| crate::text::code_language(&e.attr(a)?, true))
+            })
+        });
+        if let Some(language) = language {
+            let class = pre.attr("class").map(|c| c.to_string()).unwrap_or_default();
+            pre.set_attr("class", format!("{class} {language}").trim());
+        }
+    }
+}
 
 /// A page's links to its next page, or its pagination bar.
 fn pagination(e: &tree::El<'_>) -> bool {
@@ -2322,6 +2369,35 @@ mod tests {
         (0..n)
             .map(|i| format!("<p>Paragraph {i} says something worth reading about the subject, in words long enough to count as prose for an extractor.</p>"))
             .collect()
+    }
+
+    #[test]
+    fn a_code_blocks_language_reaches_its_markdown_fence() {
+        let url = Url::parse("https://example.com/docs/guide").expect("url");
+        let body = format!(
+            "{}<div class='highlight-python3 notranslate'><div class='highlight'><pre>\
+             <span class='kn'>import</span> logging</pre></div></div>{}\
+             <pre><code class='hljs language-rs'>fn main() {{}}</code></pre>\
+             <div class='shell'><pre>ls -l</pre></div>\
+             <pre data-lang='Shell'>echo hi</pre>\
+             <pre class='language-&lt;script&gt;'>plain</pre>{}",
+            para(2),
+            para(1).replace("Paragraph", "Between"),
+            para(1).replace("Paragraph", "After"),
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        let md = crate::text::markdown(&x.html);
+        for fence in [
+            "```python\nimport logging\n```",
+            "```rust\nfn main() {}\n```",
+            // A box's bare class word is a style, not a language.
+            "```\nls -l\n```",
+            "```bash\necho hi\n```",
+            "```\nplain\n```",
+        ] {
+            assert!(md.contains(fence), "{fence}: {md}");
+        }
+        assert!(!x.html.contains("script"), "{}", x.html);
     }
 
     #[test]
