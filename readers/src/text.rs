@@ -366,6 +366,9 @@ const CODE_LANGUAGES: &[(&str, &[&str])] = &[
     ("graphql", &["gql"]),
 ];
 
+/// The longest class word or `data-lang` value [`code_language`] reads (bytes).
+const CODE_LANGUAGE_MAX_BYTES: usize = 40;
+
 /// `language-<name>` for each of [`CODE_LANGUAGES`]: the classes the sanitiser keeps on
 /// a `<pre>`.
 static LANGUAGE_CLASSES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
@@ -382,6 +385,11 @@ static LANGUAGE_CLASSES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock:
 /// style): one of [`LANGUAGE_CLASSES`], or `None` for a word that names no language on
 /// the list.
 pub(crate) fn code_language(word: &str, bare: bool) -> Option<&'static str> {
+    // Longer than any name on the list with its longest prefix: not read (a page's
+    // `data-lang` may be megabytes).
+    if word.len() > CODE_LANGUAGE_MAX_BYTES {
+        return None;
+    }
     let w = word.trim().to_ascii_lowercase();
     let prefixed = [
         "language-",

@@ -337,11 +337,14 @@ const CODE_LANGUAGE_LEVELS: usize = 3;
 /// the sanitiser keeps (`language-python`: [`crate::text::code_language`]), so that its
 /// Markdown fence says which language it is. The names are read from the block's
 /// `<code>`, the block and the boxes up to [`CODE_LANGUAGE_LEVELS`] above: class words,
-/// then `data-lang` / `data-language`. Each block is looked at once, its ancestors a fixed
-/// number of times.
-fn code_languages(doc: &Document) {
+/// then `data-lang` / `data-language`. The first [`CODE_BLOCKS_MAX`] blocks are marked,
+/// each looked at once and its boxes a fixed number of times; a class longer than
+/// [`CODE_CLASS_MAX_BYTES`] is not read (a box's class read for every block under it would
+/// otherwise cost its length times theirs). Returns how many blocks were looked at.
+fn code_languages(doc: &Document) -> usize {
     let pres: Vec<NodeRef<'_>> = doc.select("pre").nodes().to_vec();
-    for pre in pres {
+    let looked = pres.len().min(CODE_BLOCKS_MAX);
+    for pre in pres.into_iter().take(CODE_BLOCKS_MAX) {
         let code = pre
             .element_children()
             .into_iter()
@@ -354,7 +357,7 @@ fn code_languages(doc: &Document) {
             .ancestors_it(Some(CODE_LANGUAGE_LEVELS))
             .map(|e| (e, false));
         let language = own.chain(boxes).find_map(|(e, bare)| {
-            let class = e.attr("class");
+            let class = e.attr("class").filter(|c| c.len() <= CODE_CLASS_MAX_BYTES);
             let by_class = class
                 .as_deref()
                 .unwrap_or("")
@@ -371,7 +374,14 @@ fn code_languages(doc: &Document) {
             pre.set_attr("class", format!("{class} {language}").trim());
         }
     }
+    looked
 }
+
+/// Code blocks whose language is looked for on one page.
+const CODE_BLOCKS_MAX: usize = 256;
+
+/// A class longer than this (bytes) names no code block's language.
+const CODE_CLASS_MAX_BYTES: usize = 1024;
 
 /// A page's links to its next page, or its pagination bar.
 fn pagination(e: &tree::El<'_>) -> bool {
@@ -2398,6 +2408,26 @@ mod tests {
             assert!(md.contains(fence), "{fence}: {md}");
         }
         assert!(!x.html.contains("script"), "{}", x.html);
+    }
+
+    #[test]
+    fn code_languages_are_looked_for_within_bounds() {
+        // Past the bound, blocks are not marked; a box's class too long to read names none.
+        let pres = "<pre>x = 1</pre>".repeat(CODE_BLOCKS_MAX + 10);
+        let doc = Document::from(format!("<div class='highlight-python'>{pres}</div>"));
+        assert_eq!(code_languages(&doc), CODE_BLOCKS_MAX);
+        assert_eq!(doc.select("pre.language-python").length(), CODE_BLOCKS_MAX);
+        let padded = format!("highlight-python {}", "x ".repeat(CODE_CLASS_MAX_BYTES));
+        let doc = Document::from(format!("<div class='{padded}'><pre>x = 1</pre></div>"));
+        code_languages(&doc);
+        assert_eq!(doc.select("pre[class]").length(), 0);
+        // A `data-lang` longer than any language's name is not read, even padded.
+        let padded = format!("{}python", " ".repeat(64));
+        assert_eq!(crate::text::code_language(&padded, true), None);
+        assert_eq!(
+            crate::text::code_language(" python ", true),
+            Some("language-python")
+        );
     }
 
     #[test]
