@@ -112,8 +112,9 @@ fn headed_tables(doc: &dom_query::Document) -> bool {
     changed
 }
 
-/// Headings, which a data table's cell writes strong and which take a card's link.
-const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
+/// Headings: a data table's cell writes them strong and they take a card's link; the
+/// page's readers weigh sections by them.
+pub(crate) const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 
 /// Block elements besides [`HEADINGS`] a link may hold that Markdown's links cannot: a
 /// card's link around its heading and summary.
@@ -226,9 +227,9 @@ fn coded_pres(doc: &dom_query::Document) -> bool {
     changed
 }
 
-/// Whether `n` is an element named one of `names`, its name read once: the twin of
-/// `page::tree::named`, which this module cannot import (page/ builds on it).
-fn named(n: &dom_query::NodeRef<'_>, names: &[&str]) -> bool {
+/// Whether `n` is an element named one of `names` (its name read once); `page::tree`
+/// gives it to the page's readers.
+pub(crate) fn named(n: &dom_query::NodeRef<'_>, names: &[&str]) -> bool {
     n.qual_name_ref()
         .is_some_and(|q| names.contains(&&*q.local))
 }

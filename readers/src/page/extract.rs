@@ -30,7 +30,7 @@ use url::Url;
 
 use super::kind::{Kind, LinkedData};
 use super::tree::{self, Counts, Edge, named, nonspace};
-use crate::text::sanitize;
+use crate::text::{HEADINGS, sanitize};
 
 /// Subtrees dropped from the article: not its running text (a figure holding a table or
 /// a code block is: WordPress puts every table in one).
@@ -357,20 +357,23 @@ fn code_languages(doc: &Document) -> usize {
             .ancestors_it(Some(CODE_LANGUAGE_LEVELS))
             .map(|e| (e, false));
         let language = own.chain(boxes).find_map(|(e, bare)| {
-            let class = e.attr("class").filter(|c| c.len() <= CODE_CLASS_MAX_BYTES);
-            let by_class = class
-                .as_deref()
-                .unwrap_or("")
-                .split_ascii_whitespace()
-                .find_map(|w| crate::text::code_language(w, bare));
-            by_class.or_else(|| {
-                ["data-lang", "data-language"]
-                    .iter()
-                    .find_map(|a| crate::text::code_language(&e.attr(a)?, true))
+            tree::element(&e, |el| {
+                let by_class = el
+                    .attr("class")
+                    .filter(|c| c.len() <= CODE_CLASS_MAX_BYTES)
+                    .into_iter()
+                    .flat_map(str::split_ascii_whitespace)
+                    .find_map(|w| crate::text::code_language(w, bare));
+                by_class.or_else(|| {
+                    ["data-lang", "data-language"]
+                        .iter()
+                        .find_map(|a| crate::text::code_language(el.attr(a)?, true))
+                })
             })
+            .flatten()
         });
         if let Some(language) = language {
-            let class = pre.attr("class").map(|c| c.to_string()).unwrap_or_default();
+            let class = pre.attr("class").unwrap_or_default();
             pre.set_attr("class", format!("{class} {language}").trim());
         }
     }
@@ -1454,7 +1457,7 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
             let heading = n
                 .prev_element_sibling()
                 .filter(|h| {
-                    ["h2", "h3", "h4", "h5", "h6"].iter().any(|t| h.has_name(t))
+                    tree::named(h, SECTION_HEADINGS)
                         && walk_of(h).is_some_and(|w| w.chars <= HEADING_MAX_CHARS)
                 })
                 .map(|h| h.html().to_string())
@@ -2327,9 +2330,6 @@ fn drop_repeated(root: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, min_chars
     }
     compared
 }
-
-/// Section headings, for [`drop_repeated`].
-const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 
 /// Items of a list, cells of a row, terms and values of a definition list.
 const ITEMS: &[&str] = &["li", "td", "th", "dd", "dt"];

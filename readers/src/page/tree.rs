@@ -9,6 +9,10 @@ use std::collections::HashMap;
 
 use dom_query::{NodeId, NodeRef};
 
+/// Whether a node is an element named one of a list (read once): the one test every
+/// reader of a page uses, kept where the text helpers below `page/` can use it too.
+pub(crate) use crate::text::named;
+
 /// One step of a traversal: entering a node (its children follow), or leaving it.
 pub enum Edge<'a> {
     /// Entering the node.
@@ -49,12 +53,6 @@ impl<'a> Iterator for Edges<'a> {
         };
         Some(this)
     }
-}
-
-/// Whether `n` is an element named one of `names` (its name read once).
-pub fn named(n: &NodeRef<'_>, names: &[&str]) -> bool {
-    n.qual_name_ref()
-        .is_some_and(|q| names.contains(&&*q.local))
 }
 
 /// An element's name and attributes, read in place ([`element`]).
