@@ -2078,6 +2078,10 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     // A listing's cards found by their shape are the children of `root` when it is not
     // judged itself ([`or_cards`]): the text of the one open, and how deep the walk is.
     let (mut card, mut depth) = (0usize, 0usize);
+    // The `<pre>` open (its id), inside which elements are the code's own markup: a
+    // highlighter's `<span class="hljs-comment">` (Prism's `token comment`) is the
+    // code's comment, not a reader's, and goes with nothing in the block.
+    let mut in_code = None;
     for edge in tree::edges(root) {
         let e = match edge {
             Edge::Open(e) => {
@@ -2089,14 +2093,20 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
                 if in_review == Some(e.id) {
                     in_review = None;
                 }
+                if in_code == Some(e.id) {
+                    in_code = None;
+                }
                 continue;
             }
         };
         if depth == 2 && e.is_element() {
             card = of(&e).text;
         }
-        if !e.is_element() || (!with_root && e.id == root.id) {
+        if !e.is_element() || (!with_root && e.id == root.id) || in_code.is_some() {
             continue;
+        }
+        if e.has_name("pre") {
+            in_code = Some(e.id);
         }
         let c = of(&e);
         if names == Names::Product && in_review.is_none() && named_as(&e, REVIEW_NAMES) {
@@ -2428,6 +2438,31 @@ mod tests {
             crate::text::code_language(" python ", true),
             Some("language-python")
         );
+    }
+
+    #[test]
+    fn a_code_blocks_comments_stay_whatever_the_highlighter_names_them() {
+        let url = Url::parse("https://example.com/posts/git").expect("url");
+        // highlight.js and Prism wrap a comment in a span named for it; a reader's
+        // comment box is named the same way, and goes.
+        let body = format!(
+            "{}<pre><code class='language-bash hljs'><span class='hljs-comment'># stage \
+             every change</span>\ngit add -A\n<span class='token comment'># record \
+             them</span>\ngit commit</code></pre>{}<div class='comment'>Great post, thanks \
+             for writing it up!</div>",
+            para(2),
+            para(1).replace("Paragraph", "After"),
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        for kept in [
+            "# stage every change",
+            "git add -A",
+            "# record them",
+            "After 0",
+        ] {
+            assert!(x.text.contains(kept), "{kept}: {}", x.text);
+        }
+        assert!(!x.text.contains("Great post"), "{}", x.text);
     }
 
     #[test]
