@@ -167,6 +167,8 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // the panels it hides until opened are shown — in the tree parsed again, too, when
     // the copy was used already.
     let prepared = |page: Document| {
+        // A streaming page's parts where its scripts put them, before anything hidden goes.
+        super::streamed::reveal(&page, html);
         // Forms are weighed against the text left once what is not text is gone: a
         // consent manager's panel can hold more words than a thread's posts.
         let (_, _, gone) = drop_not_text(&page, shape.text_chars);
