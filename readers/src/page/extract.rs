@@ -956,6 +956,7 @@ fn asked(n: &NodeRef<'_>, shown: bool) -> bool {
             .is_some_and(|r| r.trim().eq_ignore_ascii_case("dialog"))
         || n.attr("aria-modal")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        || n.has_attr("popover")
         || (!shown && modal_named(n))
 }
 
@@ -1029,9 +1030,9 @@ const ASKED_MAX_NODES: usize = 200_000;
 
 /// Whether element `n` may be what a page shows only when the reader asks for it: a form
 /// (its fields, a shop's cart and quick-order list) or a modal dialog (a cart drawer, a
-/// sign-in box, "learn more"), marked as one or named one ([`MODAL_NAMES`]: a theme's
+/// sign-in box, "learn more"; a `popover`, shown only when opened), marked as one or named one ([`MODAL_NAMES`]: a theme's
 /// `sidesheet-modal` of a loyalty scheme's terms). This finds the candidates, as the
-/// selector `form, dialog, [role=dialog], [aria-modal=true], [class*=modal i],
+/// selector `form, dialog, [role=dialog], [aria-modal=true], [popover], [class*=modal i],
 /// [id*=modal i]` would (`role` and `aria-modal` exactly, `modal` in any case), tested by
 /// hand: matching the selector list on every element cost 3.5 % of a page's extraction;
 /// [`asked`] decides.
@@ -1041,6 +1042,7 @@ fn asked_candidate(n: &NodeRef<'_>) -> bool {
             || e.name == "dialog"
             || e.attr("role") == Some("dialog")
             || e.attr("aria-modal") == Some("true")
+            || e.attr("popover").is_some()
             || e.attr("class")
                 .is_some_and(|c| tree::contains_ignore_case(c, b"modal"))
             || e.attr("id")
@@ -1214,15 +1216,18 @@ fn named_not_text(e: &tree::El<'_>) -> bool {
     // A word holds a consent manager's name only where the whole class does: most classes
     // are answered with one search of the automaton, not one per word.
     let consent = CONSENT_CLASS_MATCHER.is_match(class);
-    class.split_ascii_whitespace().any(|w| {
-        SCREEN_READER_CLASSES.contains(&w)
+    // A microdata value in a box hidden at every width is for machines: a thread's
+    // comments repeat their author and date so.
+    (e.attr("itemprop").is_some() && class_hidden(class))
+        || class.split_ascii_whitespace().any(|w| {
+            SCREEN_READER_CLASSES.contains(&w)
             // A post's own category or tag (`category-cookie-recipes`) names no banner.
             || (consent
                 && !TAXONOMY_CLASSES.iter().any(|t| w.starts_with(t))
                 && CONSENT_CLASS_MATCHER.is_match(w))
-    }) || e
-        .attr("id")
-        .is_some_and(|id| CONSENT_ID_MATCHER.is_match(id))
+        })
+        || e.attr("id")
+            .is_some_and(|id| CONSENT_ID_MATCHER.is_match(id))
 }
 
 /// Classes that hide text from the eye for assistive technology.
@@ -1233,6 +1238,7 @@ const SCREEN_READER_CLASSES: &[&str] = &[
     "screen-reader-text",
     "screen-reader-only",
     "u-visually-hidden",
+    "v-visible-sr",
 ];
 
 /// What a consent manager's ids hold (any case).
@@ -3618,6 +3624,56 @@ mod tests {
         for unseen in ["gallery view", "new window"] {
             assert!(!x.text.contains(unseen), "{unseen}: {}", x.text);
         }
+    }
+
+    #[test]
+    fn microdata_hidden_at_every_width_is_not_the_pages_text_and_a_note_shown_wider_is() {
+        // A thread's comment carries its author and date again for machines, as microdata
+        // in boxes Bootstrap's `d-none` hides; a sidebar note `d-none d-lg-block` shows on a
+        // desktop.
+        let url = Url::parse("https://example.com/questions/12/backing-up").expect("url");
+        let comment = "<p>Why leave out the system folder when the rest goes in the archive                        with everything else?<span class='d-none' itemprop='datePublished'>                       2017-03-04 22:02:22</span><span class='v-visible-sr'>Commented</span></p>";
+        let wide = "<div class='d-none d-lg-block'><p>Keep the archive on a second disk, not                     on the one it was made from, so a failing drive takes only one copy.</p></div>";
+        let x = extract(
+            &page(&format!("{}{comment}{wide}{}", para(2), para(2))),
+            &url,
+        )
+        .expect("extracted");
+        assert!(
+            x.text.contains("Why leave out the system folder"),
+            "{}",
+            x.text
+        );
+        assert!(
+            x.text.contains("Keep the archive on a second disk"),
+            "{}",
+            x.text
+        );
+        for unseen in ["2017-03-04", "Commented"] {
+            assert!(!x.text.contains(unseen), "{unseen}: {}", x.text);
+        }
+    }
+
+    #[test]
+    fn a_popover_is_not_the_pages_text_until_it_is_opened() {
+        // A forum's "configure push notifications" card, shown over the page on a click
+        // (HTML's `popover`): steps for each browser, in the story's own box.
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let steps: String = (0..3)
+            .map(|i| {
+                format!(
+                    "<p>Browser {i}: open its settings, find this site in the list of sites                      and adjust your notification preference there.</p>"
+                )
+            })
+            .collect();
+        let card = format!("<div popover id='push'><h4>Configure notifications</h4>{steps}</div>");
+        let x = extract(&page(&format!("{}{card}{}", para(2), para(2))), &url).expect("extracted");
+        assert!(!x.text.contains("notification preference"), "{}", x.text);
+        assert!(
+            x.text.contains("Paragraph 1 says something worth reading"),
+            "{}",
+            x.text
+        );
     }
 
     /// A consent manager's panel with `purposes` lines on the page of a short story, after
