@@ -3632,8 +3632,11 @@ mod tests {
         // in boxes Bootstrap's `d-none` hides; a sidebar note `d-none d-lg-block` shows on a
         // desktop.
         let url = Url::parse("https://example.com/questions/12/backing-up").expect("url");
-        let comment = "<p>Why leave out the system folder when the rest goes in the archive                        with everything else?<span class='d-none' itemprop='datePublished'>                       2017-03-04 22:02:22</span><span class='v-visible-sr'>Commented</span></p>";
-        let wide = "<div class='d-none d-lg-block'><p>Keep the archive on a second disk, not                     on the one it was made from, so a failing drive takes only one copy.</p></div>";
+        let comment = "<p>Why leave out the system folder when the rest goes in the archive \
+                       with everything else?<span class='d-none' itemprop='datePublished'>\
+                       2017-03-04 22:02:22</span><span class='v-visible-sr'>Commented</span></p>";
+        let wide = "<div class='d-none d-lg-block'><p>Keep the archive on a second disk, not \
+                    on the one it was made from, so a failing drive takes only one copy.</p></div>";
         let x = extract(
             &page(&format!("{}{comment}{wide}{}", para(2), para(2))),
             &url,
@@ -3662,7 +3665,8 @@ mod tests {
         let steps: String = (0..3)
             .map(|i| {
                 format!(
-                    "<p>Browser {i}: open its settings, find this site in the list of sites                      and adjust your notification preference there.</p>"
+                    "<p>Browser {i}: open its settings, find this site in the list of sites \
+                     and adjust your notification preference there.</p>"
                 )
             })
             .collect();
