@@ -1030,11 +1030,11 @@ const ASKED_MAX_NODES: usize = 200_000;
 
 /// Whether element `n` may be what a page shows only when the reader asks for it: a form
 /// (its fields, a shop's cart and quick-order list) or a modal dialog (a cart drawer, a
-/// sign-in box, "learn more"; a `popover`, shown only when opened), marked as one or named one ([`MODAL_NAMES`]: a theme's
-/// `sidesheet-modal` of a loyalty scheme's terms). This finds the candidates, as the
-/// selector `form, dialog, [role=dialog], [aria-modal=true], [popover], [class*=modal i],
-/// [id*=modal i]` would (`role` and `aria-modal` exactly, `modal` in any case), tested by
-/// hand: matching the selector list on every element cost 3.5 % of a page's extraction;
+/// sign-in box, "learn more"; a `popover`, shown only when opened), marked as one or
+/// named one ([`MODAL_NAMES`]: a theme's `sidesheet-modal` of a loyalty scheme's terms).
+/// This finds the candidates, as the selector `form, dialog, [role=dialog],
+/// [aria-modal=true], [popover], [class*=modal i], [id*=modal i]` would (`role` and
+/// `aria-modal` exactly, `modal` in any case), tested by hand: matching the selector list on every element cost 3.5 % of a page's extraction;
 /// [`asked`] decides.
 fn asked_candidate(n: &NodeRef<'_>) -> bool {
     tree::element_is(n, |e| {
