@@ -1,8 +1,8 @@
 //! A listing's repeated cards (docs/commands.md, `rss read`): the element whose children
 //! repeat one shape — the same tag and first class word, each holding a line of text or
-//! more — and hold the most text that way. A news index, a shop's category, a list of services or of
-//! press mentions is that element: Readability takes one card of it, or the intro above
-//! it. Found from the page's structure alone, whatever the page calls itself; when it
+//! more — and hold the most text that way. A news index, a shop's category, a list of
+//! services or of press mentions is that element: Readability takes one card of it, or
+//! the intro above it. Found from the page's structure alone, whatever the page calls itself; when it
 //! replaces what was read is the extractor's choice (`extract::or_cards`): on WCXB's
 //! development split listings went from 0.484 to 0.549 and collections from 0.539 to 0.598,
 //! articles and the article benchmark unchanged (docs/benchmarks.md, "Every kind of page").
