@@ -3657,6 +3657,22 @@ mod tests {
     }
 
     #[test]
+    fn what_is_shown_only_when_asked_is_removed_and_walked_within_bounds() {
+        // More popovers than the bound, side by side: only the bound's number go.
+        let cards = "<div popover><p>Pick a browser and allow notifications.</p></div>"
+            .repeat(ASKED_MAX + 44);
+        let (doc, _) = super::super::shape::parse_measured(&page(&cards), MAX_ELEMENTS);
+        drop_asked(&doc, usize::MAX);
+        assert_eq!(doc.select("[popover]").length(), 44);
+        // Nested ones (within the depth a page may have) are each walked whole: the walk
+        // stops at its own bound.
+        let level = format!("<div popover>{}", "<p>Allow notifications.</p>".repeat(5));
+        let nested = format!("{}{}", level.repeat(400), "</div>".repeat(400));
+        let (doc, _) = super::super::shape::parse_measured(&page(&nested), MAX_ELEMENTS);
+        assert_eq!(drop_asked(&doc, usize::MAX), ASKED_MAX_NODES);
+    }
+
+    #[test]
     fn a_popover_is_not_the_pages_text_until_it_is_opened() {
         // A forum's "configure push notifications" card, shown over the page on a click
         // (HTML's `popover`): steps for each browser, in the story's own box.
