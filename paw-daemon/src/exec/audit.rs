@@ -138,6 +138,9 @@ struct Queue {
 #[derive(Default)]
 struct QueueState {
     records: Vec<AuditRecord>,
+    /// The batch the journal thread is writing: taken out of `records` but not yet in the
+    /// journal, so still looked for here ([`AuditWriter::queued`]).
+    writing: Option<Arc<Vec<AuditRecord>>>,
     closed: bool,
 }
 
@@ -230,14 +233,30 @@ impl AuditWriter {
         None
     }
 
-    /// Run `id`'s record while it is still queued for the journal (the first milliseconds
-    /// after its call answered).
+    /// Run `id`'s record while it is still queued for the journal or being written to it
+    /// (the first milliseconds after its call answered).
     pub fn queued(&self, id: &str) -> Option<Value> {
         let st = self.queue.state.lock().unwrap_or_else(|e| e.into_inner());
+        let writing = st.writing.as_deref().map_or(&[][..], Vec::as_slice);
         st.records
             .iter()
+            .chain(writing)
             .find(|r| r.run_id == id)
             .and_then(|r| serde_json::to_value(r).ok())
+    }
+
+    /// Run `id`'s audit record wherever it is: its file, the journal, or still on its way
+    /// there (reads files: blocking). A record moves from the queue to the journal with the
+    /// batch it is written in still visible here, so a record that exists is always found.
+    pub fn find(&self, paths: &AuditPaths, id: &str) -> std::io::Result<Option<Value>> {
+        match find_run(paths, id)? {
+            Some(v) => Ok(Some(v)),
+            // Not on disk yet: still queued (or written in between).
+            None => match self.queued(id) {
+                Some(v) => Ok(Some(v)),
+                None => find_run(paths, id),
+            },
+        }
     }
 
     /// How many journal writes failed since start (each lost its batch of records).
@@ -320,17 +339,21 @@ fn journal_loop(
     paths: &AuditPaths,
 ) {
     let mut buf = Vec::with_capacity(1 << 20);
-    let mut batch = Vec::new();
+    // The last batch's vector, emptied, to take the queue's place (keeps its capacity).
+    let mut spare = Vec::new();
     loop {
-        let closed = {
+        let (batch, closed) = {
             let mut st = queue.state.lock().unwrap_or_else(|e| e.into_inner());
-            std::mem::swap(&mut batch, &mut st.records);
-            st.closed
+            let batch = Arc::new(std::mem::replace(&mut st.records, spare));
+            if !batch.is_empty() {
+                st.writing = Some(batch.clone());
+            }
+            (batch, st.closed)
         };
         queue.drained.notify_waiters();
         queue.drained_blocking.notify_all();
-        for rec in batch.drain(..) {
-            push_line(&mut buf, &rec);
+        for rec in batch.iter() {
+            push_line(&mut buf, rec);
             // A segment ends at the first line that reaches its size.
             if seg.end + buf.len() as u64 >= paths.segment_bytes {
                 paths.meter.wrote(buf.len() as u64);
@@ -345,6 +368,14 @@ fn journal_loop(
         }
         paths.meter.wrote(buf.len() as u64);
         append(&mut seg, &mut buf, queue, &progress);
+        // In the journal now (or lost to a failed write): no longer looked for in the queue.
+        queue
+            .state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .writing = None;
+        spare = Arc::try_unwrap(batch).unwrap_or_default();
+        spare.clear();
         if closed {
             break;
         }

@@ -108,14 +108,7 @@ impl ExecRuntime {
     /// Run `run_id`'s audit record, while retention keeps it (reads files: call it on the
     /// blocking pool).
     pub fn find_run(&self, run_id: &str) -> std::io::Result<Option<serde_json::Value>> {
-        match audit::find_run(&self.audit_paths, run_id)? {
-            Some(v) => Ok(Some(v)),
-            // Not on disk yet: still in the journal's queue (or written in between).
-            None => Ok(self
-                .audit
-                .queued(run_id)
-                .or(audit::find_run(&self.audit_paths, run_id)?)),
-        }
+        self.audit.find(&self.audit_paths, run_id)
     }
 
     /// A page of past calls from the journal, newest first (`audit.query`): at most

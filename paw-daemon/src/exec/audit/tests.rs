@@ -178,3 +178,33 @@ fn hostile_run_ids_in_the_journal_never_become_paths() {
     assert!(!safe_run_id(""));
     assert!(!safe_run_id("a/b"));
 }
+
+#[test]
+fn a_record_is_found_at_every_moment_from_its_queue_to_its_file() {
+    // A call's answer is followed at once by `audit.get`: its record must be found whether it
+    // is queued, in the batch being written, in the journal or in its file. Records with a
+    // large stdout make each batch's writing long enough for lookups to land inside it.
+    let (_dir, paths) = layout(64 << 20);
+    let w = Arc::new(AuditWriter::start(paths.clone()).expect("start"));
+    let stdout = "y".repeat(64 << 10);
+    let mut missed = Vec::new();
+    for i in 0..200 {
+        let id = format!("20260101_000000_000_{i:010}");
+        let mut r = rec(&id);
+        r.stdout = stdout.clone();
+        w.record_blocking(r);
+        // Look again while the journal thread collects and writes the batch.
+        for _ in 0..4 {
+            if w.find(&paths, &id).expect("read").is_none() {
+                missed.push(id.clone());
+            }
+        }
+    }
+    w.finish();
+    assert!(
+        missed.is_empty(),
+        "{} lookups missed: {:?}",
+        missed.len(),
+        &missed[..missed.len().min(5)]
+    );
+}
