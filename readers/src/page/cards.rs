@@ -2,8 +2,11 @@
 //! repeat one shape — the same tag and first class word, each holding a line of text or
 //! more — and hold the most text that way. A news index, a shop's category, a list of
 //! services or of press mentions is that element: Readability takes one card of it, or
-//! the intro above it. Found from the page's structure alone, whatever the page calls itself; when it
-//! replaces what was read is the extractor's choice (`extract::or_cards`): on WCXB's
+//! the intro above it. Navigation, the page's header and footer and controls are no card's
+//! text; an `<article>`'s own header is (its title and summary), but on a product's page
+//! or a thread ([`articles_own`]). Found from the page's structure alone, whatever the
+//! page calls itself; when it replaces what was read is the extractor's choice
+//! (`extract::or_cards`): on WCXB's
 //! development split listings went from 0.484 to 0.549 and collections from 0.539 to 0.598,
 //! articles and the article benchmark unchanged (docs/benchmarks.md, "Every kind of page").
 //!
@@ -23,6 +26,47 @@ pub const CHROME: &[&str] = &[
     "nav", "header", "footer", "aside", "script", "style", "noscript", "template", "svg", "button",
     "select",
 ];
+
+/// Of [`CHROME`], what is a card's own inside an `<article>`: HTML's `<header>` and
+/// `<footer>` belong to their nearest sectioning element, so inside an article they are its
+/// heading and its byline, not the page's banner (a news index's `<article><header><h2>`
+/// cards: AppleInsider's topic pages hold every title and summary in one).
+const SECTION_OWN: &[&str] = &["header"];
+
+/// Whether a page of `kind` reads an article's header as its own ([`SECTION_OWN`]): not a
+/// product's, whose article-cards are other products (a shop's "Complete the look" tiles,
+/// titled in their headers, outweighed the product's own text: WCXB dev 0625, 0.66 →
+/// 0.11), nor a thread's, whose posts' headers are their date and number (`#1`).
+pub fn articles_own(kind: super::kind::Kind) -> bool {
+    !matches!(kind, super::kind::Kind::Product | super::kind::Kind::Forum)
+}
+
+/// Whether element `n`, met `in_article` elements deep inside `<article>`s, is chrome to a
+/// listing: one of [`CHROME`], but a header or footer of an article when `articles_own`.
+fn chrome(n: &NodeRef<'_>, in_article: usize, articles_own: bool) -> bool {
+    tree::named(n, CHROME) && !(articles_own && in_article > 0 && tree::named(n, SECTION_OWN))
+}
+
+/// Removes what is chrome to a listing ([`chrome`]) from `block`'s subtree, in one pass.
+pub fn drop_chrome(block: &NodeRef<'_>, articles_own: bool) {
+    let mut doomed = Vec::new();
+    let mut in_article = 0usize;
+    for edge in tree::edges(block) {
+        match edge {
+            Edge::Open(n) if n.is_element() => {
+                if n.id != block.id && chrome(&n, in_article, articles_own) {
+                    doomed.push(n);
+                }
+                in_article += usize::from(n.has_name("article"));
+            }
+            Edge::Close(n) if n.is_element() => in_article -= usize::from(n.has_name("article")),
+            _ => {}
+        }
+    }
+    for d in doomed {
+        d.remove_from_parent();
+    }
+}
 
 /// Fewest cards of one shape that make a listing.
 const MIN_CARDS: usize = 3;
@@ -48,10 +92,12 @@ struct Frame {
 }
 
 /// The page's repeated cards ([`Cards`]), `None` when no element has [`MIN_CARDS`]
-/// children of one shape with text.
-pub fn find(doc: &Document) -> Option<Cards> {
+/// children of one shape with text. `articles_own`: an article's header and footer are its
+/// own ([`SECTION_OWN`]), not chrome.
+pub fn find(doc: &Document, articles_own: bool) -> Option<Cards> {
     let mut open: Vec<Frame> = vec![Frame::default()];
     let mut in_chrome = 0usize;
+    let mut in_article = 0usize;
     // (cards' characters, the element, its whole text)
     let mut best: Option<(usize, NodeId, usize)> = None;
     for edge in tree::edges(&doc.root()) {
@@ -65,7 +111,8 @@ pub fn find(doc: &Document) -> Option<Cards> {
             }
             Edge::Open(n) => {
                 if n.is_element() {
-                    in_chrome += usize::from(tree::named(&n, CHROME));
+                    in_chrome += usize::from(chrome(&n, in_article, articles_own));
+                    in_article += usize::from(n.has_name("article"));
                     open.push(Frame::default());
                 }
             }
@@ -74,7 +121,8 @@ pub fn find(doc: &Document) -> Option<Cards> {
                     continue;
                 }
                 let Frame { chars, mut kids } = open.pop().unwrap_or_default();
-                let chrome = tree::named(&n, CHROME);
+                in_article -= usize::from(n.has_name("article"));
+                let chrome = chrome(&n, in_article, articles_own);
                 if in_chrome == 0
                     && let Some(cards) = repeated(&mut kids)
                     && best.is_none_or(|(b, ..)| cards > b)
@@ -153,7 +201,7 @@ mod tests {
 
     fn cards_text(html: &str) -> Option<String> {
         let (doc, _) = super::super::shape::parse_measured(html, 50_000);
-        let c = find(&doc)?;
+        let c = find(&doc, true)?;
         Some(tree::text(&NodeRef::new(c.id, &doc.tree)))
     }
 
@@ -247,6 +295,38 @@ mod tests {
         for l in ["A", "D"] {
             assert!(text.contains(&format!("{l}lips and {l}lamps")), "{text}");
         }
+    }
+
+    #[test]
+    fn an_articles_header_is_its_own_but_a_products_cards_headers_are_chrome() {
+        // A news index's cards, each an <article> whose title and summary are in its
+        // <header> (AppleInsider's topic pages): the header is the card's, not the page's.
+        let stories: String = (0..4)
+            .map(|i| {
+                format!(
+                    "<article class='river'><header><h2><a href='/s/{i}'>Story {i} about the                      new headphones</a></h2><p>What story {i} says in a line.</p></header></article>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<header><nav><a href='/'>Home of the site, its banner</a></nav></header>             <main><h1>Headphones</h1><section>{stories}</section></main>"
+        );
+        let text = cards_text(&html).expect("cards");
+        for i in 0..4 {
+            assert!(text.contains(&format!("Story {i} about")), "{text}");
+        }
+        let (doc, _) = super::super::shape::parse_measured(&html, 50_000);
+        // The page's own header (outside any article) is chrome still…
+        let c = find(&doc, true).expect("cards");
+        drop_chrome(&NodeRef::new(c.id, &doc.tree), true);
+        let kept = tree::text(&NodeRef::new(c.id, &doc.tree));
+        assert!(kept.contains("Story 3 about"), "{kept}");
+        // …and on a page that reads them as chrome (a product's, a thread's), the headers
+        // hold no card's text: no listing.
+        assert_eq!(find(&doc, false), None);
+        assert!(articles_own(super::super::kind::Kind::Listing));
+        assert!(!articles_own(super::super::kind::Kind::Product));
+        assert!(!articles_own(super::super::kind::Kind::Forum));
     }
 
     #[test]

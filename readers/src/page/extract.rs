@@ -185,7 +185,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     if kind == Kind::Product {
         not_product(&doc);
     }
-    let cards = super::cards::find(&doc);
+    let cards = super::cards::find(&doc, super::cards::articles_own(kind));
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
     if matches!(kind, Kind::Documentation | Kind::Service)
         && let Some(x) = by_kind(doc.clone(), kind, html, url)
@@ -462,7 +462,7 @@ fn or_cards(
     };
     let page = page();
     let block = NodeRef::new(cards.id, &page.tree);
-    drop_named(&block, super::cards::CHROME);
+    super::cards::drop_chrome(&block, super::cards::articles_own(kind));
     let names = match kind {
         Kind::Forum => Names::Posts,
         k => names_of(k),
@@ -3221,7 +3221,7 @@ mod tests {
         // pager line the cards do not hold), the page still gets its cards; an article of
         // prose whose paragraph they do not hold keeps its text.
         let doc = Document::from(html.as_str());
-        let cards = super::super::cards::find(&doc);
+        let cards = super::super::cards::find(&doc, true);
         for (line, cards_read) in [
             (
                 "Showing up to 50 entries per page: fewer | more | all",
@@ -4105,7 +4105,7 @@ mod tests {
         let url = Url::parse("https://center.example.org/work").expect("url");
         let read = |html: &str| {
             let (doc, shape) = super::super::shape::parse_measured(html, MAX_ELEMENTS);
-            let cards = super::super::cards::find(&doc);
+            let cards = super::super::cards::find(&doc, true);
             let listing = read_as_listing(&doc, Kind::Article, cards, shape.text_chars);
             let first = "word ".repeat(1500 / 5);
             let x = finished(
@@ -4221,7 +4221,7 @@ mod tests {
         };
         let listing = |html: &str| {
             let (doc, shape) = super::super::shape::parse_measured(html, MAX_ELEMENTS);
-            let cards = super::super::cards::find(&doc);
+            let cards = super::super::cards::find(&doc, true);
             read_as_listing(&doc, Kind::Article, cards, shape.text_chars)
         };
         assert!(!listing(&page("")));
