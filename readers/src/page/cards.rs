@@ -44,17 +44,28 @@ pub fn articles_own(kind: super::kind::Kind) -> bool {
 /// Whether element `n`, met `in_article` elements deep inside `<article>`s, is chrome to a
 /// listing: one of [`CHROME`], but a header or footer of an article when `articles_own`.
 fn chrome(n: &NodeRef<'_>, in_article: usize, articles_own: bool) -> bool {
-    tree::named(n, CHROME) && !(articles_own && in_article > 0 && tree::named(n, SECTION_OWN))
+    chrome_of(n, CHROME, in_article, articles_own)
+}
+
+/// [`chrome`] with `names` for [`CHROME`].
+fn chrome_of(n: &NodeRef<'_>, names: &[&str], in_article: usize, articles_own: bool) -> bool {
+    tree::named(n, names) && !(articles_own && in_article > 0 && tree::named(n, SECTION_OWN))
 }
 
 /// Removes what is chrome to a listing ([`chrome`]) from `block`'s subtree, in one pass.
 pub fn drop_chrome(block: &NodeRef<'_>, articles_own: bool) {
+    drop_named_outside_articles(block, CHROME, articles_own);
+}
+
+/// Removes the elements named one of `names` from `block`'s subtree, in one pass, but an
+/// article's own header when `articles_own`.
+pub fn drop_named_outside_articles(block: &NodeRef<'_>, names: &[&str], articles_own: bool) {
     let mut doomed = Vec::new();
     let mut in_article = 0usize;
     for edge in tree::edges(block) {
         match edge {
             Edge::Open(n) if n.is_element() => {
-                if n.id != block.id && chrome(&n, in_article, articles_own) {
+                if n.id != block.id && chrome_of(&n, names, in_article, articles_own) {
                     doomed.push(n);
                 }
                 in_article += usize::from(n.has_name("article"));

@@ -267,12 +267,12 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     });
     let block = if let Some((id, _, _)) = named_body {
         let page = page.take().unwrap_or_else(parsed);
-        let (html, text) = block_text(&NodeRef::new(id, &page.tree), Names::Any);
+        let (html, text) = block_text(&NodeRef::new(id, &page.tree), Names::Any, true);
         Some((String::new(), html, text))
     } else if short {
         let page = page.take().unwrap_or_else(parsed);
         largest_block(&page, beat, ARTICLE_SHARE).map(|(title, block)| {
-            let (html, text) = block_text(&block, names_of(kind));
+            let (html, text) = block_text(&block, names_of(kind), super::cards::articles_own(kind));
             (title, html, text)
         })
     } else {
@@ -513,7 +513,8 @@ fn finished(
 }
 
 /// The page's largest block (holding `share` of the best block's text), cleaned and
-/// rendered; `None` when it has no text.
+/// rendered (its articles' headers kept: it serves documentation, service and oversized
+/// pages); `None` when it has no text.
 fn block_read(
     doc: &Document,
     share: (usize, usize),
@@ -525,7 +526,7 @@ fn block_read(
 ) -> Option<Extracted> {
     let (found, block) = largest_block(doc, 0, share)?;
     let title = title.unwrap_or(found);
-    let (body, text) = block_text(&block, names);
+    let (body, text) = block_text(&block, names, true);
     if nonspace(&text) == 0 {
         return None;
     }
@@ -534,9 +535,11 @@ fn block_read(
 }
 
 /// A block taken as the page's text (its largest block, the body it names), cleaned as an
-/// article's text is, its chrome out: its HTML and its plain text. `names`: see [`clean`].
-fn block_text(block: &NodeRef<'_>, names: Names) -> (String, String) {
-    drop_named(block, CHROME);
+/// article's text is, its chrome out — but the headers of the articles in it when
+/// `articles_own` ([`super::cards::articles_own`]): its HTML and its plain text. `names`:
+/// see [`clean`].
+fn block_text(block: &NodeRef<'_>, names: Names, articles_own: bool) -> (String, String) {
+    super::cards::drop_named_outside_articles(block, CHROME, articles_own);
     clean(block, false, names, false);
     let text = tree::text(block);
     (block.inner_html().to_string(), text)
@@ -2823,6 +2826,29 @@ mod tests {
     fn holds_each(text: &str, lines: impl Iterator<Item = String>) {
         for line in lines {
             assert!(text.contains(&line), "{line}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_blocks_articles_keep_their_headers_and_the_pages_header_goes() {
+        // A front page read as its largest block: each story's <header> holds its title and
+        // dek (Phoronix's), the block's own banner is chrome.
+        let stories: String = (0..3)
+            .map(|i| {
+                format!(
+                    "<article><header><h2>Kernel {i} released</h2><p>What changed in {i}.</p>\
+                     </header><p>The body of story {i}, a paragraph of it.</p></article>"
+                )
+            })
+            .collect();
+        let html = format!("<div id='b'><header>Site banner and menu</header>{stories}</div>");
+        for (own, titled) in [(true, true), (false, false)] {
+            let doc = Document::from(html.as_str());
+            let block = tree::first_element(&doc.root(), |n| n.has_name("div")).expect("block");
+            let (_, text) = block_text(&block, Names::Any, own);
+            assert!(text.contains("The body of story 2"), "{text}");
+            assert_eq!(text.contains("Kernel 2 released"), titled, "{own}: {text}");
+            assert!(!text.contains("Site banner"), "{text}");
         }
     }
 
