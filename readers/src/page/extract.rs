@@ -801,13 +801,6 @@ fn not_product(doc: &Document) {
 /// The id of the element Readability puts the article in.
 const ARTICLE_ROOT: &str = "readability-page-1";
 
-/// Removes every element named one of `names` under `root` (not `root` itself).
-fn drop_named(root: &NodeRef<'_>, names: &[&str]) {
-    let doomed: Vec<NodeRef<'_>> = root.descendants_it().filter(|d| named(d, names)).collect();
-    for d in doomed {
-        d.remove_from_parent();
-    }
-}
 
 /// Whether element `n` is one the pre-pass looks at: a definition list (a fact box), a
 /// licence link (`rel` with the word `license`, any case, or an `href` to a Creative
