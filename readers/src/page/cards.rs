@@ -27,10 +27,11 @@ pub const CHROME: &[&str] = &[
     "select",
 ];
 
-/// Of [`CHROME`], what is a card's own inside an `<article>`: HTML's `<header>` and
-/// `<footer>` belong to their nearest sectioning element, so inside an article they are its
-/// heading and its byline, not the page's banner (a news index's `<article><header><h2>`
-/// cards: AppleInsider's topic pages hold every title and summary in one).
+/// Of [`CHROME`], what is a card's own inside an `<article>`: HTML's `<header>` belongs to
+/// its nearest sectioning element, so inside an article it is the article's heading, not
+/// the page's banner (a news index's `<article><header><h2>` cards: AppleInsider's topic
+/// pages hold every title and summary in one). Its `<footer>` too, by the same rule, but
+/// counting one changed no page of WCXB's development split: left chrome.
 const SECTION_OWN: &[&str] = &["header"];
 
 /// Whether a page of `kind` reads an article's header as its own ([`SECTION_OWN`]): not a
@@ -42,7 +43,7 @@ pub fn articles_own(kind: super::kind::Kind) -> bool {
 }
 
 /// Whether element `n`, met `in_article` elements deep inside `<article>`s, is chrome to a
-/// listing: one of [`CHROME`], but a header or footer of an article when `articles_own`.
+/// listing: one of [`CHROME`], but an article's header when `articles_own`.
 fn chrome(n: &NodeRef<'_>, in_article: usize, articles_own: bool) -> bool {
     chrome_of(n, CHROME, in_article, articles_own)
 }
@@ -103,8 +104,8 @@ struct Frame {
 }
 
 /// The page's repeated cards ([`Cards`]), `None` when no element has [`MIN_CARDS`]
-/// children of one shape with text. `articles_own`: an article's header and footer are its
-/// own ([`SECTION_OWN`]), not chrome.
+/// children of one shape with text. `articles_own`: an article's header is its own
+/// ([`SECTION_OWN`]), not chrome.
 pub fn find(doc: &Document, articles_own: bool) -> Option<Cards> {
     let mut open: Vec<Frame> = vec![Frame::default()];
     let mut in_chrome = 0usize;

@@ -801,7 +801,6 @@ fn not_product(doc: &Document) {
 /// The id of the element Readability puts the article in.
 const ARTICLE_ROOT: &str = "readability-page-1";
 
-
 /// Whether element `n` is one the pre-pass looks at: a definition list (a fact box), a
 /// licence link (`rel` with the word `license`, any case, or an `href` to a Creative
 /// Commons licence or dedication), a block whose class or id holds `comment`, an e-mail
