@@ -184,27 +184,62 @@ fn repeated(kids: &mut [(u64, usize)]) -> Option<usize> {
 /// class word"). Hashed with foldhash, read in place: no element costs an allocation.
 fn shape(n: &NodeRef<'_>) -> u64 {
     let state = foldhash::fast::FixedState::default();
-    tree::element(n, |e| {
-        let word = e.attr("class").and_then(|class| {
-            class.split_ascii_whitespace().find(|w| {
-                w.len() > 1
-                    && !w.bytes().any(|b| b.is_ascii_digit())
-                    && ![
-                        "tag-",
-                        "category-",
-                        "post-",
-                        "type-",
-                        "status-",
-                        "format-",
-                        "has-",
-                    ]
-                    .iter()
-                    .any(|p| w.starts_with(p))
-            })
-        });
-        state.hash_one((e.name, word))
+    tree::element(n, |e| state.hash_one((e.name, component(e)))).unwrap_or_default()
+}
+
+/// The word of an element's class that names its component ([`shape`]).
+fn component<'e>(e: &tree::El<'e>) -> Option<&'e str> {
+    e.attr("class").and_then(|class| {
+        class.split_ascii_whitespace().find(|w| {
+            w.len() > 1
+                && !w.bytes().any(|b| b.is_ascii_digit())
+                && ![
+                    "tag-",
+                    "category-",
+                    "post-",
+                    "type-",
+                    "status-",
+                    "format-",
+                    "has-",
+                ]
+                .iter()
+                .any(|p| w.starts_with(p))
+        })
     })
-    .unwrap_or_default()
+}
+
+/// Elements of the same component as the cards looked at, before them, for the post
+/// they reply to ([`replies_to`]).
+const POST_LOOKS: usize = 8;
+
+/// Whether `cards` (in `doc`) are the replies to the post whose text holds `paragraph`:
+/// an element before them, outside them, is of their container's component (Vanilla's
+/// thread: the opening post in a `div.MessageList`, its comments the cards of a
+/// `ul.MessageList`) and holds that paragraph. The first [`POST_LOOKS`] such elements are
+/// rendered; the walk stops at the cards.
+pub fn replies_to(doc: &Document, cards: &Cards, paragraph: &str) -> bool {
+    let container = NodeRef::new(cards.id, &doc.tree);
+    let Some(word) = tree::element(&container, |e| component(e).map(str::to_string)).flatten()
+    else {
+        return false;
+    };
+    let mut looks = 0usize;
+    for edge in tree::edges(&doc.root()) {
+        let Edge::Open(n) = edge else { continue };
+        if n.id == cards.id || looks >= POST_LOOKS {
+            return false;
+        }
+        if !tree::element_is(&n, |e| component(e) == Some(word.as_str()))
+            || container.ancestors_it(None).any(|a| a.id == n.id)
+        {
+            continue;
+        }
+        looks += 1;
+        if tree::text(&n).contains(paragraph) {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]

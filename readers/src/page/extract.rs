@@ -457,9 +457,16 @@ fn or_cards(
         return x;
     }
     let least = CARDS_OVER.saturating_mul(chars);
-    let Some(cards) = cards.filter(|c| c.chars > least) else {
+    let Some(cards) = cards else {
         return x;
     };
+    if cards.chars <= least {
+        return if kind == Kind::Forum {
+            with_replies(x, cards, page(), html, url)
+        } else {
+            x
+        };
+    }
     let page = page();
     let block = NodeRef::new(cards.id, &page.tree);
     super::cards::drop_chrome(&block, super::cards::articles_own(kind));
@@ -488,6 +495,40 @@ fn or_cards(
     }
     let body = sanitize(&block.inner_html(), Some(url));
     finished(&x.title, body, text, html, None)
+}
+
+/// A thread read as its opening post (`x`) followed by its replies, when the page's cards
+/// are the replies to that post ([`super::cards::replies_to`]: of its component, Vanilla's
+/// comments under its discussion) but hold too little to replace it; `x` otherwise.
+fn with_replies(
+    x: Extracted,
+    cards: super::cards::Cards,
+    page: Document,
+    html: &str,
+    url: &Url,
+) -> Extracted {
+    let Some(longest) = x
+        .text
+        .split("\n\n")
+        .map(str::trim)
+        .max_by_key(|p| p.len())
+        .filter(|p| nonspace(p) >= PROSE_MIN_CHARS)
+    else {
+        return x;
+    };
+    if !super::cards::replies_to(&page, &cards, longest) {
+        return x;
+    }
+    let block = NodeRef::new(cards.id, &page.tree);
+    super::cards::drop_chrome(&block, false);
+    clean(&block, false, Names::Posts, true);
+    let replies = tree::text(&block);
+    if nonspace(&replies) == 0 || x.text.contains(replies.trim()) {
+        return x;
+    }
+    let body = format!("{}{}", x.html, sanitize(&block.inner_html(), Some(url)));
+    let text = format!("{}\n\n{}", x.text.trim_end(), replies.trim());
+    finished(&x.title, body, text, html, x.warning)
 }
 
 /// Characters of a paragraph of prose: [`or_cards`] counts them without whitespace,
@@ -2841,6 +2882,49 @@ mod tests {
             assert!(text.contains("The body of story 2"), "{text}");
             assert_eq!(text.contains("Kernel 2 released"), titled, "{own}: {text}");
             assert!(!text.contains("Site banner"), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_thread_is_its_opening_post_and_the_replies_to_it() {
+        // Vanilla's thread: the opening post in a div.MessageList, its comments the cards of
+        // a ul.MessageList, together less than twice the post — the post and every reply.
+        // Cards of another component (a "similar threads" strip) are not replies.
+        let post = "The project has ended its open source edition, and the maintainers wrote \
+                    that the last release will get security fixes for one more year only. "
+            .repeat(4);
+        let thread = |list: &str| {
+            let replies: String = (0..3)
+                .map(|i| {
+                    format!(
+                        "<li class='Item Alt ItemComment'><div class='Message'>Reply {i}: we \
+                         moved our forum to another engine last spring.</div></li>"
+                    )
+                })
+                .collect();
+            format!(
+                "<html><head><title>Open source has ended</title></head><body><main>\
+                 <div class='MessageList Discussion'><div class='Item ItemDiscussion'>\
+                 <h1>Open source has ended</h1><div class='Message'><p>{post}</p></div></div>\
+                 </div><ul class='{list}'>{replies}</ul></main></body></html>"
+            )
+        };
+        let url = Url::parse("https://forum.example/discussion/1/open-source").expect("url");
+        for (list, replied) in [("MessageList DataList Comments", true), ("Similar", false)] {
+            let x = extract_as(&thread(list), &url, Some(Kind::Forum)).expect("extracted");
+            assert!(
+                x.text.contains("security fixes for one more year"),
+                "{}",
+                x.text
+            );
+            for i in 0..3 {
+                assert_eq!(
+                    x.text.contains(&format!("Reply {i}: we moved")),
+                    replied,
+                    "{list}: {}",
+                    x.text
+                );
+            }
         }
     }
 
