@@ -342,17 +342,22 @@ fn journal_loop(
     // The last batch's vector, emptied, to take the queue's place (keeps its capacity).
     let mut spare = Vec::new();
     loop {
+        // An idle tick takes nothing: no batch allocated, no second lock below.
         let (batch, closed) = {
             let mut st = queue.state.lock().unwrap_or_else(|e| e.into_inner());
-            let batch = Arc::new(std::mem::replace(&mut st.records, spare));
-            if !batch.is_empty() {
-                st.writing = Some(batch.clone());
-            }
+            let batch = (!st.records.is_empty()).then(|| {
+                let b = Arc::new(std::mem::replace(
+                    &mut st.records,
+                    std::mem::take(&mut spare),
+                ));
+                st.writing = Some(b.clone());
+                b
+            });
             (batch, st.closed)
         };
         queue.drained.notify_waiters();
         queue.drained_blocking.notify_all();
-        for rec in batch.iter() {
+        for rec in batch.iter().flat_map(|b| b.iter()) {
             push_line(&mut buf, rec);
             // A segment ends at the first line that reaches its size.
             if seg.end + buf.len() as u64 >= paths.segment_bytes {
@@ -369,13 +374,15 @@ fn journal_loop(
         paths.meter.wrote(buf.len() as u64);
         append(&mut seg, &mut buf, queue, &progress);
         // In the journal now (or lost to a failed write): no longer looked for in the queue.
-        queue
-            .state
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .writing = None;
-        spare = Arc::try_unwrap(batch).unwrap_or_default();
-        spare.clear();
+        if let Some(batch) = batch {
+            queue
+                .state
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .writing = None;
+            spare = Arc::try_unwrap(batch).unwrap_or_default();
+            spare.clear();
+        }
         if closed {
             break;
         }

@@ -42,14 +42,9 @@ pub fn articles_own(kind: super::kind::Kind) -> bool {
     !matches!(kind, super::kind::Kind::Product | super::kind::Kind::Forum)
 }
 
-/// Whether element `n`, met `in_article` elements deep inside `<article>`s, is chrome to a
-/// listing: one of [`CHROME`], but an article's header when `articles_own`.
-fn chrome(n: &NodeRef<'_>, in_article: usize, articles_own: bool) -> bool {
-    chrome_of(n, CHROME, in_article, articles_own)
-}
-
-/// [`chrome`] with `names` for [`CHROME`].
-fn chrome_of(n: &NodeRef<'_>, names: &[&str], in_article: usize, articles_own: bool) -> bool {
+/// Whether element `n`, met `in_article` elements deep inside `<article>`s, is chrome: named
+/// one of `names` ([`CHROME`] for a listing), but an article's header when `articles_own`.
+fn chrome(n: &NodeRef<'_>, names: &[&str], in_article: usize, articles_own: bool) -> bool {
     tree::named(n, names) && !(articles_own && in_article > 0 && tree::named(n, SECTION_OWN))
 }
 
@@ -66,7 +61,7 @@ pub fn drop_named_outside_articles(block: &NodeRef<'_>, names: &[&str], articles
     for edge in tree::edges(block) {
         match edge {
             Edge::Open(n) if n.is_element() => {
-                if n.id != block.id && chrome_of(&n, names, in_article, articles_own) {
+                if n.id != block.id && chrome(&n, names, in_article, articles_own) {
                     doomed.push(n);
                 }
                 in_article += usize::from(n.has_name("article"));
@@ -123,7 +118,7 @@ pub fn find(doc: &Document, articles_own: bool) -> Option<Cards> {
             }
             Edge::Open(n) => {
                 if n.is_element() {
-                    in_chrome += usize::from(chrome(&n, in_article, articles_own));
+                    in_chrome += usize::from(chrome(&n, CHROME, in_article, articles_own));
                     in_article += usize::from(n.has_name("article"));
                     open.push(Frame::default());
                 }
@@ -134,7 +129,7 @@ pub fn find(doc: &Document, articles_own: bool) -> Option<Cards> {
                 }
                 let Frame { chars, mut kids } = open.pop().unwrap_or_default();
                 in_article -= usize::from(n.has_name("article"));
-                let chrome = chrome(&n, in_article, articles_own);
+                let chrome = chrome(&n, CHROME, in_article, articles_own);
                 if in_chrome == 0
                     && let Some(cards) = repeated(&mut kids)
                     && best.is_none_or(|(b, ..)| cards > b)
@@ -351,12 +346,14 @@ mod tests {
         let stories: String = (0..4)
             .map(|i| {
                 format!(
-                    "<article class='river'><header><h2><a href='/s/{i}'>Story {i} about the                      new headphones</a></h2><p>What story {i} says in a line.</p></header></article>"
+                    "<article class='river'><header><h2><a href='/s/{i}'>Story {i} about the \
+                     new headphones</a></h2><p>What story {i} says in a line.</p></header></article>"
                 )
             })
             .collect();
         let html = format!(
-            "<header><nav><a href='/'>Home of the site, its banner</a></nav></header>             <main><h1>Headphones</h1><section>{stories}</section></main>"
+            "<header><nav><a href='/'>Home of the site, its banner</a></nav></header>\
+             <main><h1>Headphones</h1><section>{stories}</section></main>"
         );
         let text = cards_text(&html).expect("cards");
         for i in 0..4 {

@@ -462,7 +462,7 @@ fn or_cards(
     };
     if cards.chars <= least {
         return if kind == Kind::Forum {
-            with_replies(x, cards, page(), html, url)
+            with_replies(x, cards, page, html, url)
         } else {
             x
         };
@@ -503,7 +503,7 @@ fn or_cards(
 fn with_replies(
     x: Extracted,
     cards: super::cards::Cards,
-    page: Document,
+    page: impl FnOnce() -> Document,
     html: &str,
     url: &Url,
 ) -> Extracted {
@@ -516,11 +516,13 @@ fn with_replies(
     else {
         return x;
     };
+    // The page's tree only for a post with a paragraph to look for (it may be parsed again).
+    let page = page();
     if !super::cards::replies_to(&page, &cards, longest) {
         return x;
     }
     let block = NodeRef::new(cards.id, &page.tree);
-    super::cards::drop_chrome(&block, false);
+    super::cards::drop_chrome(&block, super::cards::articles_own(Kind::Forum));
     clean(&block, false, Names::Posts, true);
     let replies = tree::text(&block);
     if nonspace(&replies) == 0 || x.text.contains(replies.trim()) {
