@@ -397,4 +397,38 @@ mod tests {
         let text = cards_text(&html).expect("cards");
         assert!(text.len() > 20_000 * 20);
     }
+
+    #[test]
+    fn the_post_replied_to_is_looked_for_in_the_first_elements_of_its_component_only() {
+        // A thread's replies (the cards of a `ul.MessageList`) and before them elements of
+        // the same component, the last holding the post's paragraph: found when it is
+        // among the first POST_LOOKS looked at, not past them (a page of thousands of
+        // them is not rendered one by one). The notices are too short to be cards.
+        let post = "The opening post of the thread, which the replies below answer one by one.";
+        let page = |decoys: usize| {
+            let before: String = (0..decoys)
+                .map(|i| format!("<div class='MessageList'><p>Notice {i}.</p></div>"))
+                .collect();
+            let replies: String = (0..4)
+                .map(|i| {
+                    format!(
+                        "<li class='Item'><p>Reply number {i}, agreeing with the post above.</p></li>"
+                    )
+                })
+                .collect();
+            format!(
+                "<html><body>{before}<div class='MessageList'><p>{post}</p></div>\
+                 <ul class='MessageList'>{replies}</ul></body></html>"
+            )
+        };
+        let replied = |decoys: usize| {
+            let (doc, _) = super::super::shape::parse_measured(&page(decoys), 50_000);
+            let cards = find(&doc, false).expect("the replies are the cards");
+            assert!(tree::text(&NodeRef::new(cards.id, &doc.tree)).contains("Reply number 3"));
+            replies_to(&doc, &cards, post)
+        };
+        assert!(replied(0));
+        assert!(replied(POST_LOOKS - 1));
+        assert!(!replied(POST_LOOKS));
+    }
 }
