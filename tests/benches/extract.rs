@@ -7,7 +7,9 @@
 //!
 //! paw is measured twice: in process, and through a worker process (`rss read`'s real
 //! path: the page over a pipe to the sandboxed worker, the article back); the ratio to
-//! Readability.js is given for both.
+//! Readability.js is given for both. The worker is the test worker binary, built as the
+//! bench is; `PAW_BENCH_WORKER=target/release/paw-worker` times the one `scripts/build`
+//! ships instead (profile-guided: docs/benchmarks.md).
 //!
 //! Run: `cargo bench -p paw-tests --bench extract`. Readability.js is taken from
 //! `target/js` (`npm install --prefix target/js @mozilla/readability jsdom`); without it
@@ -181,8 +183,11 @@ fn main() {
     let (wart_rate, wrd_rate) = (worker_rate(&w, &art, 5), worker_rate(&w, &rd, 5));
     let st = w.pool.stats();
     println!(
-        "worker jobs: {} answered, {} lost, {} workers started",
-        st.jobs_done, st.jobs_failed, st.started
+        "worker jobs: {} answered, {} lost, {} workers started; the worker: {}",
+        st.jobs_done,
+        st.jobs_failed,
+        st.started,
+        w.exe.display()
     );
     drop(w);
     println!(

@@ -1,5 +1,6 @@
 //! A worker pool for the benches: the daemon's own `Pool`, running the test worker binary
-//! as its workers.
+//! as its workers — or the binary `PAW_BENCH_WORKER` names (`target/release/paw-worker`
+//! as `scripts/build` leaves it, to time the worker that ships).
 
 use std::sync::Arc;
 
@@ -18,6 +19,8 @@ pub struct Workers {
     pub rt: tokio::runtime::Runtime,
     /// The pool.
     pub pool: Arc<Pool>,
+    /// The binary its workers run.
+    pub exe: std::path::PathBuf,
     stop: CancellationToken,
 }
 
@@ -34,14 +37,21 @@ impl Workers {
             processes,
             ..WorkerConfig::default()
         };
-        let pool = Pool::new(crate::worker_bin(), cfg, TaskTracker::new(), stop.clone());
+        let exe = std::env::var_os("PAW_BENCH_WORKER")
+            .map_or_else(crate::worker_bin, std::path::PathBuf::from);
+        let pool = Pool::new(exe.clone(), cfg, TaskTracker::new(), stop.clone());
         rt.block_on(async {
             pool.start();
             while pool.stats().alive < processes {
                 tokio::time::sleep(std::time::Duration::from_millis(5)).await;
             }
         });
-        Workers { rt, pool, stop }
+        Workers {
+            rt,
+            pool,
+            exe,
+            stop,
+        }
     }
 }
 

@@ -175,6 +175,37 @@ fn ci_runs_the_readme_test_command() {
     assert!(read(".ci/run").contains("scripts/test"));
 }
 
+#[test]
+fn the_readme_builds_with_the_profile_guided_worker_trained_off_the_measured_pages() {
+    // The README's build command is scripts/build, which trains paw-worker's profile on
+    // fixtures that are not the pages its speed is measured on (docs/benchmarks.md,
+    // "Profile-guided optimisation"): the article benchmark and Readability's test pages.
+    let readme = read("README.md");
+    assert!(
+        readme.contains("scripts/deps && scripts/build && target/release/paw-client exec hello")
+    );
+    let build = read("scripts/build");
+    let trained: Vec<&str> = build
+        .lines()
+        .filter(|l| l.trim_start().starts_with("tests/fixtures/"))
+        .flat_map(str::split_whitespace)
+        .filter(|w| w.starts_with("tests/fixtures/"))
+        .collect();
+    assert!(
+        !trained.is_empty(),
+        "scripts/build names no training fixtures"
+    );
+    for dir in &trained {
+        assert!(root().join(dir).is_dir(), "{dir} is not a fixture folder");
+        for measured in ["article-benchmark", "readability"] {
+            assert!(
+                !dir.contains(measured),
+                "{dir}: the speed's own pages are not trained on"
+            );
+        }
+    }
+}
+
 /// The packages `package` links (normal dependencies, with `features`), by name.
 fn linked(package: &str, features: &str) -> Vec<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
