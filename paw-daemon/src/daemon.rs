@@ -142,13 +142,16 @@ impl Daemon {
             loop {
                 let (paths, cfg) = (paths.clone(), cfg.clone());
                 let seen = meter.pass_begins();
+                // Under the cap by the run files the materialiser has yet to write.
+                let cap = cfg.max_mb.saturating_mul(1 << 20);
+                let max_bytes = cap.saturating_sub(meter.reserve(cap));
                 let pruned = tokio::task::spawn_blocking(move || {
                     retention::prune(
                         &paths,
                         crate::clock::now_ms(),
                         day_ms,
                         cfg.retention_days,
-                        cfg.max_mb.saturating_mul(1 << 20),
+                        max_bytes,
                     )
                 })
                 .await

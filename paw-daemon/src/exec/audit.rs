@@ -361,8 +361,7 @@ fn journal_loop(
             push_line(&mut buf, rec);
             // A segment ends at the first line that reaches its size.
             if seg.end + buf.len() as u64 >= paths.segment_bytes {
-                paths.meter.wrote(buf.len() as u64);
-                append(&mut seg, &mut buf, queue, &progress);
+                append(&mut seg, &mut buf, queue, &progress, &paths.meter);
                 if seg.end >= paths.segment_bytes && seg.rotate(paths) {
                     let _ = progress.send(Progress::Appended {
                         seq: seg.seq,
@@ -371,8 +370,7 @@ fn journal_loop(
                 }
             }
         }
-        paths.meter.wrote(buf.len() as u64);
-        append(&mut seg, &mut buf, queue, &progress);
+        append(&mut seg, &mut buf, queue, &progress, &paths.meter);
         // In the journal now (or lost to a failed write): no longer looked for in the queue.
         if let Some(batch) = batch {
             queue
@@ -394,14 +392,24 @@ fn journal_loop(
     let _ = progress.send(Progress::Stop);
 }
 
-/// Appends `buf` (whole lines) to the segment in one write and empties it.
-fn append(seg: &mut Segment, buf: &mut Vec<u8>, queue: &Queue, progress: &mpsc::Sender<Progress>) {
+/// Appends `buf` (whole lines) to the segment in one write and empties it. What landed is
+/// counted on the meter, and owed as the run files the materialiser will make of it (before
+/// the materialiser hears of it).
+fn append(
+    seg: &mut Segment,
+    buf: &mut Vec<u8>,
+    queue: &Queue,
+    progress: &mpsc::Sender<Progress>,
+    meter: &super::meter::Meter,
+) {
     if buf.is_empty() {
         return;
     }
     match seg.file.write_all(buf) {
         Ok(()) => {
             seg.end += buf.len() as u64;
+            meter.wrote(buf.len() as u64);
+            meter.owe(buf.len() as u64);
             let _ = progress.send(Progress::Appended {
                 seq: seg.seq,
                 end: seg.end,
@@ -570,7 +578,7 @@ fn materialise_loop(
             let before = r.at.offset;
             r.at.offset = materialise_range(&r.reader, before, target, &paths.runs, stop_by);
             // Each line read became a run file of the same bytes.
-            paths.meter.wrote(r.at.offset - before);
+            paths.meter.materialised(r.at.offset - before);
             stalled = r.at.offset == before;
         } else if let Some(next) = targets.range(r.at.seq + 1..).next().map(|(s, _)| *s) {
             // This segment is sealed (a later one exists) and done: on to the next.

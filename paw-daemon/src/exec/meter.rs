@@ -8,8 +8,9 @@ use std::time::Duration;
 /// Bytes the audit wrote since retention last ran, and the signal that asks for a pass
 /// early: `[audit] max_mb` holds at every moment (at most 5 % over), not only when the
 /// clock next runs retention. Every writer of the audit (the journal thread, the
-/// materialiser, spilled outputs) counts what it wrote; past a fortieth of the cap, the
-/// retention task is woken.
+/// materialiser, spilled outputs) counts what it wrote once it is on disk (a pass it wakes
+/// finds it there); past a fortieth of the cap, the retention task is woken. Journal lines
+/// not yet copied into run files are owed, and a pass prunes that much under the cap.
 #[derive(Debug, Default)]
 pub struct Meter {
     written: std::sync::atomic::AtomicU64,
@@ -21,6 +22,9 @@ pub struct Meter {
     unpruned: std::sync::atomic::AtomicU64,
     slack: std::sync::atomic::AtomicU64,
     passed: tokio::sync::Notify,
+    /// Journal bytes the materialiser has yet to copy into run files: bytes that will land
+    /// without a call to wait for them, so a pass prunes that much under the cap.
+    owed: std::sync::atomic::AtomicU64,
 }
 
 /// The longest a call waits for a retention pass before it goes on anyway (a pass that
@@ -54,6 +58,28 @@ impl Meter {
             self.written.store(0, Relaxed);
             self.wake.notify_one();
         }
+    }
+
+    /// `n` journal bytes landed that the materialiser will copy into run files.
+    pub fn owe(&self, n: u64) {
+        self.owed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The materialiser wrote `n` bytes of run files: counted, and no longer owed.
+    pub fn materialised(&self, n: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let _ = self
+            .owed
+            .fetch_update(Relaxed, Relaxed, |o| Some(o.saturating_sub(n)));
+        self.wrote(n);
+    }
+
+    /// What a pass keeps free under a cap of `max_bytes` for the run files still owed (at
+    /// most half the cap: a stalled materialiser must not empty the audit).
+    pub fn reserve(&self, max_bytes: u64) -> u64 {
+        self.owed
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .min(max_bytes / 2)
     }
 
     /// Waits until enough has been written to ask for a pass.

@@ -392,11 +392,13 @@ impl ExecRuntime {
     async fn spill(&self, path: std::path::PathBuf, text: String) -> Option<Artifact> {
         let display = self.home.display_path(&path)?;
         let p = path.clone();
-        self.audit_paths.meter.wrote(text.len() as u64);
+        let n = text.len() as u64;
         let written = tokio::task::spawn_blocking(move || {
             crate::store::write_atomic(&p, text.as_bytes(), crate::store::Durability::NoSync)
         })
         .await;
+        // Counted once on disk: a pass it wakes must find it there.
+        self.audit_paths.meter.wrote(n);
         match written {
             Ok(Ok(())) => Some(Artifact {
                 description: format!("full {} of the run", stream_name(&path)),

@@ -39,3 +39,22 @@ fn a_call_waits_for_a_pass_once_more_than_the_slack_is_unpruned() {
             .expect("no cap: no wait");
     });
 }
+
+#[test]
+fn journal_lines_are_owed_until_materialised_and_the_reserve_is_at_most_half_the_cap() {
+    let m = Meter::new(1 << 20);
+    m.wrote(10_000);
+    m.owe(10_000);
+    assert_eq!(m.reserve(1 << 20), 10_000);
+    m.materialised(4_000);
+    assert_eq!(m.reserve(1 << 20), 6_000);
+    // The run files count as written, the journal line once more.
+    assert_eq!(m.pass_begins(), 14_000);
+    // A resumed backlog (never owed) counts as written and owes nothing below zero.
+    m.materialised(50_000);
+    assert_eq!(m.reserve(1 << 20), 0);
+    assert_eq!(m.pass_begins(), 64_000);
+    // A stalled materialiser keeps at most half the cap free.
+    m.owe(10 << 20);
+    assert_eq!(m.reserve(1 << 20), 1 << 19);
+}
