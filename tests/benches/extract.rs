@@ -9,7 +9,8 @@
 //! path: the page over a pipe to the sandboxed worker, the article back); the ratio to
 //! Readability.js is given for both. The worker is the test worker binary, built as the
 //! bench is; `PAW_BENCH_WORKER=target/release/paw-worker` times the one `scripts/build`
-//! ships instead (profile-guided: docs/benchmarks.md).
+//! ships too, in the same run, rounds alternated with the test worker's (profile-guided:
+//! docs/benchmarks.md).
 //!
 //! Run: `cargo bench -p paw-tests --bench extract`. Readability.js is taken from
 //! `target/js` (`npm install --prefix target/js @mozilla/readability jsdom`); without it
@@ -180,16 +181,46 @@ fn main() {
     let art_rate = paw_rate(&art, 5);
     let rd_rate = paw_rate(&rd, 5);
     let w = Workers::start(1);
-    let (wart_rate, wrd_rate) = (worker_rate(&w, &art, 5), worker_rate(&w, &rd, 5));
-    let st = w.pool.stats();
-    println!(
-        "worker jobs: {} answered, {} lost, {} workers started; the worker: {}",
-        st.jobs_done,
-        st.jobs_failed,
-        st.started,
-        w.exe.display()
-    );
+    // A relative path is the workspace's (cargo runs a bench in its package's directory).
+    let shipped = std::env::var_os("PAW_BENCH_WORKER").map(|exe| {
+        let exe = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(exe);
+        assert!(
+            exe.is_file(),
+            "PAW_BENCH_WORKER: no file at {}",
+            exe.display()
+        );
+        Workers::start_exe(1, exe)
+    });
+    // Rounds alternate between the two workers, so a slow spell falls on both.
+    let (mut rates, mut shipped_rates) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        rates.push((worker_rate(&w, &art, 1), worker_rate(&w, &rd, 1)));
+        if let Some(s) = &shipped {
+            shipped_rates.push((worker_rate(s, &art, 1), worker_rate(s, &rd, 1)));
+        }
+    }
+    let pair = |v: &[(f64, f64)]| {
+        (
+            median(v.iter().map(|r| r.0).collect()),
+            median(v.iter().map(|r| r.1).collect()),
+        )
+    };
+    let (wart_rate, wrd_rate) = pair(&rates);
+    for w in std::iter::once(&w).chain(shipped.as_ref()) {
+        let st = w.pool.stats();
+        println!(
+            "worker jobs: {} answered, {} lost, {} workers started; the worker: {}",
+            st.jobs_done,
+            st.jobs_failed,
+            st.started,
+            w.exe.display()
+        );
+    }
     drop(w);
+    drop(shipped);
+    let shipped_rate = (!shipped_rates.is_empty()).then(|| pair(&shipped_rates));
     println!(
         "## article extraction ({} article-benchmark pages, {} readability pages)\n",
         art.len(),
@@ -201,6 +232,9 @@ fn main() {
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     line("paw (dom_smoothie + cleaning)", &s, art_rate, rd_rate);
     line("paw through a worker", &s, wart_rate, wrd_rate);
+    if let Some((a, r)) = shipped_rate {
+        line("paw through the PAW_BENCH_WORKER worker", &s, a, r);
+    }
     match js_scores(&articles, &cases) {
         Some((js, ja, jr)) => {
             line("Readability.js + jsdom", &js, ja, jr);
@@ -214,6 +248,13 @@ fn main() {
                 wart_rate / ja,
                 wrd_rate / jr
             );
+            if let Some((a, r)) = shipped_rate {
+                println!(
+                    "paw through the PAW_BENCH_WORKER worker ÷ Readability.js pages/s: {:.0}× (article pages), {:.0}× (readability pages)",
+                    a / ja,
+                    r / jr
+                );
+            }
         }
         None => println!(
             "| Readability.js | not run: `npm install --prefix target/js @mozilla/readability jsdom` | | | | |"

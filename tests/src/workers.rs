@@ -1,6 +1,6 @@
 //! A worker pool for the benches: the daemon's own `Pool`, running the test worker binary
-//! as its workers — or the binary `PAW_BENCH_WORKER` names (`target/release/paw-worker`
-//! as `scripts/build` leaves it, to time the worker that ships).
+//! as its workers, or another worker binary ([`Workers::start_exe`]: the extract bench
+//! times `target/release/paw-worker` as `scripts/build` leaves it beside the test one).
 
 use std::sync::Arc;
 
@@ -27,6 +27,11 @@ pub struct Workers {
 impl Workers {
     /// `processes` warm workers with the default caps, ready when this returns.
     pub fn start(processes: usize) -> Self {
+        Self::start_exe(processes, crate::worker_bin())
+    }
+
+    /// [`Workers::start`] with `exe` as the worker binary.
+    pub fn start_exe(processes: usize, exe: std::path::PathBuf) -> Self {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -37,12 +42,17 @@ impl Workers {
             processes,
             ..WorkerConfig::default()
         };
-        let exe = std::env::var_os("PAW_BENCH_WORKER")
-            .map_or_else(crate::worker_bin, std::path::PathBuf::from);
         let pool = Pool::new(exe.clone(), cfg, TaskTracker::new(), stop.clone());
         rt.block_on(async {
             pool.start();
+            // A binary that cannot start would leave this waiting for ever: 10 s, then say so.
+            let since = std::time::Instant::now();
             while pool.stats().alive < processes {
+                assert!(
+                    since.elapsed() < std::time::Duration::from_secs(10),
+                    "{}: no worker started within 10 s",
+                    exe.display()
+                );
                 tokio::time::sleep(std::time::Duration::from_millis(5)).await;
             }
         });
