@@ -59,22 +59,23 @@ fn paw_rate(pages: &[(&str, &str)], runs: usize) -> f64 {
     median(rates)
 }
 
-/// pages/s of paw through a worker, median of `runs`.
-fn worker_rate(w: &Workers, pages: &[(&str, &str)], runs: usize) -> f64 {
-    let pages: Vec<(&[u8], url::Url)> = pages
+/// Pages as a worker job takes them: the bytes and the parsed URL.
+type JobPage<'a> = (&'a [u8], url::Url);
+
+fn job_pages<'a>(pages: &[(&'a str, &str)]) -> Vec<JobPage<'a>> {
+    pages
         .iter()
         .map(|(h, u)| (h.as_bytes(), url::Url::parse(u).expect("url")))
-        .collect();
-    let rates = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            for (h, u) in &pages {
-                std::hint::black_box(w.extract(h, u).ok());
-            }
-            pages.len() as f64 / t.elapsed().as_secs_f64()
-        })
-        .collect();
-    median(rates)
+        .collect()
+}
+
+/// pages/s of paw through a worker, one pass over `pages`.
+fn worker_rate(w: &Workers, pages: &[JobPage<'_>]) -> f64 {
+    let t = Instant::now();
+    for (h, u) in pages {
+        std::hint::black_box(w.extract(h, u).ok());
+    }
+    pages.len() as f64 / t.elapsed().as_secs_f64()
 }
 
 /// Readability.js's answer for one page: (id, title, text).
@@ -194,11 +195,12 @@ fn main() {
         Workers::start_exe(1, exe)
     });
     // Rounds alternate between the two workers, so a slow spell falls on both.
+    let (art_jobs, rd_jobs) = (job_pages(&art), job_pages(&rd));
     let (mut rates, mut shipped_rates) = (Vec::new(), Vec::new());
     for _ in 0..5 {
-        rates.push((worker_rate(&w, &art, 1), worker_rate(&w, &rd, 1)));
+        rates.push((worker_rate(&w, &art_jobs), worker_rate(&w, &rd_jobs)));
         if let Some(s) = &shipped {
-            shipped_rates.push((worker_rate(s, &art, 1), worker_rate(s, &rd, 1)));
+            shipped_rates.push((worker_rate(s, &art_jobs), worker_rate(s, &rd_jobs)));
         }
     }
     let pair = |v: &[(f64, f64)]| {
@@ -238,22 +240,18 @@ fn main() {
     match js_scores(&articles, &cases) {
         Some((js, ja, jr)) => {
             line("Readability.js + jsdom", &js, ja, jr);
-            println!(
-                "\npaw ÷ Readability.js pages/s: {:.0}× (article pages), {:.0}× (readability pages)",
-                art_rate / ja,
-                rd_rate / jr
-            );
-            println!(
-                "paw through a worker ÷ Readability.js pages/s: {:.0}× (article pages), {:.0}× (readability pages)",
-                wart_rate / ja,
-                wrd_rate / jr
-            );
-            if let Some((a, r)) = shipped_rate {
+            let ratio = |name: &str, a: f64, r: f64| {
                 println!(
-                    "paw through the PAW_BENCH_WORKER worker ÷ Readability.js pages/s: {:.0}× (article pages), {:.0}× (readability pages)",
+                    "{name} ÷ Readability.js pages/s: {:.0}× (article pages), {:.0}× (readability pages)",
                     a / ja,
                     r / jr
                 );
+            };
+            println!();
+            ratio("paw", art_rate, rd_rate);
+            ratio("paw through a worker", wart_rate, wrd_rate);
+            if let Some((a, r)) = shipped_rate {
+                ratio("paw through the PAW_BENCH_WORKER worker", a, r);
             }
         }
         None => println!(
