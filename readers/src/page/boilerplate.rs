@@ -438,6 +438,8 @@ const RECOMMENDS: &[&str] = &[
     "related categories",
     "related to this item",
     "similar threads",
+    "related questions",
+    "bought together",
     "similar posts",
     "popular articles",
     "popular posts",
@@ -558,6 +560,8 @@ mod tests {
             "Trending stories",
             "Products related to this item",
             "More from this author",
+            "Explore related questions",
+            "Frequently bought together",
         ] {
             assert!(recommends(&heading.to_lowercase()), "{heading}");
         }

@@ -1392,18 +1392,20 @@ fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize, usize) {
 const DATA_MIN_CHARS: usize = 100;
 
 /// Whether text node `t` is a script's data, not prose: a JSON object or array of at least
-/// [`DATA_MIN_CHARS`] characters, whole (it parses), outside `<pre>` and `<code>` (where
-/// it is a documentation page's example) and outside scripts. Each text node is looked at
-/// once, and parsed only when it opens and closes as JSON does: linear in the page.
+/// [`DATA_MIN_CHARS`] characters, whole (it parses), or a [`uuid`] alone, outside `<pre>`
+/// and `<code>` (where it is a documentation page's example) and outside scripts. Each
+/// text node is looked at once, and parsed only when it opens and closes as JSON does:
+/// linear in the page.
 fn data_text(t: &NodeRef<'_>) -> bool {
     let data = t.query_or(false, |n| match &n.data {
         dom_query::NodeData::Text { contents } => {
             let s = contents.trim();
-            matches!(s.as_bytes().first(), Some(b'{' | b'['))
-                && matches!(s.as_bytes().last(), Some(b'}' | b']'))
-                && s.contains("\":")
-                && nonspace(s) >= DATA_MIN_CHARS
-                && serde_json::from_str::<serde::de::IgnoredAny>(s).is_ok()
+            uuid(s)
+                || (matches!(s.as_bytes().first(), Some(b'{' | b'['))
+                    && matches!(s.as_bytes().last(), Some(b'}' | b']'))
+                    && s.contains("\":")
+                    && nonspace(s) >= DATA_MIN_CHARS
+                    && serde_json::from_str::<serde::de::IgnoredAny>(s).is_ok())
         }
         _ => false,
     });
@@ -1412,6 +1414,22 @@ fn data_text(t: &NodeRef<'_>) -> bool {
     data && !t.ancestors_it(None).any(|a| {
         a.has_name("pre") || a.has_name("code") || a.has_name("script") || a.has_name("template")
     })
+}
+
+/// Whether `s` is a UUID and nothing else (`7868484a-db29-4baf-990e-8b645ccb1899`): an
+/// identifier no reader reads. eBay spells its "Sponsored" labels as letters between spans
+/// of them that its style sheet hides (about 120 words of them on each of its item pages
+/// in WCXB's development split).
+fn uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                *c == b'-'
+            } else {
+                c.is_ascii_hexdigit()
+            }
+        })
 }
 
 /// Whether `n`, marked `data-nosnippet` alone, is the page's text all the same: inside its
@@ -2101,8 +2119,29 @@ const BOILERPLATE_OPENINGS: &[&str] = &[
     "close",
 ];
 
+/// The placeholder text of a template: a block opening with it is no page's text.
+const PLACEHOLDER: &str = "lorem ipsum dolor sit amet";
+
+/// Whether block `e` opens with [`PLACEHOLDER`] (any case): a template's sample text left in
+/// the page, shown or hidden (a product's empty "Details" tab, a landing page's unused
+/// slides). Only its first text is read.
+fn placeholder(e: &NodeRef<'_>) -> bool {
+    e.descendants_it()
+        .filter(NodeRef::is_text)
+        .find_map(|t| {
+            let text = t.text();
+            let s = text.trim_start().as_bytes();
+            (!s.is_empty()).then(|| {
+                s.len() >= PLACEHOLDER.len()
+                    && s[..PLACEHOLDER.len()].eq_ignore_ascii_case(PLACEHOLDER.as_bytes())
+            })
+        })
+        .unwrap_or(false)
+}
+
 /// Removes from the article under `root`, in place: the dropped subtrees, blocks named
-/// as boilerplate by their class or id, short blocks that open like boilerplate, and
+/// as boilerplate by their class or id, short blocks that open like boilerplate, blocks
+/// of a template's [`PLACEHOLDER`] text when they hold under half of it, and
 /// link-dense short blocks. `root` itself is judged too when `with_root` (the article's
 /// own container); a container that goes takes the article's text with it. `names`: which
 /// names are boilerplate, and which repeats go ([`Names`]: on a product's page its reviews
@@ -2119,6 +2158,10 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     // together they hold under half of the text (a "best of" page whose sections are each
     // named a review is those reviews).
     let (mut reviews, mut reviewed, mut in_review) = (Vec::new(), 0usize, None);
+    // Blocks of a template's placeholder and their text: likewise, they go only when they
+    // hold under half of it (a page of nothing else shows nothing else: Readability's test
+    // pages are written in it).
+    let (mut placeholders, mut placeheld) = (Vec::new(), 0usize);
     // Nodes [`recommended_section`] looked at: linear in the article (its test counts them).
     let mut looked = 0usize;
     // A listing's cards found by their shape are the children of `root` when it is not
@@ -2201,6 +2244,11 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
             continue;
         }
         let len = c.text;
+        if len > 0 && placeholder(&e) {
+            placeholders.push(e);
+            placeheld += len;
+            continue;
+        }
         if len == 0 || len >= LINK_BLOCK_MAX_CHARS {
             continue;
         }
@@ -2228,6 +2276,9 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     }
     if reviewed.saturating_mul(2) < total {
         doomed.extend(reviews);
+    }
+    if placeheld.saturating_mul(2) < total {
+        doomed.extend(placeholders);
     }
     for e in doomed {
         if e.id == root.id {
@@ -3531,6 +3582,81 @@ mod tests {
         };
         assert!(!data_text(&json("script")));
         assert!(data_text(&json("div.aok-hidden")));
+    }
+
+    #[test]
+    fn identifiers_spelling_a_hidden_label_and_a_templates_placeholder_are_not_read() {
+        // An item page in eBay's manner: each "Sponsored" label spelt as letters between
+        // spans of UUIDs its style sheet hides; the seller's description; and a tab the
+        // template left with its sample text. A UUID in the prose or in code stays.
+        let url = Url::parse("https://shop.example.com/itm/404928375058").expect("url");
+        let id = |i: usize| format!("{i:08x}-db29-4baf-990e-8b645ccb1899");
+        let label: String = "Sponsored"
+            .chars()
+            .enumerate()
+            .map(|(i, c)| {
+                format!(
+                    "<span class='a{i}'>{c}</span><span class='z'>{}</span>",
+                    id(i)
+                )
+            })
+            .collect();
+        let cards: String = (0..4)
+            .map(|i| format!("<li><div class='lbl'>{label}</div><a href='/itm/{i}'>Timing belt kit number {i} for small cars</a></li>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>Timing belt kit</title></head><body><main>\
+             <h1>Timing belt kit with water pump</h1>\
+             <div class='desc'><p class='ad'>{label}</p><p>A complete timing belt kit with its water pump, for the \
+             small petrol engines of the last decade. The tensioner and idler are included, \
+             and every part is new, boxed and sold with its maker's warranty.</p>\
+             <p>Quote order {} when you write to the seller about this kit and its fitting.</p>\
+             <pre>curl https://api.example.com/orders/{}</pre></div>\
+             <div class='tab'><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do \
+             eiusmod tempor incididunt ut labore et dolore magna aliqua.</p></div>\
+             <ul class='related'>{cards}</ul></main></body></html>",
+            id(7),
+            id(8)
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert!(!x.text.contains(&id(0)), "{}", x.text);
+        assert!(!x.text.contains(&id(3)), "{}", x.text);
+        assert!(!x.text.to_lowercase().contains("lorem"), "{}", x.text);
+        assert!(x.text.contains("complete timing belt kit"), "{}", x.text);
+        assert!(
+            x.text.contains(&format!("Quote order {} when", id(7))),
+            "{}",
+            x.text
+        );
+        assert!(x.text.contains(&id(8)), "{}", x.text);
+        // A page of nothing but the placeholder shows it.
+        let sample = "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod \
+                      tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, \
+                      quis nostrud exercitation ullamco laboris nisi ut aliquip.</p>"
+            .repeat(4);
+        let html = format!(
+            "<html><head><title>Sample</title></head><body><article><h1>Sample</h1>{sample}\
+             </article></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        assert!(x.text.contains("quis nostrud exercitation"), "{}", x.text);
+        assert!(uuid("7868484a-db29-4baf-990e-8B645CCB1899"));
+        assert!(!uuid("7868484a-db29-4baf-990e-8b645ccb189"));
+        assert!(!uuid("7868484a-db29-4baf-990e8-b645ccb1899"));
+        assert!(!uuid("7868484g-db29-4baf-990e-8b645ccb1899"));
+        let block = |html: &str| {
+            let doc = Document::from(html);
+            let found = doc.select("p");
+            placeholder(found.nodes().first().expect("a p"))
+        };
+        assert!(block(
+            "<p>  <b>LOREM IPSUM dolor sit amet</b>, consectetur</p>"
+        ));
+        assert!(!block(
+            "<p>Lorem ipsum is the sample text typesetters use.</p>"
+        ));
+        assert!(!block("<p>Lorem ipsum</p>"));
+        assert!(!block("<p>Éé</p>"));
     }
 
     #[test]

@@ -376,7 +376,30 @@ fn shallow(url: &Url) -> bool {
 /// hold half its text, is read as a listing even when its structure looks like an
 /// article's (`extract::or_cards`).
 pub fn calls_itself_article(doc: &Document) -> bool {
-    og_type_is(doc, &["article"])
+    og_type_is(doc, &["article"]) && !archive(doc)
+}
+
+/// Whether the page's title (its `<title>` or its `og:title`) names it an archive: its
+/// first part (before the site's name, after ` - `, ` | `, ` – ` or ` — `) is two words or
+/// more ending in `Archives` — WordPress's title for a category's or tag's page of posts,
+/// which its SEO plugins tag `og:type` `article` as they tag a post.
+fn archive(doc: &Document) -> bool {
+    let root = doc.root();
+    let title = tree::first_element(&root, |n| n.has_name("title")).map(|t| t.text());
+    let og = tree::first_element(&root, |n| {
+        n.has_name("meta") && n.attr("property").is_some_and(|p| &*p == "og:title")
+    })
+    .and_then(|m| m.attr("content"));
+    title.into_iter().chain(og).any(|text| {
+        let first = [" - ", " | ", " – ", " — "]
+            .iter()
+            .filter_map(|sep| text.find(sep))
+            .min()
+            .map_or(&*text, |at| &text[..at]);
+        let mut words = first.split_whitespace();
+        let last = words.next_back();
+        words.next().is_some() && last.is_some_and(|w| w.eq_ignore_ascii_case("archives"))
+    })
 }
 
 /// Whether the page's OpenGraph type (`<meta property="og:type">`) is one of `types`.
@@ -762,6 +785,25 @@ mod tests {
         assert!(!says("<meta property='og:type' content='product'>"));
         assert!(!says("<meta name='description' content='article'>"));
         assert!(!says(""));
+        // WordPress's page of a category's posts, tagged as a post is: an archive.
+        let og = "<meta property='og:type' content='article'>";
+        let titled = |title: &str, og_title: &str| {
+            says(&format!(
+                "{og}<title>{title}</title><meta property='og:title' content='{og_title}'>"
+            ))
+        };
+        assert!(!titled(
+            "Air Fryer Recipes Archives - Pinch of Yum",
+            "Best Air Fryer"
+        ));
+        assert!(!titled(
+            "Best Air Fryer Recipes - Pinch of Yum",
+            "Air Fryer Recipes Archives"
+        ));
+        assert!(!titled("Zero Waste archives | Going Zero Waste", ""));
+        assert!(titled("Archives - Pinch of Yum", "Archives"));
+        assert!(titled("Inside the Digital Archive - DPC", ""));
+        assert!(titled("What the archives hold for historians", ""));
     }
 
     #[test]
