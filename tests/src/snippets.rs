@@ -36,6 +36,18 @@ pub fn web_corpus_dir() -> std::path::PathBuf {
     fixtures().join("web-corpus")
 }
 
+/// The strings of a JSON array (a page's `with` or `without` snippets); none when `v` is not
+/// one.
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Every page of the corpus, in id order.
 pub fn web_pages() -> Vec<WebPage> {
     let dir = web_corpus_dir();
@@ -43,15 +55,6 @@ pub fn web_pages() -> Vec<WebPage> {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let v: Value =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let strings = |v: &Value| -> Vec<String> {
-        v.as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|s| s.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
     let mut pages: Vec<WebPage> = v
         .as_object()
         .expect("snippets.json is an object")
