@@ -39,9 +39,9 @@ use std::process::Command;
 use std::time::Instant;
 
 use paw_readers::page::extract::extract;
-use paw_tests::run_json;
 use paw_tests::snippets::strings;
 use paw_tests::workers::Workers;
+use paw_tests::{run_json, texts_by_id};
 use serde_json::{Value, json};
 
 /// The tools whose texts `scripts/trafeval-data.py` also scores, with their row names.
@@ -123,30 +123,11 @@ impl Counts {
             *a += b;
         }
     }
-    fn precision(&self) -> f64 {
-        let [tp, fp, ..] = self.0;
-        if tp + fp == 0 {
-            0.0
-        } else {
-            tp as f64 / (tp + fp) as f64
-        }
-    }
-    fn recall(&self) -> f64 {
-        let [tp, _, fn_, _] = self.0;
-        if tp + fn_ == 0 {
-            0.0
-        } else {
-            tp as f64 / (tp + fn_) as f64
-        }
-    }
-    fn f(&self) -> f64 {
+    /// Its TP, FN and FP as the web corpus's snippet counts, whose precision, recall and F
+    /// are this metric's.
+    fn snippets(&self) -> paw_tests::snippets::Counts {
         let [tp, fp, fn_, _] = self.0;
-        let d = 2 * tp + fp + fn_;
-        if d == 0 {
-            0.0
-        } else {
-            2.0 * tp as f64 / d as f64
-        }
+        paw_tests::snippets::Counts { tp, fn_, fp }
     }
 }
 
@@ -292,13 +273,7 @@ fn trafilatura_defaults(pages: &[Page], decoded: &[String]) -> Result<(String, R
     let mut cmd = Command::new("python3");
     cmd.arg(root().join("scripts/trafilatura-extract.py"));
     let v = run_json(cmd, &Value::Array(list))?;
-    let texts = pages
-        .iter()
-        .map(|p| {
-            let t = v["texts"][&p.url].as_str().unwrap_or_default().to_string();
-            (p.url.clone(), t)
-        })
-        .collect();
+    let texts = texts_by_id(&v["texts"], pages.iter().map(|p| p.url.as_str()));
     Ok((
         v["version"].as_str().unwrap_or("?").to_string(),
         Run {
@@ -331,13 +306,7 @@ fn trafilatura_eval(
     let v = run_json(cmd, &Value::Object(input))?;
     let mut runs = Vec::new();
     for (name, texts) in v["texts"].as_object().ok_or("no texts in the output")? {
-        let texts = pages
-            .iter()
-            .map(|p| {
-                let t = texts[&p.url].as_str().unwrap_or_default().to_string();
-                (p.url.clone(), t)
-            })
-            .collect();
+        let texts = texts_by_id(texts, pages.iter().map(|p| p.url.as_str()));
         let run = Run {
             texts,
             seconds: v["seconds"][name].as_f64().unwrap_or(0.0),
@@ -373,6 +342,7 @@ fn save(name: &str, run: &Run) {
 
 fn row(name: &str, c: &Counts, seconds: Option<f64>) {
     let time = seconds.map_or(String::new(), |s| format!("{s:.1} s"));
+    let c = c.snippets();
     println!(
         "| {name} | {:.3} | {:.3} | {:.3} | {time} |",
         c.precision(),
@@ -473,7 +443,7 @@ fn main() {
     }
 
     let (bare, stripped) = without_title(&pages, &paw);
-    let bare_c = bare.score(&pages);
+    let bare_c = bare.score(&pages).snippets();
     println!(
         "\npaw (in process) with its first paragraph taken off when it is its title ({stripped} pages), for information: P {:.3}, R {:.3}, F {:.3}",
         bare_c.precision(),

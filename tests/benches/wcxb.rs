@@ -28,8 +28,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use paw_readers::page::extract::extract;
-use paw_tests::run_json;
 use paw_tests::workers::Workers;
+use paw_tests::{run_json, texts_by_id};
 use serde_json::{Value, json};
 
 /// WCXB's page types, in its own table order.
@@ -199,23 +199,9 @@ fn trafilatura(pages: &[Page]) -> Result<(String, Run, HashMap<String, String>),
     cmd.arg(root().join("scripts/trafilatura-extract.py"))
         .arg("--markdown");
     let v = run_json(cmd, &list)?;
-    let mds = pages
-        .iter()
-        .map(|p| {
-            let t = v["markdown"][&p.id]
-                .as_str()
-                .unwrap_or_default()
-                .to_string();
-            (p.id.clone(), t)
-        })
-        .collect();
-    let texts = pages
-        .iter()
-        .map(|p| {
-            let t = v["texts"][&p.id].as_str().unwrap_or_default().to_string();
-            (p.id.clone(), t)
-        })
-        .collect();
+    let ids = || pages.iter().map(|p| p.id.as_str());
+    let mds = texts_by_id(&v["markdown"], ids());
+    let texts = texts_by_id(&v["texts"], ids());
     Ok((
         v["version"].as_str().unwrap_or("?").to_string(),
         Run {

@@ -29,6 +29,20 @@ pub mod workers;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
+/// Each of `ids` with its string in the JSON object `texts` (empty when it has none): what
+/// a reference tool [`run_json`] ran answered for each page, keyed as its page list was.
+pub fn texts_by_id<'a>(
+    texts: &Value,
+    ids: impl IntoIterator<Item = &'a str>,
+) -> std::collections::HashMap<String, String> {
+    ids.into_iter()
+        .map(|id| {
+            let t = texts[id].as_str().unwrap_or_default().to_string();
+            (id.to_string(), t)
+        })
+        .collect()
+}
+
 /// Runs `cmd` (a reference tool a benchmark compares with) with `input` on stdin; its
 /// stdout as JSON, or why not.
 pub fn run_json(mut cmd: Command, input: &Value) -> Result<Value, String> {
