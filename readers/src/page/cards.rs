@@ -1,6 +1,6 @@
 //! A listing's repeated cards (docs/commands.md, `rss read`): the element whose children
-//! repeat one shape — the same tag and first class word, each holding a line of text or
-//! more — and hold the most text that way. A news index, a shop's category, a list of
+//! repeat one shape — the same tag and first class word (or, with none, the same words
+//! of their ids), each holding a line of text or more — and hold the most text that way. A news index, a shop's category, a list of
 //! services or of press mentions is that element: Readability takes one card of it, or
 //! the intro above it. Navigation, the page's header and footer and controls are no card's
 //! text; an `<article>`'s own header is (its title and summary), but on a product's page
@@ -178,8 +178,28 @@ fn repeated(kids: &mut [(u64, usize)]) -> Option<usize> {
 /// 0.8647, the first two 0.8653, the first 0.8661 (docs/benchmarks.md, "A card's first
 /// class word"). Hashed with foldhash, read in place: no element costs an allocation.
 fn shape(n: &NodeRef<'_>) -> u64 {
+    use std::hash::{Hash, Hasher};
     let state = foldhash::fast::FixedState::default();
-    tree::element(n, |e| state.hash_one((e.name, component(e)))).unwrap_or_default()
+    tree::element(n, |e| {
+        let mut h = state.build_hasher();
+        e.name.hash(&mut h);
+        match component(e) {
+            Some(c) => c.hash(&mut h),
+            // An element with no class word is named by its id's words, less those with a
+            // digit: the name a template's layout gives each of its boxes (Blogger's
+            // `header-wrapper`, `main-wrap1` and `sidebar-wrapper` under its
+            // `outer-wrapper`: classless `div`s that hold the page, no cards), where a
+            // listing's cards are numbered (`post-123`, `item-2782836d-f601-…`: one name).
+            None => e
+                .attr("id")
+                .unwrap_or("")
+                .split(['-', '_'])
+                .filter(|w| w.len() > 1 && !w.bytes().any(|b| b.is_ascii_digit()))
+                .for_each(|w| w.hash(&mut h)),
+        }
+        h.finish()
+    })
+    .unwrap_or_default()
 }
 
 /// The word of an element's class that names its component ([`shape`]).
@@ -267,6 +287,27 @@ mod tests {
             !text.contains("Home page"),
             "navigation is not a listing: {text}"
         );
+    }
+
+    #[test]
+    fn a_layouts_boxes_named_by_their_ids_are_no_cards_but_numbered_ones_are() {
+        // Blogger's template: classless boxes under one wrapper, each named by its id,
+        // holding the page — the header, the post, the sidebar's archive — are no listing.
+        let para = "The lean startup is an application of lean thinking to new companies.";
+        let layout = format!(
+            "<div id='outer-wrapper'><div id='header-wrapper'><h1>Lessons Learned, a blog</h1></div>\
+             <div id='main-wrap1'><p>{para}</p></div>\
+             <div id='sidebar-wrapper'><p>Blog archive of the years 2008 to 2024</p></div></div>"
+        );
+        assert_eq!(cards_text(&format!("<html><body>{layout}</body></html>")), None);
+        // Classless cards numbered by their ids (`post-12`, or a generated `item-…`) are one.
+        let numbered: String = ["12", "2782836d-f601-45fc", "907"]
+            .iter()
+            .map(|n| format!("<div id='item-{n}'><h3>Story {n} of the week, in full</h3></div>"))
+            .collect();
+        let text = cards_text(&format!("<html><body><main>{numbered}</main></body></html>"))
+            .expect("numbered cards");
+        assert!(text.contains("Story 907") && text.contains("Story 12 "), "{text}");
     }
 
     #[test]
