@@ -299,15 +299,23 @@ mod tests {
              <div id='main-wrap1'><p>{para}</p></div>\
              <div id='sidebar-wrapper'><p>Blog archive of the years 2008 to 2024</p></div></div>"
         );
-        assert_eq!(cards_text(&format!("<html><body>{layout}</body></html>")), None);
+        assert_eq!(
+            cards_text(&format!("<html><body>{layout}</body></html>")),
+            None
+        );
         // Classless cards numbered by their ids (`post-12`, or a generated `item-…`) are one.
         let numbered: String = ["12", "2782836d-f601-45fc", "907"]
             .iter()
             .map(|n| format!("<div id='item-{n}'><h3>Story {n} of the week, in full</h3></div>"))
             .collect();
-        let text = cards_text(&format!("<html><body><main>{numbered}</main></body></html>"))
-            .expect("numbered cards");
-        assert!(text.contains("Story 907") && text.contains("Story 12 "), "{text}");
+        let text = cards_text(&format!(
+            "<html><body><main>{numbered}</main></body></html>"
+        ))
+        .expect("numbered cards");
+        assert!(
+            text.contains("Story 907") && text.contains("Story 12 "),
+            "{text}"
+        );
     }
 
     #[test]

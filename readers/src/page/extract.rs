@@ -185,6 +185,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     if kind == Kind::Product {
         not_product(&doc);
     }
+    let opening = (kind == Kind::Forum).then(|| opening_post(&doc)).flatten();
     let cards = super::cards::find(&doc, super::cards::articles_own(kind));
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
     if matches!(kind, Kind::Documentation | Kind::Service)
@@ -312,7 +313,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     {
         return Ok(inner);
     }
-    Ok(x)
+    Ok(with_opening(x, opening, url))
 }
 
 /// Text read (characters, no whitespace) under which a page taken for an article has no
@@ -494,7 +495,100 @@ fn or_cards(
         return x;
     }
     let body = sanitize(&block.inner_html(), Some(url));
+    // A thread's cards are its replies: the post they answer, read apart from them (a Q&A
+    // site's question above its answers), comes first.
+    if kind == Kind::Forum
+        && let Some(longest) = x.text.split("\n\n").map(str::trim).max_by_key(|p| p.len())
+        && nonspace(longest) >= PROSE_MIN_CHARS
+        && !text.contains(longest)
+        && 2 * prose_chars(&x.text) >= chars
+    {
+        let body = format!("{}{body}", x.html);
+        let text = format!("{}\n\n{}", x.text.trim_end(), text.trim());
+        return finished(&x.title, body, text, html, x.warning);
+    }
     finished(&x.title, body, text, html, None)
+}
+
+/// Microdata types of a thread's opening post (`itemtype`'s last segment, any case).
+const OPENING_POST_TYPES: &[&str] = &["question", "discussionforumposting"];
+
+/// A thread's opening post as its microdata marks it: the body (`itemprop` `text` or
+/// `articleBody`) of the first element typed a `Question` or a `DiscussionForumPosting`,
+/// not that of an answer or comment inside it; its HTML and text, when it holds prose.
+/// Stack Exchange's question: Readability takes the longest answer for the article, and
+/// the answers are the thread's cards, so without it the question is not read at all.
+fn opening_post(doc: &Document) -> Option<(String, String)> {
+    let typed = |n: &NodeRef<'_>| {
+        n.attr("itemtype").is_some_and(|t| {
+            let last = t.trim().rsplit('/').next().unwrap_or_default();
+            OPENING_POST_TYPES
+                .iter()
+                .any(|x| last.eq_ignore_ascii_case(x))
+        })
+    };
+    let post = tree::first_element(&doc.root(), typed)?;
+    let body = tree::first_element(&post, |n| {
+        n.attr("itemprop").is_some_and(|p| {
+            p.split_ascii_whitespace()
+                .any(|w| w == "text" || w == "articleBody")
+        })
+    })?;
+    let nested = body
+        .ancestors_it(None)
+        .take_while(|a| a.id != post.id)
+        .any(|a| a.attr("itemscope").is_some());
+    if nested {
+        return None;
+    }
+    let text = tree::text(&body);
+    (prose_chars(&text) >= PROSE_MIN_CHARS).then(|| (body.html().to_string(), text))
+}
+
+/// `x` with the thread's opening post ([`opening_post`]) first, under its title, when what
+/// was read does not hold the post's longest paragraph.
+fn with_opening(x: Extracted, post: Option<(String, String)>, url: &Url) -> Extracted {
+    let Some((post_html, post_text)) = post else {
+        return x;
+    };
+    let Some(longest) = post_text
+        .split("\n\n")
+        .map(str::trim)
+        .max_by_key(|p| p.len())
+    else {
+        return x;
+    };
+    if x.text.contains(longest) {
+        return x;
+    }
+    let post_html = sanitize(&post_html, Some(url));
+    let (head, rest) = match x.text.split_once("\n\n") {
+        Some((first, rest)) if first.trim() == x.title.trim() => (first, rest),
+        _ => ("", x.text.as_str()),
+    };
+    let text = if head.is_empty() {
+        format!("{}\n\n{}", post_text.trim(), rest.trim_start())
+    } else {
+        format!("{head}\n\n{}\n\n{}", post_text.trim(), rest.trim_start())
+    };
+    let html = match x
+        .html
+        .strip_prefix("<h1>")
+        .and_then(|h| h.split_once("</h1>"))
+    {
+        Some((title, rest)) => format!("<h1>{title}</h1>{post_html}{rest}"),
+        None => format!("{post_html}{}", x.html),
+    };
+    Extracted { html, text, ..x }
+}
+
+/// The characters (no whitespace) of `text`'s paragraphs of prose ([`PROSE_MIN_CHARS`]
+/// or more each): a post is mostly prose, a sidebar's rules or a list of names is not.
+fn prose_chars(text: &str) -> usize {
+    text.split("\n\n")
+        .map(nonspace)
+        .filter(|&n| n >= PROSE_MIN_CHARS)
+        .sum()
 }
 
 /// A thread read as its opening post (`x`) followed by its replies, when the page's cards
@@ -2979,6 +3073,76 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_thread_whose_replies_outweigh_its_post_opens_with_the_post() {
+        // Lemmy's post and its comments: Readability reads the post, the comments are
+        // cards holding more than twice its text — the thread is the post, then them.
+        let post = "Here is our regular update that explains what we have been working on \
+                    for the past two weeks, so that users can keep up with development. ";
+        let comments: String = (0..8)
+            .map(|i| {
+                format!(
+                    "<li class='comment'><article><div class='md'><p>Comment {i}: thanks for \
+                     the update, the new moderation tools have made our instance far easier \
+                     to run, and the federation fixes helped too.</p></div></article></li>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Development update</title></head><body><main>\
+             <div class='post'><h1>Development update</h1><div class='md'><p>{post}</p><p>{post}</p>\
+             </div></div><ul class='comments'>{comments}</ul></main></body></html>"
+        );
+        let url = Url::parse("https://lemmy.example/post/21018364").expect("url");
+        let x = extract_as(&html, &url, Some(Kind::Forum)).expect("extracted");
+        let opened = x.text.find("Here is our regular update").expect("the post");
+        let replied = x.text.find("Comment 7: thanks").expect("the comments");
+        assert!(opened < replied, "{}", x.text);
+    }
+
+    #[test]
+    fn a_questions_body_marked_in_microdata_opens_its_thread() {
+        // Stack Exchange's question: Readability takes the longest answer, the answers are
+        // the thread's cards, and the question — its own `itemprop="text"` in the
+        // `Question` — is read first, under the title, once.
+        let answer = |i: usize| {
+            format!(
+                "<div class='answer' itemprop='suggestedAnswer' itemscope \
+                 itemtype='https://schema.org/Answer'><div class='s-prose' itemprop='text'>\
+                 <p>Answer {i}: press Alt and D to focus the address bar, then Shift and Tab \
+                 twice to bring the focus to the list of files, which works every time.</p>\
+                 <p>It also works in later versions, and no program has to be installed.</p>\
+                 </div></div>"
+            )
+        };
+        let answers: String = (1..5).map(answer).collect();
+        let question = "This has bothered me for so long: which key moves the focus to the \
+                        files pane of an Explorer window?";
+        let html = format!(
+            "<html><head><title>Focus the files pane?</title></head><body>\
+             <main itemscope itemtype='https://schema.org/QAPage'><h1>Focus the files pane?</h1>\
+             <div class='question' itemprop='mainEntity' itemscope \
+             itemtype='https://schema.org/Question'><div class='s-prose' itemprop='text'>\
+             <p>{question}</p></div></div><div id='answers'>{answers}</div></main></body></html>"
+        );
+        let url = Url::parse("https://superuser.example.com/questions/442960/focus").expect("url");
+        let x = extract_as(&html, &url, Some(Kind::Forum)).expect("extracted");
+        let asked = x.text.find("This has bothered me").expect("the question");
+        let answered = x.text.find("Answer 1: press").expect("the answers");
+        assert!(
+            x.text.starts_with("Focus the files pane?\n\n"),
+            "{}",
+            x.text
+        );
+        assert!(asked < answered, "{}", x.text);
+        assert_eq!(
+            x.text.matches("This has bothered me").count(),
+            1,
+            "{}",
+            x.text
+        );
     }
 
     #[test]
