@@ -2066,6 +2066,12 @@ const USER_CARD_CLASSES: &[&str] = &[
     "message-userdetails",
 ];
 
+/// The word that names a post's signature as a word of its class or id (phpBB's
+/// `signature`, Invision's `ipsEntry__signature`): what each of a poster's posts ends with,
+/// their computer's parts or a motto, is part of none of them — between two posts it is
+/// no quotation in the flow either.
+const SIGNATURE_NAME: &str = "signature";
+
 /// Boilerplate names that are a thread's posts on a forum's page.
 const POST_NAMES: &[&str] = &["comment", "comments", "author", "meta", "date"];
 
@@ -2127,7 +2133,9 @@ fn boilerplate_name(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>, names: Na
     if classes().any(|w| w == "hentry" || w == "h-entry") {
         return false;
     }
-    if classes().any(|w| USER_CARD_CLASSES.iter().any(|u| w.eq_ignore_ascii_case(u))) {
+    if classes().any(|w| USER_CARD_CLASSES.iter().any(|u| w.eq_ignore_ascii_case(u)))
+        || words().any(|w| w.eq_ignore_ascii_case(SIGNATURE_NAME))
+    {
         return true;
     }
     words().any(|w| {
@@ -3100,6 +3108,31 @@ mod tests {
         let opened = x.text.find("Here is our regular update").expect("the post");
         let replied = x.text.find("Comment 7: thanks").expect("the comments");
         assert!(opened < replied, "{}", x.text);
+    }
+
+    #[test]
+    fn a_posts_signature_is_not_its_text() {
+        // phpBB's `signature`, Invision's `ipsEntry__signature`: what each poster's posts
+        // all end with (their computer's parts, a motto) is no part of any of them.
+        let posts: String = (0..4)
+            .map(|i| {
+                format!(
+                    "<div class='post'><div class='content'><p>Post {i}: the case fits a long \
+                     graphics card, but the cooler needs a taller clearance than the panel \
+                     allows, so pick a lower one.</p></div><div class='{}'><p>CPU: Ryzen 5 \
+                     760{i}, Case: Lancool 205M, Total: 104{i} pounds</p><p>Build {i} of mine</p></div></div>",
+                    ["signature", "ipsEntry__signature ipsResponsive_hidePhone"][i % 2]
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Editing PC build</title></head><body><main>\
+             <h1>Editing PC build</h1>{posts}</main></body></html>"
+        );
+        let url = Url::parse("https://forum.example/topic/1571202-editing-pc-build/").expect("url");
+        let x = extract_as(&html, &url, Some(Kind::Forum)).expect("extracted");
+        assert!(x.text.contains("Post 3: the case fits"), "{}", x.text);
+        assert!(!x.text.contains("Lancool"), "{}", x.text);
     }
 
     #[test]
