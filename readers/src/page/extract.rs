@@ -677,6 +677,10 @@ fn block_read(
 /// see [`clean`].
 fn block_text(block: &NodeRef<'_>, names: Names, articles_own: bool) -> (String, String) {
     super::cards::drop_named_outside_articles(block, CHROME, articles_own);
+    let controls: Vec<NodeRef<'_>> = block.descendants_it().filter(control).collect();
+    for c in controls {
+        c.remove_from_parent();
+    }
     clean(block, false, names, false);
     let text = tree::text(block);
     (block.inner_html().to_string(), text)
@@ -1898,6 +1902,16 @@ fn html_escape(s: &str) -> String {
 
 /// Elements a page's main text may sit in, for [`largest_block`].
 const CONTAINERS: &[&str] = &["article", "main", "section", "div", "td", "body"];
+/// Whether `n` is a control a block's text leaves out ([`largest_block`], [`block_text`]):
+/// a `<button>` (Stack Exchange's "Follow", a shop's "Add to cart", a size's swatch), but
+/// not one that opens a panel (`aria-expanded`: an accordion's question, a process's step)
+/// or holds a heading (an FAQ's question drawn as a button): that is the panel's title.
+fn control(n: &NodeRef<'_>) -> bool {
+    n.has_name("button")
+        && n.attr("aria-expanded").is_none()
+        && tree::first_element(n, |d| tree::named(d, HEADINGS)).is_none()
+}
+
 /// Subtrees never taken as the main text.
 const CHROME: &[&str] = &[
     "nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template",
@@ -1939,7 +1953,7 @@ fn largest_block(
                     continue;
                 };
                 let name = &*name.local;
-                in_chrome += usize::from(CHROME.contains(&name));
+                in_chrome += usize::from(CHROME.contains(&name) || control(&n));
                 in_link += usize::from(name == "a");
                 if h1.is_none() && name == "h1" {
                     h1 = Some(n);
@@ -1955,7 +1969,7 @@ fn largest_block(
                 };
                 let name = &*name.local;
                 let (len, linked) = open.pop().unwrap_or((0, 0));
-                let chrome = CHROME.contains(&name);
+                let chrome = CHROME.contains(&name) || control(&n);
                 if in_chrome == 0 && CONTAINERS.contains(&name) {
                     scored.push((n.id, len.saturating_sub(linked * 2), len));
                 }
@@ -3108,6 +3122,43 @@ mod tests {
         let opened = x.text.find("Here is our regular update").expect("the post");
         let replied = x.text.find("Comment 7: thanks").expect("the comments");
         assert!(opened < replied, "{}", x.text);
+    }
+
+    #[test]
+    fn a_blocks_buttons_are_controls_but_a_panels_toggle_is_its_title() {
+        // A service page read as its block: "Book a call" and "Follow" are controls; an
+        // accordion's question (`aria-expanded`, or a heading drawn as a button) titles
+        // the answer below it.
+        let sections: String = (0..4)
+            .map(|i| {
+                format!(
+                    "<section><h2>Feature {i}</h2><p>Feature {i} keeps every invoice of the \
+                     firm in one ledger, reconciled each night with the bank's own statement.</p>\
+                     <button type='button'>Book a call {i}</button></section>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Ledger for firms</title></head><body><main><h1>Ledger for firms</h1>\
+             {sections}<section><h2>Questions</h2>\
+             <button aria-expanded='false' aria-controls='a1'>How long does the setup take?</button>\
+             <div id='a1'><p>The setup takes one afternoon, with the bank's export in hand.</p></div>\
+             <button type='button'><h5>Can the ledger be exported?</h5></button>\
+             <div><p>Every ledger exports to a spreadsheet or to the accountant's own tool.</p></div>\
+             <button class='js-follow'>Follow</button></section></main></body></html>"
+        );
+        let url = Url::parse("https://ledger.example/").expect("url");
+        let x = extract_as(&html, &url, Some(Kind::Service)).expect("extracted");
+        for kept in [
+            "Feature 3 keeps",
+            "How long does the setup take?",
+            "Can the ledger be exported?",
+        ] {
+            assert!(x.text.contains(kept), "{kept}: {}", x.text);
+        }
+        for control in ["Book a call", "Follow"] {
+            assert!(!x.text.contains(control), "{control}: {}", x.text);
+        }
     }
 
     #[test]
