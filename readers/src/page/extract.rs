@@ -1357,6 +1357,7 @@ fn named_not_text(e: &tree::El<'_>) -> bool {
     (e.attr("itemprop").is_some() && class_hidden(class))
         || class.split_ascii_whitespace().any(|w| {
             SCREEN_READER_CLASSES.contains(&w)
+            || FORM_STATE_CLASSES.contains(&w)
             // A post's own category or tag (`category-cookie-recipes`) names no banner.
             || (consent
                 && !TAXONOMY_CLASSES.iter().any(|t| w.starts_with(t))
@@ -1376,6 +1377,11 @@ const SCREEN_READER_CLASSES: &[&str] = &[
     "u-visually-hidden",
     "v-visible-sr",
 ];
+
+/// Classes of what a form shows only once it is sent, hidden until then by the
+/// framework's own style sheet: Webflow's "Thank you! Your submission has been received!"
+/// and "Oops! Something went wrong while submitting the form."
+const FORM_STATE_CLASSES: &[&str] = &["w-form-done", "w-form-fail"];
 
 /// What a consent manager's ids hold (any case).
 const CONSENT_IDS: &[&str] = &[
@@ -4100,6 +4106,21 @@ mod tests {
             extract(&page(&format!("{}{hidden}{}", para(2), para(2))), &url).expect("extracted");
         assert!(x.text.contains("residents will be heard"), "{}", x.text);
         for unseen in ["gallery view", "new window"] {
+            assert!(!x.text.contains(unseen), "{unseen}: {}", x.text);
+        }
+    }
+
+    #[test]
+    fn what_a_form_shows_once_sent_is_not_the_pages_text() {
+        // Webflow's sign-up form with its two hidden states below it.
+        let url = Url::parse("https://example.com/a/story.html").expect("url");
+        let form = "<div class='w-form'><p>Get the weekly letter on bridges and roads.</p></div>\
+                    <div class='form__success w-form-done'><div>Thank you! Your submission has \
+                    been received!</div></div><div class='w-form-fail'><div>Oops! Something went \
+                    wrong while submitting the form.</div></div>";
+        let x = extract(&page(&format!("{}{form}{}", para(3), para(3))), &url).expect("extracted");
+        assert!(x.text.contains("Paragraph 2 says"), "{}", x.text);
+        for unseen in ["submission has been received", "Something went wrong"] {
             assert!(!x.text.contains(unseen), "{unseen}: {}", x.text);
         }
     }
