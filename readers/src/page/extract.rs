@@ -171,6 +171,7 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         super::streamed::reveal(&page, html);
         // Forms are weighed against the text left once what is not text is gone: a
         // consent manager's panel can hold more words than a thread's posts.
+        drop_variants(&page);
         let (_, _, gone) = drop_not_text(&page, shape.text_chars);
         drop_asked(&page, shape.text_chars.saturating_sub(gone));
         open_panels(&page);
@@ -1309,6 +1310,36 @@ fn panel(e: &tree::El<'_>) -> bool {
     e.attr("role")
         .is_some_and(|r| r.trim().eq_ignore_ascii_case("region"))
         || el_named_as(e, PANEL_NAMES)
+}
+
+/// The class word of a site builder's rendering of one part for one range of screen
+/// widths: Framer writes each part once per breakpoint (`ssr-variant hidden-12t0irv`), its
+/// style sheet showing one of them at each width.
+const VARIANT_CLASS: &str = "ssr-variant";
+
+/// Removes every rendering of a part for other screen widths ([`VARIANT_CLASS`]) but the
+/// first among its siblings: the page's text once, as a reader sees it, not once per
+/// breakpoint (a Framer article read three times over scored 0.50 on WCXB's development
+/// split). One pass over the tree.
+fn drop_variants(doc: &Document) {
+    let variant = |n: &NodeRef<'_>| {
+        n.is_element()
+            && n.attr("class").is_some_and(|c| {
+                tree::contains_ignore_case(&c, VARIANT_CLASS.as_bytes())
+                    && c.split_ascii_whitespace().any(|w| w == VARIANT_CLASS)
+            })
+    };
+    // The parents a first rendering was met under, in document order.
+    let mut rendered: HashSet<NodeId> = HashSet::new();
+    let doomed: Vec<NodeRef<'_>> = doc
+        .root()
+        .descendants_it()
+        .filter(|n| variant(n) && n.parent().is_some_and(|p| !rendered.insert(p.id)))
+        .take(NOT_TEXT_MAX)
+        .collect();
+    for d in doomed {
+        d.remove_from_parent();
+    }
 }
 
 /// Elements ([`drop_not_text`]) removed from one page at most: a hostile page of more
@@ -4108,6 +4139,45 @@ mod tests {
         for unseen in ["gallery view", "new window"] {
             assert!(!x.text.contains(unseen), "{unseen}: {}", x.text);
         }
+    }
+
+    #[test]
+    fn a_part_rendered_once_per_screen_width_is_read_once() {
+        // Framer's article: the same text three times, for desktop, tablet and phone, each
+        // shown at its widths by the builder's style sheet.
+        let url = Url::parse("https://builder.example/blog/remodel-cost").expect("url");
+        let variant = |hidden: &str| {
+            format!(
+                "<div class='ssr-variant {hidden}'><div class='framer-bkf1oq'>{}</div></div>",
+                para(6)
+            )
+        };
+        let body = format!(
+            "{}{}{}",
+            variant("hidden-bnz77l hidden-1rq27kw"),
+            variant("hidden-12t0irv"),
+            variant("hidden-72rtr7")
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        assert_eq!(x.text.matches("Paragraph 5 says").count(), 1, "{}", x.text);
+    }
+
+    #[test]
+    fn renderings_removed_from_one_page_are_bounded() {
+        // A hostile page of more renderings than the bound keeps those past it.
+        let n = NOT_TEXT_MAX + 10;
+        let html = format!(
+            "<html><body><div>{}</div></body></html>",
+            "<div class='ssr-variant'>v</div>".repeat(n)
+        );
+        let (doc, _) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
+        drop_variants(&doc);
+        let left = doc
+            .root()
+            .descendants_it()
+            .filter(|e| e.attr("class").is_some_and(|c| &*c == "ssr-variant"))
+            .count();
+        assert_eq!(left, n - NOT_TEXT_MAX);
     }
 
     #[test]
