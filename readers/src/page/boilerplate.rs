@@ -1,9 +1,9 @@
 //! Multilingual boilerplate vocabulary for article extraction: the phrases that mark a
 //! short block as a site's own text — paywall and membership appeals, newsletter
 //! sign-ups, "follow us", copyright and reprint notices, affiliate and advertising
-//! disclaimers, forum and documentation chrome, share prompts, cookie notices — and the
-//! headings of a site's recommendations ("You may also like") in en, de, fr, es, it, pt,
-//! pl, nl, zh, ja and ru.
+//! disclaimers, forum and documentation chrome, share prompts, cookie notices — the
+//! headings of a site's recommendations ("You may also like") and the words of a skip
+//! link ("Skip to main content") in en, de, fr, es, it, pt, pl, nl, zh, ja and ru.
 //!
 //! Source: paw's own list, one table per category, written from the fixed wording sites
 //! use for these notices in each language (legal formulas such as "all rights reserved",
@@ -395,6 +395,59 @@ static PHRASES: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::Lazy
         .unwrap_or_else(|e| panic!("the boilerplate phrases make an automaton: {e}"))
 });
 
+/// What a link to a place on its own page (`href="#main-content"`) says to let a reader
+/// of the page by keyboard or screen reader pass over its navigation ("Skip to main
+/// content"): the opening words of its text (lower case), in the vocabulary's languages.
+/// Matched on such links only, as the start of their text; WordPress's own skip link is
+/// classed `screen-reader-text` and goes with those (`extract.rs`).
+const SKIP_LINKS: &[&str] = &[
+    "skip to",
+    "skip navigation",
+    "jump to content",
+    "jump to main",
+    // de
+    "zum inhalt",
+    "direkt zum inhalt",
+    "zum hauptinhalt",
+    // fr
+    "aller au contenu",
+    "passer au contenu",
+    // es
+    "saltar al contenido",
+    "ir al contenido",
+    // it
+    "vai al contenuto",
+    "salta al contenuto",
+    // pt
+    "pular para o conteúdo",
+    "ir para o conteúdo",
+    "saltar para o conteúdo",
+    // pl
+    "przejdź do treści",
+    "przejdź do zawartości",
+    // nl
+    "naar de inhoud",
+    "direct naar de inhoud",
+    "ga naar de inhoud",
+    // zh
+    "跳到主要内容",
+    "跳至内容",
+    "跳转到主要内容",
+    // ja
+    "コンテンツへスキップ",
+    "メインコンテンツへ",
+    "本文へ",
+    // ru
+    "перейти к содержанию",
+    "перейти к основному содержанию",
+];
+
+/// Whether a same-page link's text (already lower case, whitespace collapsed and trimmed)
+/// is a skip link's ([`SKIP_LINKS`]).
+pub fn skips(lower: &str) -> bool {
+    SKIP_LINKS.iter().any(|s| lower.starts_with(s))
+}
+
 /// What a heading says to open a site's recommendations: its other articles or products
 /// (any case), in the boilerplate vocabulary's languages.
 const RECOMMENDS: &[&str] = &[
@@ -518,6 +571,23 @@ pub fn recommends(lower: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn skip_links_open_with_their_phrase_in_every_language() {
+        for link in [
+            "skip to main content",
+            "zum inhalt springen",
+            "aller au contenu principal",
+            "ir al contenido",
+            "跳到主要内容",
+            "перейти к содержанию",
+        ] {
+            assert!(skips(link), "{link}");
+        }
+        for other in ["notes", "back to top", "the skip to chapter four"] {
+            assert!(!skips(other), "{other}");
+        }
+    }
 
     #[test]
     fn notices_in_every_language_are_recognised_and_prose_is_not() {

@@ -1355,14 +1355,35 @@ const NOT_TEXT_MAX: usize = 4096;
 /// element at a time: as a selector list of substrings it cost a tenth of a page's
 /// extraction.
 fn not_text(e: &NodeRef<'_>) -> Option<NotText> {
-    tree::element(e, |e| {
-        if named_not_text(e) {
+    tree::element(e, |el| {
+        if named_not_text(el) || skip_link(e, el) {
             Some(NotText::Named)
         } else {
-            e.attr("data-nosnippet").map(|_| NotText::Marked)
+            el.attr("data-nosnippet").map(|_| NotText::Marked)
         }
     })
     .flatten()
+}
+
+/// Bytes of a skip link's text at most ([`skip_link`]): a link to a place on the page that
+/// says more is no skip link (a table of contents' entry), and is not compared.
+const SKIP_LINK_MAX_BYTES: usize = 256;
+
+/// Whether `e` is a skip link: a link to a place on its own page (`href="#…"`) whose text
+/// opens "Skip to" or its like in the vocabulary's languages
+/// ([`super::boilerplate::skips`]). Links do not nest, so reading each one's text reads
+/// the page's once at most.
+fn skip_link(e: &NodeRef<'_>, el: &tree::El<'_>) -> bool {
+    if el.name != "a"
+        || !el
+            .attr("href")
+            .is_some_and(|h| h.trim_start().starts_with('#'))
+    {
+        return false;
+    }
+    let text = e.text();
+    text.len() <= SKIP_LINK_MAX_BYTES
+        && super::boilerplate::skips(&crate::text::collapse(&text).to_lowercase())
 }
 
 /// Why an element is [`not_text`].
@@ -4178,6 +4199,41 @@ mod tests {
             .filter(|e| e.attr("class").is_some_and(|c| &*c == "ssr-variant"))
             .count();
         assert_eq!(left, n - NOT_TEXT_MAX);
+    }
+
+    #[test]
+    fn a_skip_link_is_not_the_pages_text_but_prose_saying_skip_is() {
+        // A shop's landing page read as its block, the links past the navigation for
+        // keyboards and screen readers, in two languages, inside its main section as
+        // Birkenstock's are; the page's own advice to skip a step, and its link to its
+        // notes, stay.
+        let url = Url::parse("https://shop.example/").expect("url");
+        let sections: String = (0..4)
+            .map(|i| {
+                format!(
+                    "<div><h2>Range {i}</h2><p>Range {i} of sandals is made of cork and \
+                     leather in the workshop, soled again for a fee when worn.</p></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Sandals</title></head><body><main><section>\
+             <a href='#main-content' class='skip-to-main-link'>Skip to main content</a>\
+             <a href=' #inhalt'>Zum Inhalt springen</a><h1>Sandals</h1>{sections}\
+             <p>Skip to the fitting guide if you know your size already; see \
+             <a href='#notes'>the notes</a> for widths.</p></section></main></body></html>"
+        );
+        let x = extract_as(&html, &url, Some(Kind::Service)).expect("extracted");
+        for kept in [
+            "Skip to the fitting guide",
+            "the notes for widths",
+            "Range 3 of",
+        ] {
+            assert!(x.text.contains(kept), "{kept}: {}", x.text);
+        }
+        for skip in ["Skip to main content", "Zum Inhalt springen"] {
+            assert!(!x.text.contains(skip), "{skip}: {}", x.text);
+        }
     }
 
     #[test]
