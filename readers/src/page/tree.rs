@@ -261,31 +261,57 @@ const BREAKING: &[&str] = &[
 const UNSHOWN: &[&str] = &["script", "style", "template", "svg"];
 
 /// Plain text of the subtree under `root`: one paragraph per block, separated by a blank
-/// line; `<br>` a line break; whitespace inside a line collapsed; no markup, no image text,
-/// nothing of what the sanitiser drops whole (scripts, styles, inline SVG: an icon's
-/// `<title>`, a sprite's symbol names, a chart's axis labels).
+/// line; `<br>` a line break; whitespace inside a line collapsed, but a `<pre>`'s lines
+/// kept as they are (code keeps its lines and indentation; only blank lines at its ends
+/// and trailing spaces go); no markup, no image text, nothing of what the sanitiser drops
+/// whole (scripts, styles, inline SVG: an icon's `<title>`, a sprite's symbol names, a
+/// chart's axis labels).
 pub fn text(root: &NodeRef<'_>) -> String {
-    let mut lines: Vec<String> = vec![String::new()];
-    let paragraph_break = |lines: &mut Vec<String>, blank: bool| {
-        let last = lines.last().map(|l| l.trim().is_empty()).unwrap_or(true);
+    // Each line, and whether it is a `<pre>`'s (kept as it is).
+    let mut lines: Vec<(String, bool)> = vec![(String::new(), false)];
+    let paragraph_break = |lines: &mut Vec<(String, bool)>, blank: bool| {
+        let last = lines.last().map(|l| l.0.trim().is_empty()).unwrap_or(true);
         if !last {
-            lines.push(String::new());
+            lines.push((String::new(), false));
         }
-        if blank && lines.len() > 1 && !lines[lines.len() - 2].is_empty() {
+        if blank && lines.len() > 1 && !lines[lines.len() - 2].0.is_empty() {
             let n = lines.len();
-            lines.insert(n - 1, String::new());
+            lines.insert(n - 1, (String::new(), false));
         }
     };
-    let mut unshown = 0usize;
+    let (mut unshown, mut pre) = (0usize, 0usize);
     for edge in edges(root) {
         match edge {
             Edge::Open(n) if n.is_text() => {
-                if unshown == 0
-                    && let Some(l) = lines.last_mut()
-                {
+                if unshown == 0 {
                     n.query(|t| {
                         if let dom_query::NodeData::Text { contents } = &t.data {
-                            l.push_str(contents);
+                            if pre == 0 {
+                                if let Some(l) = lines.last_mut() {
+                                    l.0.push_str(contents);
+                                }
+                                return;
+                            }
+                            // The block's first text: the line it opens holds only the
+                            // whitespace between the elements before it.
+                            if let Some(l) = lines.last_mut()
+                                && !l.1
+                            {
+                                if l.0.trim().is_empty() {
+                                    l.0.clear();
+                                } else {
+                                    lines.push((String::new(), true));
+                                }
+                            }
+                            for (i, piece) in contents.split('\n').enumerate() {
+                                if i > 0 {
+                                    lines.push((String::new(), true));
+                                }
+                                if let Some(l) = lines.last_mut() {
+                                    l.0.push_str(piece);
+                                    l.1 = true;
+                                }
+                            }
                         }
                     });
                 }
@@ -298,6 +324,7 @@ pub fn text(root: &NodeRef<'_>) -> String {
                 } else if named(&n, BREAKING) {
                     paragraph_break(&mut lines, true);
                 }
+                pre += usize::from(n.has_name("pre"));
             }
             Edge::Close(n) if n.is_element() => {
                 if named(&n, UNSHOWN) {
@@ -305,14 +332,42 @@ pub fn text(root: &NodeRef<'_>) -> String {
                 } else if named(&n, BREAKING) {
                     paragraph_break(&mut lines, true);
                 }
+                if n.has_name("pre") {
+                    pre -= 1;
+                    // What follows the block is not its line.
+                    if lines.last().is_some_and(|l| l.1) {
+                        lines.push((String::new(), false));
+                    }
+                }
             }
             _ => {}
         }
     }
     let mut out = String::new();
     let mut blank = false;
-    for line in &lines {
-        let line = crate::text::collapse(line);
+    let mut at = 0;
+    while at < lines.len() {
+        if lines[at].1 {
+            // A `<pre>`'s run of lines: one paragraph, its lines as they are.
+            let end = lines[at..]
+                .iter()
+                .position(|l| !l.1)
+                .map_or(lines.len(), |n| at + n);
+            let block: Vec<&str> = lines[at..end].iter().map(|l| l.0.trim_end()).collect();
+            let first = block.iter().position(|l| !l.trim().is_empty());
+            let last = block.iter().rposition(|l| !l.trim().is_empty());
+            if let (Some(first), Some(last)) = (first, last) {
+                if !out.is_empty() {
+                    out.push_str("\n\n");
+                }
+                out.push_str(&block[first..=last].join("\n"));
+                blank = true;
+            }
+            at = end;
+            continue;
+        }
+        let line = crate::text::collapse(&lines[at].0);
+        at += 1;
         if line.is_empty() {
             blank = !out.is_empty();
             continue;
@@ -408,5 +463,22 @@ mod tests {
             "<h1>Title</h1><p>One  <b>two</b><br>three</p><script>var x</script><ul><li>a</li><li>b</li></ul>",
         );
         assert_eq!(text(&doc.root()), "Title\n\nOne two\nthree\n\na\n\nb");
+    }
+
+    #[test]
+    fn a_pre_keeps_its_lines_and_indentation_and_what_follows_is_prose_again() {
+        // Python's documentation: a highlighted example between two paragraphs whose
+        // source lines are wrapped.
+        let doc = dom_query::Document::fragment(
+            "<p>Before the\ncode:</p>\n<div class='highlight'><pre><span></span>\
+             <span class='gp'>&gt;&gt;&gt; </span>def f(x):\n<span class='gp'>... </span>    \
+             return  x  \n\n<span class='gp'>... </span>    pass\n</pre></div>\n\
+             <p>After the\ncode, <code>f()</code> returns.</p>",
+        );
+        assert_eq!(
+            text(&doc.root()),
+            "Before the code:\n\n>>> def f(x):\n...     return  x\n\n...     pass\n\n\
+             After the code, f() returns."
+        );
     }
 }
