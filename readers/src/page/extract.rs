@@ -171,7 +171,6 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         super::streamed::reveal(&page, html);
         // Forms are weighed against the text left once what is not text is gone: a
         // consent manager's panel can hold more words than a thread's posts.
-        drop_variants(&page);
         let (_, _, gone) = drop_not_text(&page, shape.text_chars);
         drop_asked(&page, shape.text_chars.saturating_sub(gone));
         open_panels(&page);
@@ -1317,29 +1316,15 @@ fn panel(e: &tree::El<'_>) -> bool {
 /// style sheet showing one of them at each width.
 const VARIANT_CLASS: &str = "ssr-variant";
 
-/// Removes every rendering of a part for other screen widths ([`VARIANT_CLASS`]) but the
-/// first among its siblings: the page's text once, as a reader sees it, not once per
-/// breakpoint (a Framer article read three times over scored 0.50 on WCXB's development
-/// split). One pass over the tree.
-fn drop_variants(doc: &Document) {
-    let variant = |n: &NodeRef<'_>| {
-        n.is_element()
-            && n.attr("class").is_some_and(|c| {
-                tree::contains_ignore_case(&c, VARIANT_CLASS.as_bytes())
-                    && c.split_ascii_whitespace().any(|w| w == VARIANT_CLASS)
-            })
-    };
-    // The parents a first rendering was met under, in document order.
-    let mut rendered: HashSet<NodeId> = HashSet::new();
-    let doomed: Vec<NodeRef<'_>> = doc
-        .root()
-        .descendants_it()
-        .filter(|n| variant(n) && n.parent().is_some_and(|p| !rendered.insert(p.id)))
-        .take(NOT_TEXT_MAX)
-        .collect();
-    for d in doomed {
-        d.remove_from_parent();
-    }
+/// Whether `n` is a site builder's rendering of a part for some screen widths
+/// ([`VARIANT_CLASS`]). [`drop_not_text`] removes every one but the first among its
+/// siblings: the page's text once, as a reader sees it, not once per breakpoint (a Framer
+/// article read three times over scored 0.50 on WCXB's development split).
+fn variant(n: &NodeRef<'_>) -> bool {
+    n.attr("class").is_some_and(|c| {
+        tree::contains_ignore_case(&c, VARIANT_CLASS.as_bytes())
+            && c.split_ascii_whitespace().any(|w| w == VARIANT_CLASS)
+    })
 }
 
 /// Elements ([`drop_not_text`]) removed from one page at most: a hostile page of more
@@ -1490,8 +1475,11 @@ fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize, usize) {
         holds.extend(n.ancestors_it(None).map(|a| a.id));
     }
     // A script's data the page writes as text (a hidden `<div>` of JSON for a buy box's
-    // prices), found in the same walk.
+    // prices), and a part's renderings for other screen widths ([`variant`]: all but the
+    // first under their parent), found in the same walk.
     let mut data: Vec<NodeRef<'_>> = Vec::new();
+    let mut variants: Vec<NodeRef<'_>> = Vec::new();
+    let mut rendered: HashSet<NodeId> = HashSet::new();
     let found: Vec<(NodeRef<'_>, NotText)> = doc
         .root()
         .descendants_it()
@@ -1502,11 +1490,24 @@ fn drop_not_text(doc: &Document, text_chars: usize) -> (usize, usize, usize) {
                 }
                 return false;
             }
-            e.is_element() && !holds.contains(&e.id)
+            if !e.is_element() {
+                return false;
+            }
+            if variants.len() < NOT_TEXT_MAX
+                && variant(e)
+                && e.parent().is_some_and(|p| !rendered.insert(p.id))
+            {
+                variants.push(*e);
+                return false;
+            }
+            !holds.contains(&e.id)
         })
         .filter_map(|e| not_text(&e).map(|why| (e, why)))
         .take(NOT_TEXT_MAX)
         .collect();
+    for v in &variants {
+        v.remove_from_parent();
+    }
     let mut chars = 0usize;
     for t in &data {
         chars += tree::text_len(t);
@@ -4191,8 +4192,8 @@ mod tests {
             "<html><body><div>{}</div></body></html>",
             "<div class='ssr-variant'>v</div>".repeat(n)
         );
-        let (doc, _) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
-        drop_variants(&doc);
+        let (doc, shape) = super::super::shape::parse_measured(&html, MAX_ELEMENTS);
+        drop_not_text(&doc, shape.text_chars);
         let left = doc
             .root()
             .descendants_it()
