@@ -2,8 +2,9 @@
 //! short block as a site's own text — paywall and membership appeals, newsletter
 //! sign-ups, "follow us", copyright and reprint notices, affiliate and advertising
 //! disclaimers, forum and documentation chrome, share prompts, cookie notices — the
-//! headings of a site's recommendations ("You may also like") and the words of a skip
-//! link ("Skip to main content") in en, de, fr, es, it, pt, pl, nl, zh, ja and ru.
+//! headings of a site's recommendations ("You may also like"), the words of a skip link
+//! ("Skip to main content") and of a reading-time label ("5 min read") in en, de, fr, es,
+//! it, pt, pl, nl, zh, ja and ru.
 //!
 //! Source: paw's own list, one table per category, written from the fixed wording sites
 //! use for these notices in each language (legal formulas such as "all rights reserved",
@@ -548,6 +549,74 @@ pub fn skips(lower: &str) -> bool {
     SKIP_LINKS.iter().any(|s| lower.starts_with(s))
 }
 
+/// What a reading-time label says beside its number ("5 min read", "Lesezeit: 4 Min.",
+/// "6 min de lecture"), its digits and punctuation taken out and its spaces collapsed, in
+/// the vocabulary's languages.
+const READING_TIMES: &[&str] = &[
+    "min read",
+    "mins read",
+    "minute read",
+    "minutes read",
+    "min reading",
+    "read time min",
+    "reading time min",
+    "read time minutes",
+    "reading time minutes",
+    // de
+    "min lesezeit",
+    "lesezeit min",
+    "minuten lesezeit",
+    "lesedauer min",
+    // fr
+    "min de lecture",
+    "lecture min",
+    "minutes de lecture",
+    // es
+    "min de lectura",
+    "lectura min",
+    "minutos de lectura",
+    // it
+    "min di lettura",
+    "minuti di lettura",
+    "lettura min",
+    // pt
+    "min de leitura",
+    "minutos de leitura",
+    "leitura min",
+    // pl
+    "min czytania",
+    "minut czytania",
+    // nl
+    "min leestijd",
+    "minuten leestijd",
+    "leestijd min",
+    // zh
+    "分钟阅读",
+    "阅读时间分钟",
+    // ja
+    "分で読めます",
+    "読了時間分",
+    // ru
+    "мин чтения",
+    "минут чтения",
+    "время чтения мин",
+];
+
+/// Whether a short block's text (already lower case) is a reading-time label and nothing
+/// else ([`READING_TIMES`]): a number, and the label's words.
+pub fn reading_time(lower: &str) -> bool {
+    if !lower.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let words: String = lower
+        .chars()
+        .map(|c| if c.is_alphabetic() { c } else { ' ' })
+        .collect();
+    let words = words.split_whitespace().collect::<Vec<_>>();
+    let bare = words.join(" ");
+    READING_TIMES.contains(&bare.as_str()) || READING_TIMES.contains(&words.concat().as_str())
+}
+
 /// What a heading says to open a site's recommendations: its other articles or products
 /// (any case), in the boilerplate vocabulary's languages.
 const RECOMMENDS: &[&str] = &[
@@ -699,6 +768,29 @@ mod tests {
             for call in SIGN_UPS {
                 assert!(is_boilerplate(&format!("{call} {noun}")), "{call} {noun}");
             }
+        }
+    }
+
+    #[test]
+    fn a_reading_time_alone_is_a_label_and_prose_about_minutes_is_not() {
+        for label in [
+            "5 min read",
+            "23 minute read",
+            "Lesezeit: 4 Min.",
+            "6 min de lecture",
+            "Reading time: 7 minutes",
+            "5分钟阅读",
+            "7 мин чтения",
+        ] {
+            assert!(reading_time(&label.to_lowercase()), "{label}");
+        }
+        for other in [
+            "min read",
+            "Bake for 25 min",
+            "The 5 min read of the report left the board unconvinced",
+            "10 min",
+        ] {
+            assert!(!reading_time(&other.to_lowercase()), "{other}");
         }
     }
 

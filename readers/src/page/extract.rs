@@ -2434,7 +2434,8 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
             if (len < OPENING_BLOCK_MAX_CHARS
                 && BOILERPLATE_OPENINGS.iter().any(|o| text.starts_with(o)))
                 || (len < super::boilerplate::MAX_BLOCK_CHARS
-                    && super::boilerplate::is_boilerplate(&text))
+                    && (super::boilerplate::is_boilerplate(&text)
+                        || super::boilerplate::reading_time(&text)))
             {
                 doomed.push(e);
                 continue;
@@ -3391,13 +3392,20 @@ mod tests {
         let body = format!(
             "<div class=\"share-bar\"><a href=\"/f\">Facebook</a> <span>Twitter Email</span></div>\
              <p class=\"article-byline\">Jane Doe, Staff Writer</p>\
-             <p>Updated 5:27 am CST, Wednesday, November 20, 2019</p>{}\
+             <p>Updated 5:27 am CST, Wednesday, November 20, 2019</p><p>6 min read</p>{}\
              <p>Photo: Someone, Agency</p><div id=\"newsletter-signup\"><p>Get our newsletter</p><form><input></form></div>{}",
             para(4),
             para(3)
         );
         let x = extract(&page(&body), &url).expect("extracted");
-        for gone in ["Facebook", "Jane Doe", "Updated", "Photo:", "newsletter"] {
+        for gone in [
+            "Facebook",
+            "Jane Doe",
+            "Updated",
+            "min read",
+            "Photo:",
+            "newsletter",
+        ] {
             assert!(!x.text.contains(gone), "{gone}: {}", x.text);
         }
         assert!(x.text.contains("Paragraph 3 says"), "{}", x.text);
