@@ -282,39 +282,37 @@ pub fn text(root: &NodeRef<'_>) -> String {
     let (mut unshown, mut pre) = (0usize, 0usize);
     for edge in edges(root) {
         match edge {
-            Edge::Open(n) if n.is_text() => {
-                if unshown == 0 {
-                    n.query(|t| {
-                        if let dom_query::NodeData::Text { contents } = &t.data {
-                            if pre == 0 {
-                                if let Some(l) = lines.last_mut() {
-                                    l.0.push_str(contents);
-                                }
-                                return;
+            Edge::Open(n) if n.is_text() && unshown == 0 => {
+                n.query(|t| {
+                    if let dom_query::NodeData::Text { contents } = &t.data {
+                        if pre == 0 {
+                            if let Some(l) = lines.last_mut() {
+                                l.0.push_str(contents);
                             }
-                            // The block's first text: the line it opens holds only the
-                            // whitespace between the elements before it.
-                            if let Some(l) = lines.last_mut()
-                                && !l.1
-                            {
-                                if l.0.trim().is_empty() {
-                                    l.0.clear();
-                                } else {
-                                    lines.push((String::new(), true));
-                                }
-                            }
-                            for (i, piece) in contents.split('\n').enumerate() {
-                                if i > 0 {
-                                    lines.push((String::new(), true));
-                                }
-                                if let Some(l) = lines.last_mut() {
-                                    l.0.push_str(piece);
-                                    l.1 = true;
-                                }
+                            return;
+                        }
+                        // The block's first text: the line it opens holds only the
+                        // whitespace between the elements before it.
+                        if let Some(l) = lines.last_mut()
+                            && !l.1
+                        {
+                            if l.0.trim().is_empty() {
+                                l.0.clear();
+                            } else {
+                                lines.push((String::new(), true));
                             }
                         }
-                    });
-                }
+                        for (i, piece) in contents.split('\n').enumerate() {
+                            if i > 0 {
+                                lines.push((String::new(), true));
+                            }
+                            if let Some(l) = lines.last_mut() {
+                                l.0.push_str(piece);
+                                l.1 = true;
+                            }
+                        }
+                    }
+                });
             }
             Edge::Open(n) if n.is_element() => {
                 if named(&n, UNSHOWN) {
