@@ -741,28 +741,37 @@ pub fn recommends(lower: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// Asserts `pred` holds for each of `yes` and for none of `no`, lower-cased.
+    fn sorts(pred: fn(&str) -> bool, yes: &[&str], no: &[&str]) {
+        for y in yes {
+            assert!(pred(&y.to_lowercase()), "{y}");
+        }
+        for n in no {
+            assert!(!pred(&n.to_lowercase()), "{n}");
+        }
+    }
+
     #[test]
     fn a_newsletters_name_is_a_notice_only_beside_a_call_to_sign_up() {
-        for notice in [
-            "Sign up for the newsletter",
-            "Get our newsletter every Friday: enter your email address",
-            "Recevez notre newsletter chaque matin",
-            "Suscríbete a nuestro boletín",
-            "Meld je aan voor de nieuwsbrief",
-            "订阅我们的新闻简报",
-            "ニュースレターに登録する",
-            "Подпишитесь на нашу рассылку",
-        ] {
-            assert!(is_boilerplate(&notice.to_lowercase()), "{notice}");
-        }
-        for prose in [
-            "The Guardian US added 680,000 newsletter subscribers in a single year.",
-            "Welcome to the State of AI Newsletter",
-            "The State of AI is my monthly newsletter on research and startups.",
-            "El boletín oficial publicó la ley el martes.",
-        ] {
-            assert!(!is_boilerplate(&prose.to_lowercase()), "{prose}");
-        }
+        sorts(
+            is_boilerplate,
+            &[
+                "Sign up for the newsletter",
+                "Get our newsletter every Friday: enter your email address",
+                "Recevez notre newsletter chaque matin",
+                "Suscríbete a nuestro boletín",
+                "Meld je aan voor de nieuwsbrief",
+                "订阅我们的新闻简报",
+                "ニュースレターに登録する",
+                "Подпишитесь на нашу рассылку",
+            ],
+            &[
+                "The Guardian US added 680,000 newsletter subscribers in a single year.",
+                "Welcome to the State of AI Newsletter",
+                "The State of AI is my monthly newsletter on research and startups.",
+                "El boletín oficial publicó la ley el martes.",
+            ],
+        );
         for noun in NEWSLETTER_NOUNS {
             assert!(!is_boilerplate(&format!("x {noun} y")), "{noun}");
             for call in SIGN_UPS {
@@ -773,42 +782,40 @@ mod tests {
 
     #[test]
     fn a_reading_time_alone_is_a_label_and_prose_about_minutes_is_not() {
-        for label in [
-            "5 min read",
-            "23 minute read",
-            "Lesezeit: 4 Min.",
-            "6 min de lecture",
-            "Reading time: 7 minutes",
-            "5分钟阅读",
-            "7 мин чтения",
-        ] {
-            assert!(reading_time(&label.to_lowercase()), "{label}");
-        }
-        for other in [
-            "min read",
-            "Bake for 25 min",
-            "The 5 min read of the report left the board unconvinced",
-            "10 min",
-        ] {
-            assert!(!reading_time(&other.to_lowercase()), "{other}");
-        }
+        sorts(
+            reading_time,
+            &[
+                "5 min read",
+                "23 minute read",
+                "Lesezeit: 4 Min.",
+                "6 min de lecture",
+                "Reading time: 7 minutes",
+                "5分钟阅读",
+                "7 мин чтения",
+            ],
+            &[
+                "min read",
+                "Bake for 25 min",
+                "The 5 min read of the report left the board unconvinced",
+                "10 min",
+            ],
+        );
     }
 
     #[test]
     fn skip_links_open_with_their_phrase_in_every_language() {
-        for link in [
-            "skip to main content",
-            "zum inhalt springen",
-            "aller au contenu principal",
-            "ir al contenido",
-            "跳到主要内容",
-            "перейти к содержанию",
-        ] {
-            assert!(skips(link), "{link}");
-        }
-        for other in ["notes", "back to top", "the skip to chapter four"] {
-            assert!(!skips(other), "{other}");
-        }
+        sorts(
+            skips,
+            &[
+                "skip to main content",
+                "zum inhalt springen",
+                "aller au contenu principal",
+                "ir al contenido",
+                "跳到主要内容",
+                "перейти к содержанию",
+            ],
+            &["notes", "back to top", "the skip to chapter four"],
+        );
     }
 
     #[test]

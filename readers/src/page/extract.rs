@@ -2658,6 +2658,16 @@ mod tests {
         )
     }
 
+    /// Asserts the text read holds each of `kept` and none of `gone`.
+    fn reads(x: &Extracted, kept: &[&str], gone: &[&str]) {
+        for k in kept {
+            assert!(x.text.contains(k), "{k}: {}", x.text);
+        }
+        for g in gone {
+            assert!(!x.text.contains(g), "{g}: {}", x.text);
+        }
+    }
+
     fn para(n: usize) -> String {
         (0..n)
             .map(|i| format!("<p>Paragraph {i} says something worth reading about the subject, in words long enough to count as prose for an extractor.</p>"))
@@ -3209,16 +3219,15 @@ mod tests {
         );
         let url = Url::parse("https://ledger.example/").expect("url");
         let x = extract_as(&html, &url, Some(Kind::Service)).expect("extracted");
-        for kept in [
-            "Feature 3 keeps",
-            "How long does the setup take?",
-            "Can the ledger be exported?",
-        ] {
-            assert!(x.text.contains(kept), "{kept}: {}", x.text);
-        }
-        for control in ["Book a call", "Follow"] {
-            assert!(!x.text.contains(control), "{control}: {}", x.text);
-        }
+        reads(
+            &x,
+            &[
+                "Feature 3 keeps",
+                "How long does the setup take?",
+                "Can the ledger be exported?",
+            ],
+            &["Book a call", "Follow"],
+        );
     }
 
     #[test]
@@ -4233,16 +4242,15 @@ mod tests {
              <a href='#notes'>the notes</a> for widths.</p></section></main></body></html>"
         );
         let x = extract_as(&html, &url, Some(Kind::Service)).expect("extracted");
-        for kept in [
-            "Skip to the fitting guide",
-            "the notes for widths",
-            "Range 3 of",
-        ] {
-            assert!(x.text.contains(kept), "{kept}: {}", x.text);
-        }
-        for skip in ["Skip to main content", "Zum Inhalt springen"] {
-            assert!(!x.text.contains(skip), "{skip}: {}", x.text);
-        }
+        reads(
+            &x,
+            &[
+                "Skip to the fitting guide",
+                "the notes for widths",
+                "Range 3 of",
+            ],
+            &["Skip to main content", "Zum Inhalt springen"],
+        );
     }
 
     #[test]
