@@ -557,14 +557,10 @@ fn main() {
         }
     }
 
-    println!("\n### paw's refusals\n");
-    if paw.failed.is_empty() && worker.failed.is_empty() {
-        println!("none: every page gave text, in process and through a worker");
-    }
-    for (file, e) in &paw.failed {
-        println!("- in process `{file}`: {e}");
-    }
-    for (file, e) in &worker.failed {
-        println!("- through a worker `{file}`: {e}");
-    }
+    paw_tests::print_refusals(
+        "paw's refusals",
+        "none: every page gave text, in process and through a worker",
+        &paw.failed,
+        &worker.failed,
+    );
 }

@@ -500,14 +500,10 @@ fn main() {
         "\npaw's answers with the fallback warning: {} in process, {} through a worker",
         paw.fallbacks, worker.fallbacks
     );
-    println!("\n### paw's refusals\n");
-    if paw.failed.is_empty() && worker.failed.is_empty() {
-        println!("none: every page gave text, in process and through a worker");
-    }
-    for (id, e) in &paw.failed {
-        println!("- in process `{id}`: {e}");
-    }
-    for (id, e) in &worker.failed {
-        println!("- through a worker `{id}`: {e}");
-    }
+    paw_tests::print_refusals(
+        "paw's refusals",
+        "none: every page gave text, in process and through a worker",
+        &paw.failed,
+        &worker.failed,
+    );
 }

@@ -345,16 +345,12 @@ fn main() {
         );
     }
 
-    println!("\n### paw's failures\n");
-    if paw.failed.is_empty() && worker.failed.is_empty() {
-        println!("none: every page gave an article, in process and through a worker");
-    }
-    for (id, e) in &paw.failed {
-        println!("- in process `{id}`: {e}");
-    }
-    for (id, e) in &worker.failed {
-        println!("- through a worker `{id}`: {e}");
-    }
+    paw_tests::print_refusals(
+        "paw's failures",
+        "none: every page gave an article, in process and through a worker",
+        &paw.failed,
+        &worker.failed,
+    );
 
     println!(
         "\n### paw's misses, per page ({} of {} pages)\n",

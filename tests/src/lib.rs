@@ -43,6 +43,26 @@ pub fn texts_by_id<'a>(
         .collect()
 }
 
+/// Prints a bench's section of paw's refusals: `heading`, then `none` when paw read every
+/// page, else each page's id and error, in process (`in_process`) and through a worker.
+pub fn print_refusals(
+    heading: &str,
+    none: &str,
+    in_process: &[(String, String)],
+    worker: &[(String, String)],
+) {
+    println!("\n### {heading}\n");
+    if in_process.is_empty() && worker.is_empty() {
+        println!("{none}");
+    }
+    for (id, e) in in_process {
+        println!("- in process `{id}`: {e}");
+    }
+    for (id, e) in worker {
+        println!("- through a worker `{id}`: {e}");
+    }
+}
+
 /// Runs `cmd` (a reference tool a benchmark compares with) with `input` on stdin; its
 /// stdout as JSON, or why not.
 pub fn run_json(mut cmd: Command, input: &Value) -> Result<Value, String> {
