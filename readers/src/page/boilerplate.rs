@@ -483,7 +483,7 @@ static SIGN_UP_MATCHER: std::sync::LazyLock<aho_corasick::AhoCorasick> =
     std::sync::LazyLock::new(|| automaton(SIGN_UPS));
 
 /// An automaton finding any of `phrases`.
-fn automaton(phrases: &[&str]) -> aho_corasick::AhoCorasick {
+fn automaton<'a>(phrases: impl IntoIterator<Item = &'a &'a str>) -> aho_corasick::AhoCorasick {
     aho_corasick::AhoCorasick::new(phrases)
         .unwrap_or_else(|e| panic!("the phrases make an automaton: {e}"))
 }
@@ -491,10 +491,8 @@ fn automaton(phrases: &[&str]) -> aho_corasick::AhoCorasick {
 /// Every phrase of [`ALL`] in one automaton: a block is read once, not once per phrase
 /// (an article of 6,000 short paragraphs was searched for each of hundreds of phrases:
 /// 35 ms of a 1 MB page's 78 ms).
-static PHRASES: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
-    aho_corasick::AhoCorasick::new(ALL.iter().flat_map(|c| c.iter()))
-        .unwrap_or_else(|e| panic!("the boilerplate phrases make an automaton: {e}"))
-});
+static PHRASES: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| automaton(ALL.iter().flat_map(|c| c.iter())));
 
 /// What a link to a place on its own page (`href="#main-content"`) says to let a reader
 /// of the page by keyboard or screen reader pass over its navigation ("Skip to main
@@ -726,10 +724,7 @@ const RECOMMENDS: &[&str] = &[
 ];
 
 static RECOMMENDS_MATCHER: std::sync::LazyLock<aho_corasick::AhoCorasick> =
-    std::sync::LazyLock::new(|| {
-        aho_corasick::AhoCorasick::new(RECOMMENDS)
-            .unwrap_or_else(|e| panic!("the phrases make an automaton: {e}"))
-    });
+    std::sync::LazyLock::new(|| automaton(RECOMMENDS));
 
 /// Whether a heading's text (already lower case, whitespace collapsed) calls what follows
 /// the site's recommendations: its other articles or products ([`RECOMMENDS`]).

@@ -194,7 +194,7 @@ fn shape(n: &NodeRef<'_>) -> u64 {
                 .attr("id")
                 .unwrap_or("")
                 .split(['-', '_'])
-                .filter(|w| w.len() > 1 && !w.bytes().any(|b| b.is_ascii_digit()))
+                .filter(|w| naming(w))
                 .for_each(|w| w.hash(&mut h)),
         }
         h.finish()
@@ -202,12 +202,17 @@ fn shape(n: &NodeRef<'_>) -> u64 {
     .unwrap_or_default()
 }
 
+/// Whether a word of a class or an id can name a component ([`shape`]): not one of one
+/// character (an index's group letter) nor one with a digit (`item-3`, a generated name).
+fn naming(w: &str) -> bool {
+    w.len() > 1 && !w.bytes().any(|b| b.is_ascii_digit())
+}
+
 /// The word of an element's class that names its component ([`shape`]).
 fn component<'e>(e: &tree::El<'e>) -> Option<&'e str> {
     e.attr("class").and_then(|class| {
         class.split_ascii_whitespace().find(|w| {
-            w.len() > 1
-                && !w.bytes().any(|b| b.is_ascii_digit())
+            naming(w)
                 && ![
                     "tag-",
                     "category-",

@@ -498,14 +498,12 @@ fn or_cards(
     // A thread's cards are its replies: the post they answer, read apart from them (a Q&A
     // site's question above its answers), comes first.
     if kind == Kind::Forum
-        && let Some(longest) = x.text.split("\n\n").map(str::trim).max_by_key(|p| p.len())
+        && let Some(longest) = longest_paragraph(&x.text)
         && nonspace(longest) >= PROSE_MIN_CHARS
         && !text.contains(longest)
         && 2 * prose_chars(&x.text) >= chars
     {
-        let body = format!("{}{body}", x.html);
-        let text = format!("{}\n\n{}", x.text.trim_end(), text.trim());
-        return finished(&x.title, body, text, html, x.warning);
+        return followed_by(x, &body, &text, html);
     }
     finished(&x.title, body, text, html, None)
 }
@@ -551,11 +549,7 @@ fn with_opening(x: Extracted, post: Option<(String, String)>, url: &Url) -> Extr
     let Some((post_html, post_text)) = post else {
         return x;
     };
-    let Some(longest) = post_text
-        .split("\n\n")
-        .map(str::trim)
-        .max_by_key(|p| p.len())
-    else {
+    let Some(longest) = longest_paragraph(&post_text) else {
         return x;
     };
     if x.text.contains(longest) {
@@ -601,12 +595,7 @@ fn with_replies(
     html: &str,
     url: &Url,
 ) -> Extracted {
-    let Some(longest) = x
-        .text
-        .split("\n\n")
-        .map(str::trim)
-        .max_by_key(|p| p.len())
-        .filter(|p| nonspace(p) >= PROSE_MIN_CHARS)
+    let Some(longest) = longest_paragraph(&x.text).filter(|p| nonspace(p) >= PROSE_MIN_CHARS)
     else {
         return x;
     };
@@ -622,9 +611,21 @@ fn with_replies(
     if nonspace(&replies) == 0 || x.text.contains(replies.trim()) {
         return x;
     }
-    let body = format!("{}{}", x.html, sanitize(&block.inner_html(), Some(url)));
-    let text = format!("{}\n\n{}", x.text.trim_end(), replies.trim());
+    followed_by(x, &sanitize(&block.inner_html(), Some(url)), &replies, html)
+}
+
+/// `x` followed by `more` (its sanitised HTML and its text): a thread's post, then its
+/// replies.
+fn followed_by(x: Extracted, more_html: &str, more_text: &str, html: &str) -> Extracted {
+    let body = format!("{}{more_html}", x.html);
+    let text = format!("{}\n\n{}", x.text.trim_end(), more_text.trim());
     finished(&x.title, body, text, html, x.warning)
+}
+
+/// The longest of `text`'s paragraphs (apart by a blank line), trimmed: the one a post
+/// is looked for by in the replies, the cards or what was read.
+fn longest_paragraph(text: &str) -> Option<&str> {
+    text.split("\n\n").map(str::trim).max_by_key(|p| p.len())
 }
 
 /// Characters of a paragraph of prose: [`or_cards`] counts them without whitespace,
