@@ -48,6 +48,43 @@ fn chrome(n: &NodeRef<'_>, names: &[&str], in_article: usize, articles_own: bool
     tree::named(n, names) && !(articles_own && in_article > 0 && tree::named(n, SECTION_OWN))
 }
 
+/// Words of an id (split at `-` and `_`, any case) that name a box of the page's layout
+/// as its sidebar, navigation, menu or footer: the `<aside>`, `<nav>` and `<footer>` of a
+/// page written before HTML5 gave them elements (a blog's `div#sidebar` of archive months
+/// and blogroll, WordPress's `ul#menu-main-menu`, `div#footer_setup`), no listing's. An
+/// id, not a class: a class word names a component wherever it is used (a restaurant's
+/// `menu-item` dishes, a shop's `nav-card` tiles), an id the one box the template placed.
+/// Measured: docs/benchmarks.md, "Layout boxes named by their ids".
+const LAYOUT_CHROME_IDS: &[&str] = &[
+    "sidebar",
+    "footer",
+    "nav",
+    "navigation",
+    "navbar",
+    "menu",
+    "sidenav",
+    "subnav",
+    "leftnav",
+    "rightnav",
+    "topnav",
+];
+
+/// Whether `n`'s id names it one of the layout's chrome boxes ([`LAYOUT_CHROME_IDS`]).
+fn layout_chrome(n: &NodeRef<'_>) -> bool {
+    tree::element_is(n, |e| {
+        e.attr("id").is_some_and(|id| {
+            id.split(['-', '_'])
+                .any(|w| LAYOUT_CHROME_IDS.iter().any(|x| w.eq_ignore_ascii_case(x)))
+        })
+    })
+}
+
+/// [`chrome`] to a listing while its cards are looked for ([`find`]): also a box its id
+/// names as the layout's chrome ([`layout_chrome`]).
+fn listing_chrome(n: &NodeRef<'_>, in_article: usize, articles_own: bool) -> bool {
+    chrome(n, CHROME, in_article, articles_own) || layout_chrome(n)
+}
+
 /// Removes what is chrome to a listing ([`chrome`]) from `block`'s subtree, in one pass.
 pub fn drop_chrome(block: &NodeRef<'_>, articles_own: bool) {
     drop_named_outside_articles(block, CHROME, articles_own);
@@ -118,7 +155,7 @@ pub fn find(doc: &Document, articles_own: bool) -> Option<Cards> {
             }
             Edge::Open(n) => {
                 if n.is_element() {
-                    in_chrome += usize::from(chrome(&n, CHROME, in_article, articles_own));
+                    in_chrome += usize::from(listing_chrome(&n, in_article, articles_own));
                     in_article += usize::from(n.has_name("article"));
                     open.push(Frame::default());
                 }
@@ -129,7 +166,7 @@ pub fn find(doc: &Document, articles_own: bool) -> Option<Cards> {
                 }
                 let Frame { chars, mut kids } = open.pop().unwrap_or_default();
                 in_article -= usize::from(n.has_name("article"));
-                let chrome = chrome(&n, CHROME, in_article, articles_own);
+                let chrome = listing_chrome(&n, in_article, articles_own);
                 if in_chrome == 0
                     && let Some(cards) = repeated(&mut kids)
                     && best.is_none_or(|(b, ..)| cards > b)
@@ -321,6 +358,29 @@ mod tests {
             text.contains("Story 907") && text.contains("Story 12 "),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_box_its_id_names_as_the_layouts_menu_holds_no_cards_but_a_class_may() {
+        let items = |n: &str| -> String {
+            (1..6)
+                .map(|i| {
+                    format!(
+                        "<li class='item'><a href='/{i}'>{n} number {i}, with its words</a></li>"
+                    )
+                })
+                .collect()
+        };
+        // WordPress's main menu, in a page written before `<nav>`: no listing.
+        let menu = format!("<ul id='menu-main-menu'>{}</ul>", items("Section"));
+        assert_eq!(
+            cards_text(&format!("<html><body>{menu}</body></html>")),
+            None
+        );
+        // A restaurant's menu of dishes, named so by its class: its cards.
+        let dishes = format!("<ul class='menu'>{}</ul>", items("Dish"));
+        let text = cards_text(&format!("<html><body>{dishes}</body></html>")).expect("dishes");
+        assert!(text.contains("Dish number 5"), "{text}");
     }
 
     #[test]

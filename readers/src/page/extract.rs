@@ -2900,6 +2900,39 @@ mod tests {
     }
 
     #[test]
+    fn a_short_post_stands_against_the_modules_of_a_sidebar_named_by_its_id() {
+        // A blog written before HTML5 named its columns: the post beside `div#sidebar`'s
+        // modules (the author's books, the archive's months) that hold more text than it.
+        let url =
+            Url::parse("https://blog.example.net/2012/07/a-fire-in-south-buffalo").expect("url");
+        let module = |i: usize| {
+            format!(
+                "<div class='module'><h3>Books by the author, volume {i}</h3><ul>\
+                 <li><a href='/b/{i}/1'>Buy volume {i} now from these online retailers</a></li>\
+                 <li><a href='/b/{i}/2'>Find volume {i} at a bookstore near you today</a></li>\
+                 <li><a href='/b/{i}/3'>Read the first chapter of volume {i} for free</a></li>\
+                 </ul></div>"
+            )
+        };
+        let modules: String = (1..9).map(module).collect();
+        let html = format!(
+            "<html><head><title>A fire in South Buffalo</title></head><body>\
+             <div id='container'><div id='content'><h1>A fire in South Buffalo</h1>\
+             <p>When I was growing up, there was intense competition for news among the local \
+             networks, and every evening our shows were interrupted by a fire across town.</p>\
+             <p>Today's competition for clicks makes that battle look quaint, and the companies \
+             racing to the bottom are getting there faster than anyone expected.</p></div>\
+             <div id='sidebar'>{modules}</div></div></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        reads(
+            &x,
+            &["interrupted by a fire", "racing to the bottom"],
+            &["online retailers", "first chapter"],
+        );
+    }
+
+    #[test]
     fn a_threads_user_cards_and_votes_are_not_its_text() {
         // A question and its answers as Stack Exchange writes them: each post's score, and
         // its signature (when, who, their badges) under it.
