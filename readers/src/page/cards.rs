@@ -213,31 +213,52 @@ fn repeated(kids: &mut [(u64, usize)]) -> Option<usize> {
 /// `Item Alt ItemComment` every other one and `Rank-Admin` for a moderator's, a shop's
 /// tiles `on-sale` or `sold-out`. Measured on WCXB's development split: all the kept words
 /// 0.8647, the first two 0.8653, the first 0.8661 (docs/benchmarks.md, "A card's first
-/// class word"). Hashed with foldhash, read in place: no element costs an allocation.
+/// class word"). With no such word, its id's words name it, and with none either its first
+/// class word less its digits. Hashed with foldhash, read in place: no element costs an allocation.
 fn shape(n: &NodeRef<'_>) -> u64 {
     use std::hash::{Hash, Hasher};
     let state = foldhash::fast::FixedState::default();
     tree::element(n, |e| {
         let mut h = state.build_hasher();
         e.name.hash(&mut h);
-        match component(e) {
-            Some(c) => c.hash(&mut h),
+        let mut id_words = e
+            .attr("id")
+            .unwrap_or("")
+            .split(['-', '_'])
+            .filter(|w| naming(w))
+            .peekable();
+        let generated = e
+            .attr("class")
+            .and_then(|c| c.split_ascii_whitespace().next());
+        match (component(e), generated) {
+            (Some(c), _) => c.hash(&mut h),
             // An element with no class word is named by its id's words, less those with a
             // digit: the name a template's layout gives each of its boxes (Blogger's
             // `header-wrapper`, `main-wrap1` and `sidebar-wrapper` under its
             // `outer-wrapper`: classless `div`s that hold the page, no cards), where a
             // listing's cards are numbered (`post-123`, `item-2782836d-f601-…`: one name).
-            None => e
-                .attr("id")
-                .unwrap_or("")
-                .split(['-', '_'])
-                .filter(|w| naming(w))
-                .for_each(|w| w.hash(&mut h)),
+            _ if id_words.peek().is_some() => id_words.for_each(|w| w.hash(&mut h)),
+            // With neither, by its first class word less its digits: a layout's boxes
+            // classed only in generated words (Sky's `base-head-t1`, `base-nav-t2`,
+            // `v5-content` under one wrapper) are as many shapes, not one with every
+            // classless `div`, while numbered cards (`item-3`, `item-4`) stay one.
+            (None, Some(first)) => {
+                GENERATED.hash(&mut h);
+                first
+                    .bytes()
+                    .filter(|b| !b.is_ascii_digit())
+                    .for_each(|b| b.hash(&mut h));
+            }
+            (None, None) => {}
         }
         h.finish()
     })
     .unwrap_or_default()
 }
+
+/// Marks a shape named by a class of generated words ([`shape`]), apart from one named by
+/// a word.
+const GENERATED: u8 = 1;
 
 /// Whether a word of a class or an id can name a component ([`shape`]): not one of one
 /// character (an index's group letter) nor one with a digit (`item-3`, a generated name).
@@ -356,6 +377,32 @@ mod tests {
         .expect("numbered cards");
         assert!(
             text.contains("Story 907") && text.contains("Story 12 "),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn boxes_classed_in_generated_words_are_their_shapes_and_numbered_ones_one() {
+        // Sky's layout: its boxes classed only in words with a digit, under one wrapper.
+        let layout: String = ["base-head-t1", "base-nav-t1", "base-nav-t2", "v5-content"]
+            .iter()
+            .map(|c| {
+                format!("<div class='{c}'><p>The {c} box of the page, with its text</p></div>")
+            })
+            .collect();
+        assert_eq!(
+            cards_text(&format!("<html><body><div>{layout}</div></body></html>")),
+            None
+        );
+        let numbered: String = (3..7)
+            .map(|i| format!("<div class='item-{i}'><h3>Story {i} of the week, in full</h3></div>"))
+            .collect();
+        let text = cards_text(&format!(
+            "<html><body><main>{numbered}</main></body></html>"
+        ))
+        .expect("numbered cards");
+        assert!(
+            text.contains("Story 3 ") && text.contains("Story 6 "),
             "{text}"
         );
     }
