@@ -482,6 +482,16 @@ fn or_cards(
     if nonspace(&text) <= least {
         return x;
     }
+    // On a page taken for an article, cards that are the layout's boxes — the article's
+    // column beside boxes of links — are no listing: the article stands.
+    if kind == Kind::Article
+        && chars >= LAYOUT_ARTICLE_CHARS
+        && let Some(longest) = longest_paragraph(&x.text)
+        && nonspace(longest) >= PROSE_MIN_CHARS
+        && layout_boxes(&block, longest)
+    {
+        return x;
+    }
     // On a page taken for an article, a text of some length stands against cards that do
     // not hold its longest paragraph, when that is prose: the cards are beside it, not it.
     // A text of short lines (a listing's entries Readability read without their bodies)
@@ -506,6 +516,48 @@ fn or_cards(
         return followed_by(x, &body, &text, html);
     }
     finished(&x.title, body, text, html, None)
+}
+
+/// Text read (characters, no whitespace) from which an article stands against cards that
+/// are the page's layout boxes ([`layout_boxes`]).
+const LAYOUT_ARTICLE_CHARS: usize = 350;
+
+/// The share of the cards' text the card holding the article's longest paragraph holds, at
+/// least, for them to be the page's layout boxes ([`layout_boxes`]).
+const HOLDER_SHARE: (usize, usize) = (1, 4);
+
+/// The share of the other cards' text in paragraphs of prose under which they are boxes
+/// of links and short lines, not an article's sections ([`layout_boxes`]).
+const OTHERS_PROSE_SHARE: (usize, usize) = (3, 10);
+
+/// Whether the cards in `block` (cleaned) are the page's layout boxes, not a listing: the
+/// one holding the article's longest `paragraph` holds [`HOLDER_SHARE`] of their text or
+/// more, and the others are no prose (under [`OTHERS_PROSE_SHARE`] of their text in
+/// lines of [`PROSE_MIN_CHARS`]: a box's headlines are lines, a `<br>` between them). A news page of 2008 laid out in a table's rows or in
+/// `div`s of one class: the story's row beside the rows of headlines, "most popular" and
+/// the site's sections, read whole for a listing when the page does not call itself an
+/// article. An article whose sections are the cards (each a prose section under its
+/// heading) is read whole, and a listing Readability read one card of has cards of about
+/// that card's size. Each child's text is rendered once.
+fn layout_boxes(block: &NodeRef<'_>, paragraph: &str) -> bool {
+    let (mut holder, mut total, mut others, mut others_prose) = (None, 0usize, 0usize, 0usize);
+    for card in block.element_children() {
+        let text = tree::text(&card);
+        let chars = nonspace(&text);
+        total += chars;
+        if text.contains(paragraph) {
+            holder = holder.or(Some(chars));
+        } else {
+            others += chars;
+            others_prose += text
+                .lines()
+                .map(nonspace)
+                .filter(|&n| n >= PROSE_MIN_CHARS)
+                .sum::<usize>();
+        }
+    }
+    holder.is_some_and(|h| h * HOLDER_SHARE.1 >= total * HOLDER_SHARE.0)
+        && others_prose * OTHERS_PROSE_SHARE.1 < others * OTHERS_PROSE_SHARE.0
 }
 
 /// Microdata types of a thread's opening post (`itemtype`'s last segment, any case).
@@ -2929,6 +2981,39 @@ mod tests {
             &x,
             &["interrupted by a fire", "racing to the bottom"],
             &["online retailers", "first chapter"],
+        );
+    }
+
+    #[test]
+    fn a_story_laid_out_in_a_tables_rows_stands_against_the_rows_of_headlines() {
+        // A news page of 2008: one table, the story in one row, headlines in the others.
+        let url = Url::parse("https://news.example.com/story.asp?NewsID=25318").expect("url");
+        let headlines = |n: usize| -> String {
+            (0..8)
+                .map(|i| {
+                    format!("<a href='/s/{n}/{i}'>Headline {i} of the section {n} today</a><br>")
+                })
+                .collect()
+        };
+        let rows: String = (1..4)
+            .map(|n| format!("<tr><td><b>Section {n}</b><br>{}</td></tr>", headlines(n)))
+            .collect();
+        let html = format!(
+            "<html><head><title>Kosovo talks resume</title></head><body><table><tbody>\
+             <tr><td><h1>Kosovo talks resume</h1><p>Talks on the future status of Kosovo \
+             resumed in Vienna on Monday, with both delegations saying they were ready to \
+             discuss the proposals put forward by the envoy.</p><p>The envoy said he hoped \
+             to present a settlement to the Security Council before the end of the month, \
+             after consulting the members of the Contact Group.</p><p>Neither side has \
+             changed its position since the last round, diplomats in the city said, but both \
+             agreed to meet again next week.</p></td></tr>{rows}\
+             </tbody></table></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        reads(
+            &x,
+            &["resumed in Vienna", "the Contact Group"],
+            &["Headline 3 of the section 2"],
         );
     }
 
