@@ -69,12 +69,22 @@ const LAYOUT_CHROME_IDS: &[&str] = &[
     "topnav",
 ];
 
-/// Whether `n`'s id names it one of the layout's chrome boxes ([`LAYOUT_CHROME_IDS`]).
+/// A whole class word (any case) that names its box the page's sidebar: a theme's
+/// `div.sidebar` holds the blog's widgets. Only the whole word: one split from a longer
+/// class names the layout around the page's text (`has-sidebar`, `sidebar-layout`), and
+/// those cost WCXB's development split 0.8702 → 0.8686.
+const SIDEBAR_CLASS: &str = "sidebar";
+
+/// Whether `n`'s id names it one of the layout's chrome boxes ([`LAYOUT_CHROME_IDS`]), or a
+/// class word its sidebar ([`SIDEBAR_CLASS`]).
 fn layout_chrome(n: &NodeRef<'_>) -> bool {
     tree::element_is(n, |e| {
         e.attr("id").is_some_and(|id| {
             id.split(['-', '_'])
                 .any(|w| LAYOUT_CHROME_IDS.iter().any(|x| w.eq_ignore_ascii_case(x)))
+        }) || e.attr("class").is_some_and(|c| {
+            c.split_ascii_whitespace()
+                .any(|w| w.eq_ignore_ascii_case(SIDEBAR_CLASS))
         })
     })
 }
@@ -409,6 +419,16 @@ mod tests {
 
     #[test]
     fn a_box_its_id_names_as_the_layouts_menu_holds_no_cards_but_a_class_may() {
+        // A theme's sidebar, by its whole class word: no listing either.
+        let widgets: String = (1..6)
+            .map(|i| format!("<div class='widget'><a href='/w/{i}'>Widget {i} of the blog's sidebar</a></div>"))
+            .collect();
+        assert_eq!(
+            cards_text(&format!(
+                "<html><body><div class='sidebar'>{widgets}</div></body></html>"
+            )),
+            None
+        );
         let items = |n: &str| -> String {
             (1..6)
                 .map(|i| {
