@@ -308,7 +308,8 @@ fn sanitizer() -> ammonia::Builder<'static> {
     // javascript: URLs; links get rel="noopener noreferrer".
     b.url_schemes(HashSet::from(["http", "https", "mailto"]));
     // Inline SVG goes with its text (icon titles, sprite symbol names): not the article's.
-    b.add_clean_content_tags(["svg"]);
+    // An iframe's content is raw text no browser shows (an ad's script, written there).
+    b.add_clean_content_tags(["svg", "iframe"]);
     // A code block's language, as the extractor named it ([`code_language`]): htmd writes
     // it after the fence.
     b.add_allowed_classes("pre", LANGUAGE_CLASSES.iter().map(String::as_str));
@@ -567,5 +568,11 @@ mod tests {
         }
         assert!(clean.contains("https://example.com/rel"), "{clean}");
         assert!(clean.contains("https://example.com/a/i.png"), "{clean}");
+        // An iframe's raw content (an ad's script written there) goes with it.
+        let framed = sanitize(
+            "<p>text</p><iframe><script>document.write('ad')</script></iframe>",
+            Some(&base),
+        );
+        assert!(!framed.contains("document.write"), "{framed}");
     }
 }

@@ -24,6 +24,7 @@ pub mod snippets;
 pub mod soak;
 pub mod stats;
 pub mod tty;
+pub mod wordbag;
 pub mod workers;
 
 use serde_json::{Value, json};

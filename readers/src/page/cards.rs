@@ -24,7 +24,7 @@ use super::tree::{self, Edge};
 /// (`extract::drop_asked`); one left is the page's (a forum's posts in its moderation form).
 pub const CHROME: &[&str] = &[
     "nav", "header", "footer", "aside", "script", "style", "noscript", "template", "svg", "button",
-    "select",
+    "select", "iframe",
 ];
 
 /// Of [`CHROME`], what is a card's own inside an `<article>`: HTML's `<header>` belongs to
@@ -62,6 +62,7 @@ const LAYOUT_CHROME_IDS: &[&str] = &[
     "navigation",
     "navbar",
     "menu",
+    "submenu",
     "sidenav",
     "subnav",
     "leftnav",
@@ -80,8 +81,10 @@ const SIDEBAR_CLASS: &str = "sidebar";
 fn layout_chrome(n: &NodeRef<'_>) -> bool {
     tree::element_is(n, |e| {
         e.attr("id").is_some_and(|id| {
-            id.split(['-', '_'])
-                .any(|w| LAYOUT_CHROME_IDS.iter().any(|x| w.eq_ignore_ascii_case(x)))
+            id.split(['-', '_']).any(|w| {
+                let w = w.trim_end_matches(|c: char| c.is_ascii_digit());
+                LAYOUT_CHROME_IDS.iter().any(|x| w.eq_ignore_ascii_case(x))
+            })
         }) || e.attr("class").is_some_and(|c| {
             c.split_ascii_whitespace()
                 .any(|w| w.eq_ignore_ascii_case(SIDEBAR_CLASS))
@@ -442,6 +445,12 @@ mod tests {
         let menu = format!("<ul id='menu-main-menu'>{}</ul>", items("Section"));
         assert_eq!(
             cards_text(&format!("<html><body>{menu}</body></html>")),
+            None
+        );
+        // A numbered submenu (Worldnow's `ul#submenu20`): no listing either.
+        let submenu = format!("<ul id='submenu20'>{}</ul>", items("Section"));
+        assert_eq!(
+            cards_text(&format!("<html><body>{submenu}</body></html>")),
             None
         );
         // A restaurant's menu of dishes, named so by its class: its cards.

@@ -2027,7 +2027,7 @@ fn control(n: &NodeRef<'_>) -> bool {
 /// Subtrees never taken as the main text.
 const CHROME: &[&str] = &[
     "nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template",
-    "textarea", "select",
+    "textarea", "select", "iframe",
 ];
 
 /// The page's largest block of text that is not navigation (its text outside navigation,
@@ -3015,6 +3015,33 @@ mod tests {
             &["resumed in Vienna", "the Contact Group"],
             &["Headline 3 of the section 2"],
         );
+    }
+
+    #[test]
+    fn an_iframes_raw_content_is_not_text() {
+        // A page of 2008 wrote its ads' scripts inside iframes: raw text no browser shows,
+        // here in each card of a listing.
+        let url = Url::parse("https://www.example-tv.com/category/news").expect("url");
+        let card = |i: usize| {
+            format!(
+                "<div class='card'><h3><a href='/s/{i}'>Story number {i} of the week</a></h3>\
+                 <p>What happened in story {i}, told in a line.</p><IFRAME id='wnsz_{i}'>\
+                 <SCRIPT LANGUAGE='JavaScript1.1'>if (document.layers) \
+                 {{document.write('<SCR' + 'IPT SRC=/Global/ad.asp>');}}</SCRIPT></IFRAME></div>"
+            )
+        };
+        let cards: String = (0..6).map(card).collect();
+        let html = format!(
+            "<html><head><title>News</title></head><body><main><h1>News</h1>\
+             <div class='grid'>{cards}</div></main></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        reads(
+            &x,
+            &["Story number 5 of the week"],
+            &["document.write", "SCRIPT", "JavaScript1.1"],
+        );
+        assert!(!x.html.contains("document.write"), "{}", x.html);
     }
 
     #[test]

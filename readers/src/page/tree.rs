@@ -257,8 +257,10 @@ const BREAKING: &[&str] = &[
     "ul",
 ];
 
-/// Elements whose text is not shown: the sanitiser drops their content with them.
-const UNSHOWN: &[&str] = &["script", "style", "template", "svg"];
+/// Elements whose text is not shown: the sanitiser drops their content with them. An
+/// `<iframe>`'s content is raw text, shown by no browser: a page of 2008 wrote its ads'
+/// scripts there (`<IFRAME …><SCRIPT LANGUAGE='JavaScript1.1'>if (document.layers) …`).
+const UNSHOWN: &[&str] = &["script", "style", "template", "svg", "iframe"];
 
 /// Plain text of the subtree under `root`: one paragraph per block, separated by a blank
 /// line; `<br>` a line break; whitespace inside a line collapsed, but a `<pre>`'s lines
@@ -407,6 +409,20 @@ mod tests {
         // A subtree's walk ends at its root, not at the end of the document.
         let p = doc.select("p").nodes()[0];
         assert_eq!(edges(&p).count(), 8);
+    }
+
+    #[test]
+    fn an_iframes_raw_content_is_no_text() {
+        let doc = dom_query::Document::from(
+            "<html><body><p>The story.</p><iframe><script>document.write('ad')</script></iframe>\
+             <p>Its end.</p></body></html>",
+        );
+        let text = text(&doc.root());
+        assert!(
+            text.contains("The story.") && text.contains("Its end."),
+            "{text}"
+        );
+        assert!(!text.contains("document.write"), "{text}");
     }
 
     #[test]
