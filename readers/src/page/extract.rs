@@ -482,6 +482,14 @@ fn or_cards(
     if nonspace(&text) <= least {
         return x;
     }
+    // Nor cards that are a sidebar's boxes of links, beside an article's prose.
+    if kind == Kind::Article
+        && chars >= LINK_BOXES_ARTICLE_CHARS
+        && 2 * prose_chars(&x.text) >= chars
+        && link_boxes(&block, &text)
+    {
+        return x;
+    }
     // On a page taken for an article, cards that are the layout's boxes — the article's
     // column beside boxes of links — are no listing: the article stands.
     if kind == Kind::Article
@@ -549,15 +557,76 @@ fn layout_boxes(block: &NodeRef<'_>, paragraph: &str) -> bool {
             holder = holder.or(Some(chars));
         } else {
             others += chars;
-            others_prose += text
-                .lines()
-                .map(nonspace)
-                .filter(|&n| n >= PROSE_MIN_CHARS)
-                .sum::<usize>();
+            others_prose += line_prose_chars(&text);
         }
     }
     holder.is_some_and(|h| h * HOLDER_SHARE.1 >= total * HOLDER_SHARE.0)
         && others_prose * OTHERS_PROSE_SHARE.1 < others * OTHERS_PROSE_SHARE.0
+}
+
+/// Characters (no whitespace) of `text`'s lines of prose ([`PROSE_MIN_CHARS`] or more
+/// each): a box's headlines are lines, a `<br>` between them, where [`prose_chars`] would
+/// count them one paragraph.
+fn line_prose_chars(text: &str) -> usize {
+    text.lines()
+        .map(nonspace)
+        .filter(|&n| n >= PROSE_MIN_CHARS)
+        .sum()
+}
+
+/// Text read (characters, no whitespace) from which an article, half of it prose, stands
+/// against cards that are boxes of links ([`link_boxes`]).
+const LINK_BOXES_ARTICLE_CHARS: usize = 200;
+
+/// Linked items of a list that make its card a box of links ([`link_boxes`]).
+const LINK_BOX_ITEMS: usize = 3;
+
+/// Steps (an element's opening or closing) of a list item's walk looked at for its link
+/// ([`link_boxes`]): lists nested a page deep would otherwise have each item's subtree
+/// walked once for every list above it.
+const LINK_LOOK_STEPS: usize = 64;
+
+/// Whether the cards in `block` (cleaned; `text` its text) are a sidebar's boxes of links,
+/// not a listing: half of them or more hold a list of [`LINK_BOX_ITEMS`] linked items or
+/// more, and their text is no prose (under [`OTHERS_PROSE_SHARE`] of it in lines of
+/// [`PROSE_MIN_CHARS`]). A blog's archive, blogroll and categories, each a heading over its
+/// list (WordPress's `ul.xoxo.blogroll`, a template's `ul`s of months). A listing's cards
+/// are its entries, each a title and a line or a picture, not a list of links; a thread's
+/// posts are prose. Each card's subtree is walked once, and each list item's first
+/// [`LINK_LOOK_STEPS`] steps.
+fn link_boxes(block: &NodeRef<'_>, text: &str) -> bool {
+    let cards = block.element_children();
+    let (boxes, _) = boxes_of_links(&cards);
+    2 * boxes >= cards.len()
+        && line_prose_chars(text) * OTHERS_PROSE_SHARE.1 < nonspace(text) * OTHERS_PROSE_SHARE.0
+}
+
+/// How many of `cards` hold a list of [`LINK_BOX_ITEMS`] linked items or more
+/// ([`link_boxes`]), and the steps of the walks that looked for the items' links.
+fn boxes_of_links(cards: &[NodeRef<'_>]) -> (usize, usize) {
+    let mut steps = 0usize;
+    let mut linked = |item: &NodeRef<'_>| {
+        item.has_name("li")
+            && tree::edges(item).take(LINK_LOOK_STEPS).any(|e| {
+                steps += 1;
+                matches!(e, Edge::Open(a) if a.has_name("a"))
+            })
+    };
+    let boxes = cards
+        .iter()
+        .filter(|card| {
+            card.descendants().iter().any(|list| {
+                (list.has_name("ul") || list.has_name("ol"))
+                    && list
+                        .element_children()
+                        .iter()
+                        .filter(|item| linked(item))
+                        .count()
+                        >= LINK_BOX_ITEMS
+            })
+        })
+        .count();
+    (boxes, steps)
 }
 
 /// Microdata types of a thread's opening post (`itemtype`'s last segment, any case).
@@ -3042,6 +3111,71 @@ mod tests {
             &["document.write", "SCRIPT", "JavaScript1.1"],
         );
         assert!(!x.html.contains("document.write"), "{}", x.html);
+    }
+
+    #[test]
+    fn a_short_post_stands_against_boxes_of_links_beside_it() {
+        // A blog of 2012: the post, and a column of boxes, each a heading over its links
+        // (the archive's months, the blogroll, the categories), named nothing.
+        let url = Url::parse("https://blog.example.org/2012/10/election-day").expect("url");
+        let links = |b: usize| -> String {
+            (1..7)
+                .map(|i| {
+                    format!("<li><a href='/b/{b}/{i}'>Link {i} of box {b}, to elsewhere</a></li>")
+                })
+                .collect()
+        };
+        let boxes: String = (1..6)
+            .map(|b| {
+                format!(
+                    "<div class='box'><h3>Box {b}</h3><ul>{}</ul></div>",
+                    links(b)
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>Election day</title></head><body><div id='wrap'>\
+             <div id='post'><h1>Election day</h1><p>As the media has made us all aware, election \
+             day is fast approaching, and we want to offer a free resource to help voters think \
+             about their responsibility.</p><p>The booklet is yours for the asking until the end \
+             of the month, while our supply lasts.</p></div><div id='col2'>{boxes}</div>\
+             </div></body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        reads(
+            &x,
+            &["election day is fast approaching", "while our supply lasts"],
+            &["Link 3 of box 2"],
+        );
+    }
+
+    #[test]
+    fn looking_for_boxes_of_links_in_nested_lists_is_bounded() {
+        // Lists nested a thousand deep in each card, no link in them: each item is looked
+        // at for its first steps, not its whole subtree once for every list above it.
+        let depth = 1000;
+        let nested = format!(
+            "{}x{}",
+            "<ul><li>".repeat(depth),
+            "</li></ul>".repeat(depth)
+        );
+        let html = format!(
+            "<html><body><div id='cards'>{}</div></body></html>",
+            (0..3)
+                .map(|_| format!("<div class='c'>{nested}</div>"))
+                .collect::<String>()
+        );
+        let doc = Document::from(html.as_str());
+        let cards = tree::first_element(&doc.root(), |n| n.attr("id").as_deref() == Some("cards"))
+            .expect("cards")
+            .element_children();
+        let (boxes, steps) = boxes_of_links(&cards);
+        assert_eq!(boxes, 0);
+        assert!(
+            steps <= 3 * depth * LINK_LOOK_STEPS,
+            "{steps} steps for {} items",
+            3 * depth
+        );
     }
 
     #[test]
