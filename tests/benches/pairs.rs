@@ -21,7 +21,6 @@
 //! Run: `PAW_PAIRS=/path/to/l3s-gn1:/path/to/dragnet cargo bench -p paw-tests --bench pairs`.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -29,8 +28,7 @@ use std::time::Instant;
 use paw_readers::page::extract::extract;
 use paw_tests::wordbag::word_f1;
 use paw_tests::workers::Workers;
-use paw_tests::{run_json, texts_by_id};
-use serde_json::{Value, json};
+use paw_tests::{gzipped_pages, run_json, texts_by_id};
 
 struct Page {
     id: String,
@@ -108,20 +106,18 @@ fn paw_run(pages: &[Page], one: impl Fn(&Page, &url::Url) -> Result<String, Stri
 /// trafilatura with its defaults on each page as paw decoded it (written gzipped under
 /// `out`); (version, run).
 fn trafilatura(pages: &[Page], decoded: &[String], out: &Path) -> Result<(String, Run), String> {
-    let dir = out.join("pages");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut list = Vec::new();
-    for (p, html) in pages.iter().zip(decoded) {
-        let path = dir.join(format!("{}.html.gz", p.id));
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        gz.write_all(html.as_bytes()).map_err(|e| e.to_string())?;
-        std::fs::write(&path, gz.finish().map_err(|e| e.to_string())?)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        list.push(json!({"id": p.id, "gz": true, "url": page_url(p).as_str(), "path": path}));
-    }
+    let urls: Vec<url::Url> = pages.iter().map(page_url).collect();
+    let list = gzipped_pages(
+        &out.join("pages"),
+        pages
+            .iter()
+            .zip(decoded)
+            .zip(&urls)
+            .map(|((p, html), u)| (p.id.as_str(), p.id.clone(), u.as_str(), html.as_str())),
+    )?;
     let mut cmd = Command::new("python3");
     cmd.arg(root().join("scripts/trafilatura-extract.py"));
-    let v = run_json(cmd, &Value::Array(list))?;
+    let v = run_json(cmd, &list)?;
     Ok((
         v["version"].as_str().unwrap_or("?").to_string(),
         Run {

@@ -33,7 +33,6 @@
 //! Run: `PAW_TRAF_EVAL=/path/to/trafilatura/tests cargo bench -p paw-tests --bench trafeval`.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -259,20 +258,21 @@ fn without_title(pages: &[Page], run: &Run) -> (Run, usize) {
 /// paw decoded it (written gzipped under `trafeval/pages` in the target directory, as that
 /// script reads WCXB's); (version, run).
 fn trafilatura_defaults(pages: &[Page], decoded: &[String]) -> Result<(String, Run), String> {
-    let dir = out_dir().join("pages");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut list = Vec::new();
-    for (i, (p, html)) in pages.iter().zip(decoded).enumerate() {
-        let path = dir.join(format!("{i:04}.html.gz"));
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        gz.write_all(html.as_bytes()).map_err(|e| e.to_string())?;
-        std::fs::write(&path, gz.finish().map_err(|e| e.to_string())?)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        list.push(json!({"id": p.url, "gz": true, "url": page_url(p).as_str(), "path": path}));
-    }
+    let urls: Vec<url::Url> = pages.iter().map(page_url).collect();
+    let list = paw_tests::gzipped_pages(
+        &out_dir().join("pages"),
+        pages
+            .iter()
+            .zip(decoded)
+            .zip(&urls)
+            .enumerate()
+            .map(|(i, ((p, html), u))| {
+                (p.url.as_str(), format!("{i:04}"), u.as_str(), html.as_str())
+            }),
+    )?;
     let mut cmd = Command::new("python3");
     cmd.arg(root().join("scripts/trafilatura-extract.py"));
-    let v = run_json(cmd, &Value::Array(list))?;
+    let v = run_json(cmd, &list)?;
     let texts = texts_by_id(&v["texts"], pages.iter().map(|p| p.url.as_str()));
     Ok((
         v["version"].as_str().unwrap_or("?").to_string(),

@@ -44,6 +44,27 @@ pub fn texts_by_id<'a>(
         .collect()
 }
 
+/// Writes each page — (id, file name, URL, its HTML as paw decoded it) — gzipped under
+/// `dir` and lists it as `scripts/trafilatura-extract.py` reads its input: `{id, gz, url,
+/// path}` for each.
+pub fn gzipped_pages<'a>(
+    dir: &std::path::Path,
+    pages: impl IntoIterator<Item = (&'a str, String, &'a str, &'a str)>,
+) -> Result<Value, String> {
+    use std::io::Write;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut list = Vec::new();
+    for (id, name, url, html) in pages {
+        let path = dir.join(format!("{name}.html.gz"));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(html.as_bytes()).map_err(|e| e.to_string())?;
+        std::fs::write(&path, gz.finish().map_err(|e| e.to_string())?)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        list.push(json!({"id": id, "gz": true, "url": url, "path": path}));
+    }
+    Ok(Value::Array(list))
+}
+
 /// Prints a bench's section of paw's refusals: `heading`, then `none` when paw read every
 /// page, else each page's id and error, in process (`in_process`) and through a worker.
 pub fn print_refusals(
