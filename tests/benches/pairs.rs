@@ -34,6 +34,8 @@ struct Page {
     id: String,
     url: String,
     bytes: Vec<u8>,
+    /// The bytes as paw decodes them (`paw_readers::charset::decode`, no `Content-Type`).
+    html: String,
     reference: String,
 }
 
@@ -61,9 +63,11 @@ fn pages(dir: &Path, split: &str) -> Vec<Page> {
             (splits.get(&id).map(String::as_str) == Some(split)).then_some((id, url))
         })
         .map(|(id, url)| {
-            let html = dir.join(format!("{id}.html"));
+            let path = dir.join(format!("{id}.html"));
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             Page {
-                bytes: std::fs::read(&html).unwrap_or_else(|e| panic!("{}: {e}", html.display())),
+                html: paw_readers::charset::decode(&bytes, None),
+                bytes,
                 reference: read(&format!("{id}.txt")),
                 id,
                 url,
@@ -105,15 +109,14 @@ fn paw_run(pages: &[Page], one: impl Fn(&Page, &url::Url) -> Result<String, Stri
 
 /// trafilatura with its defaults on each page as paw decoded it (written gzipped under
 /// `out`); (version, run).
-fn trafilatura(pages: &[Page], decoded: &[String], out: &Path) -> Result<(String, Run), String> {
+fn trafilatura(pages: &[Page], out: &Path) -> Result<(String, Run), String> {
     let urls: Vec<url::Url> = pages.iter().map(page_url).collect();
     let list = gzipped_pages(
         &out.join("pages"),
         pages
             .iter()
-            .zip(decoded)
             .zip(&urls)
-            .map(|((p, html), u)| (p.id.as_str(), p.id.clone(), u.as_str(), html.as_str())),
+            .map(|(p, u)| (p.id.as_str(), p.id.clone(), u.as_str(), p.html.as_str())),
     )?;
     let mut cmd = Command::new("python3");
     cmd.arg(root().join("scripts/trafilatura-extract.py"));
@@ -160,18 +163,7 @@ fn bench_set(dir: &Path, split: &str) {
         dir.display()
     );
     let out = root().join("target/pairs").join(&name);
-    let decoded: Vec<String> = pages
-        .iter()
-        .map(|p| paw_readers::charset::decode(&p.bytes, None))
-        .collect();
-    let by_id: HashMap<&str, &str> = pages
-        .iter()
-        .zip(&decoded)
-        .map(|(p, d)| (p.id.as_str(), d.as_str()))
-        .collect();
-    let paw = paw_run(&pages, |p, u| {
-        extract(by_id[p.id.as_str()], u).map(|x| x.text)
-    });
+    let paw = paw_run(&pages, |p, u| extract(&p.html, u).map(|x| x.text));
     let w = Workers::start(1);
     let worker = paw_run(&pages, |p, u| {
         w.extract(&p.bytes, u)
@@ -179,7 +171,7 @@ fn bench_set(dir: &Path, split: &str) {
             .map_err(|e| format!("{e:?}"))
     });
     drop(w);
-    let traf = trafilatura(&pages, &decoded, &out);
+    let traf = trafilatura(&pages, &out);
     save(&out, "paw", &paw);
     if let Ok((_, t)) = &traf {
         save(&out, "trafilatura", t);

@@ -534,17 +534,16 @@ const LAYOUT_ARTICLE_CHARS: usize = 350;
 /// least, for them to be the page's layout boxes ([`layout_boxes`]).
 const HOLDER_SHARE: (usize, usize) = (1, 4);
 
-/// The share of the other cards' text in paragraphs of prose under which they are boxes
-/// of links and short lines, not an article's sections ([`layout_boxes`]).
+/// The share of a text in lines of prose under which it is boxes of links and short lines,
+/// not an article's sections ([`no_prose`]).
 const OTHERS_PROSE_SHARE: (usize, usize) = (3, 10);
 
 /// Whether the cards in `block` (cleaned) are the page's layout boxes, not a listing: the
 /// one holding the article's longest `paragraph` holds [`HOLDER_SHARE`] of their text or
-/// more, and the others are no prose (under [`OTHERS_PROSE_SHARE`] of their text in
-/// lines of [`PROSE_MIN_CHARS`]: a box's headlines are lines, a `<br>` between them). A news page of 2008 laid out in a table's rows or in
-/// `div`s of one class: the story's row beside the rows of headlines, "most popular" and
-/// the site's sections, read whole for a listing when the page does not call itself an
-/// article. An article whose sections are the cards (each a prose section under its
+/// more, and the others are no prose ([`no_prose`]: a box's headlines are lines, a `<br>`
+/// between them). A news page of 2008 laid out in a table's rows or in `div`s of one
+/// class: the story's row beside the rows of headlines, "most popular" and the site's
+/// sections, read whole for a listing when the page does not call itself an article. An article whose sections are the cards (each a prose section under its
 /// heading) is read whole, and a listing Readability read one card of has cards of about
 /// that card's size. Each child's text is rendered once.
 fn layout_boxes(block: &NodeRef<'_>, paragraph: &str) -> bool {
@@ -561,7 +560,13 @@ fn layout_boxes(block: &NodeRef<'_>, paragraph: &str) -> bool {
         }
     }
     holder.is_some_and(|h| h * HOLDER_SHARE.1 >= total * HOLDER_SHARE.0)
-        && others_prose * OTHERS_PROSE_SHARE.1 < others * OTHERS_PROSE_SHARE.0
+        && no_prose(others_prose, others)
+}
+
+/// Whether text of `chars` characters, `prose` of them in lines of prose
+/// ([`line_prose_chars`]), is no prose: under [`OTHERS_PROSE_SHARE`] of it.
+fn no_prose(prose: usize, chars: usize) -> bool {
+    prose * OTHERS_PROSE_SHARE.1 < chars * OTHERS_PROSE_SHARE.0
 }
 
 /// Characters (no whitespace) of `text`'s lines of prose ([`PROSE_MIN_CHARS`] or more
@@ -588,8 +593,7 @@ const LINK_LOOK_STEPS: usize = 64;
 
 /// Whether the cards in `block` (cleaned; `text` its text) are a sidebar's boxes of links,
 /// not a listing: half of them or more hold a list of [`LINK_BOX_ITEMS`] linked items or
-/// more, and their text is no prose (under [`OTHERS_PROSE_SHARE`] of it in lines of
-/// [`PROSE_MIN_CHARS`]). A blog's archive, blogroll and categories, each a heading over its
+/// more, and their text is no prose ([`no_prose`]). A blog's archive, blogroll and categories, each a heading over its
 /// list (WordPress's `ul.xoxo.blogroll`, a template's `ul`s of months). A listing's cards
 /// are its entries, each a title and a line or a picture, not a list of links; a thread's
 /// posts are prose. Each card's subtree is walked once, and each list item's first
@@ -597,8 +601,7 @@ const LINK_LOOK_STEPS: usize = 64;
 fn link_boxes(block: &NodeRef<'_>, text: &str) -> bool {
     let cards = block.element_children();
     let (boxes, _) = boxes_of_links(&cards);
-    2 * boxes >= cards.len()
-        && line_prose_chars(text) * OTHERS_PROSE_SHARE.1 < nonspace(text) * OTHERS_PROSE_SHARE.0
+    2 * boxes >= cards.len() && no_prose(line_prose_chars(text), nonspace(text))
 }
 
 /// How many of `cards` hold a list of [`LINK_BOX_ITEMS`] linked items or more
