@@ -1090,7 +1090,7 @@ fn prepass_candidate(n: &NodeRef<'_>) -> bool {
                     .is_some_and(|t| t.eq_ignore_ascii_case("email")))
             || e.attr("class").is_some_and(|c| c.contains("comment"))
             || e.attr("id").is_some_and(|i| i.contains("comment"))
-            || (SECTION_HEADINGS.contains(&e.name) && header_named(e))
+            || ((SECTION_HEADINGS.contains(&e.name) || e.name == "table") && header_named(e))
     })
 }
 
@@ -1104,6 +1104,15 @@ const SECTION_HEADINGS: &[&str] = &["h2", "h3", "h4", "h5", "h6"];
 fn header_named(e: &tree::El<'_>) -> bool {
     e.attr("class")
         .is_some_and(|v| tree::contains_ignore_case(v, b"header"))
+}
+/// Whether `table`, its class naming a header ([`header_named`]), holds a header row or a
+/// caption of its own among its first [`WALK_MAX_NODES`] nodes: a table of data.
+fn header_named_table(table: &NodeRef<'_>) -> bool {
+    tree::element_is(table, header_named)
+        && table
+            .descendants_it()
+            .take(WALK_MAX_NODES)
+            .any(|d| ["th", "thead", "caption"].iter().any(|t| d.has_name(t)))
 }
 /// A sign-up box is a heading, a line of pitch and the form (characters, no whitespace).
 const SIGNUP_MAX_CHARS: usize = 300;
@@ -1779,6 +1788,13 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
             if headings.len() < PREPASS_MAX_CANDIDATES {
                 headings.push(*n);
             }
+        } else if n.has_name("table") && header_named_table(n) {
+            // A table of data whose class names its own header row (Wikipedia's sortable
+            // tables are `sticky-header`): not the page's header, which Readability drops
+            // by that word, table and all.
+            if headings.len() < PREPASS_MAX_CANDIDATES {
+                headings.push(*n);
+            }
         } else if n.has_name("dl") {
             lists += 1;
             if lists > PREPASS_MAX_CANDIDATES || boxes.len() >= FACT_BOXES_MAX {
@@ -1918,7 +1934,7 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
     }
     // A section's heading named `header` is a heading, not the page's header: named
     // `heading` instead, it is scored and kept as any heading is (Substack's section
-    // headings were all lost).
+    // headings were all lost); so is a table of data named for its header row.
     for h in headings {
         if let Some(v) = h.attr("class") {
             h.set_attr(
@@ -2570,6 +2586,7 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
         if !cards
             && linked as f64 > LINK_DENSITY * len as f64
             && !fact_in_a_row(&e, &counts)
+            && !cell_of_data(&e)
             && !anchored_heading(&e)
         {
             doomed.push(e);
@@ -2763,6 +2780,54 @@ fn fact_in_a_row(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool {
     items > 1 && c.text > 0 && (c.linked as f64) <= LINK_DENSITY * c.text as f64
 }
 
+/// Columns a table's header row names for its linked cells to be its data.
+const DATA_COLUMNS: usize = 3;
+
+/// Whether `e` is a cell of a table of data: a row of [`DATA_COLUMNS`] cells or more in a
+/// table whose first row is all header cells, as many. A table of names (laureates, a
+/// league's clubs) links most of its cells, and they are its data; a table of links
+/// beside the text (a navigation box: a header cell and its list of links) has rows of
+/// two.
+fn cell_of_data(e: &NodeRef<'_>) -> bool {
+    if !named(e, &["td", "th"]) {
+        return false;
+    }
+    let Some(row) = e.parent().filter(|p| p.has_name("tr")) else {
+        return false;
+    };
+    let cells = |r: &NodeRef<'_>| {
+        r.children_it(false)
+            .filter(|c| named(c, &["td", "th"]))
+            .take(DATA_COLUMNS)
+            .count()
+    };
+    if cells(&row) < DATA_COLUMNS {
+        return false;
+    }
+    // The table's first row: in its `thead`, else in its first row group.
+    let Some(table) = row.ancestors_it(Some(2)).find(|a| a.has_name("table")) else {
+        return false;
+    };
+    let first = table
+        .element_children()
+        .into_iter()
+        .filter(|c| named(c, &["thead", "tbody", "tr"]))
+        .find_map(|g| {
+            if g.has_name("tr") {
+                Some(g)
+            } else {
+                g.element_children().into_iter().find(|r| r.has_name("tr"))
+            }
+        });
+    first.is_some_and(|first| {
+        cells(&first) >= DATA_COLUMNS
+            && first
+                .children_it(false)
+                .filter(|c| c.is_element())
+                .all(|c| c.has_name("th"))
+    })
+}
+
 /// Plain text of article HTML: one paragraph per block, separated by a blank line; `<br>`
 /// a line break; whitespace inside a line collapsed; no markup, no image text.
 pub fn plain_text(html: &str) -> String {
@@ -2895,6 +2960,36 @@ mod tests {
             assert!(x.text.contains(kept), "{kept}: {}", x.text);
         }
         assert!(x.html.contains("<h2>Introducing Mentor Mode"), "{}", x.html);
+    }
+
+    #[test]
+    fn a_table_of_linked_names_stays_and_a_box_of_links_goes() {
+        let url = Url::parse("https://en.wikipedia.org/wiki/List_of_laureates").expect("url");
+        // Wikipedia's sortable table: classed for its sticky header row, every laureate a
+        // link. Beside it a navigation box: a header cell and its row of links.
+        let row = |year: usize| {
+            format!(
+                "<tr><th>{year}</th><td><a href='/wiki/A{year}'>Physicist Name{year}</a></td>\
+                 <td><a href='/wiki/B{year}'>Chemist Name{year}</a></td>\
+                 <td><a href='/wiki/C{year}'>Writer Name{year}</a></td></tr>"
+            )
+        };
+        let rows: String = (1901..1921).map(row).collect();
+        let body = format!(
+            "{}<h2>List of laureates</h2><table class='wikitable sortable sticky-header'>\
+             <tbody><tr><th>Year</th><th>Physics</th><th>Chemistry</th><th>Literature</th></tr>\
+             {rows}</tbody></table>{}<table class='navbox'><tbody><tr><th>Related lists\
+             </th><td><a href='/wiki/X'>Fields Medal</a> · <a href='/wiki/Y'>Turing \
+             Award</a></td></tr></tbody></table>",
+            para(3),
+            para(1).replace("Paragraph", "Closing"),
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        reads(
+            &x,
+            &["Physicist Name1901", "Chemist Name1920", "Writer Name1910", "Closing 0"],
+            &["Turing"],
+        );
     }
 
     #[test]
