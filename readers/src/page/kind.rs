@@ -143,12 +143,31 @@ struct Signals {
     priced: usize,
     /// Elements of microdata type schema.org `Product` (`itemtype`).
     products: usize,
+    /// Characters (no whitespace) of the paragraphs (`p`) outside any element whose
+    /// class or id names comments: a post's own text beside its readers'.
+    prose: usize,
 }
 
 fn signals(doc: &Document) -> Signals {
     let mut s = Signals::default();
+    // The comments' element open now (the outermost), and the paragraphs open now.
+    let (mut comments, mut paragraphs) = (None, 0usize);
     for edge in tree::edges(&doc.root()) {
-        let Edge::Open(n) = edge else { continue };
+        let n = match edge {
+            Edge::Open(n) => n,
+            Edge::Close(n) => {
+                if comments == Some(n.id) {
+                    comments = None;
+                } else if n.has_name("p") {
+                    paragraphs = paragraphs.saturating_sub(1);
+                }
+                continue;
+            }
+        };
+        if paragraphs > 0 && comments.is_none() && n.is_text() {
+            s.prose += tree::nonspace(&n.text());
+            continue;
+        }
         // The element's name and attributes read in place, once: reading each attribute
         // looks the node up and copies the value.
         tree::element(&n, |el| {
@@ -186,6 +205,15 @@ fn signals(doc: &Document) -> Signals {
             s.posts += usize::from(post);
             s.signed += usize::from(signed);
             s.priced += usize::from(priced);
+            if el.name == "p" {
+                paragraphs += 1;
+            } else if comments.is_none()
+                && el.attrs().any(|(k, v)| {
+                    matches!(k, "class" | "id") && contains_ignore_case(v, b"comment")
+                })
+            {
+                comments = Some(n.id);
+            }
         });
     }
     s
@@ -357,6 +385,12 @@ const SERVICE_HEADINGS: usize = 3;
 /// thread ([`kind`]).
 const THREAD_COMMENTS: usize = 10;
 
+/// Characters (no whitespace) of paragraphs outside the comments from which a page of
+/// [`THREAD_COMMENTS`] comments is a post with its readers' comments, not a thread: a
+/// blog's post is longer than a thread's opening link and lines (measured on Dragnet's
+/// blogs and WCXB's threads: docs/benchmarks.md, "Posts and their comments").
+const POST_PROSE: usize = 1_000;
+
 /// Whether the URL's path has a year of its own (`/2008/09/lean-startup.html`).
 fn dated(url: &Url) -> bool {
     url.path().split('/').any(|w| {
@@ -480,8 +514,13 @@ pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
         }
         Some(k @ (Kind::Product | Kind::Listing | Kind::Service)) => k,
         // A story and its readers' comments (Slashdot, Lemmy): a thread, unless the page
-        // calls itself an article or its path is dated (a blog's post and its comments).
-        None if s.comments >= THREAD_COMMENTS && !calls_itself_article(doc) && !dated(url) => {
+        // calls itself an article, its path is dated or its paragraphs outside the
+        // comments hold an article's text (a blog's post and its comments).
+        None if s.comments >= THREAD_COMMENTS
+            && !calls_itself_article(doc)
+            && !dated(url)
+            && s.prose < POST_PROSE =>
+        {
             Kind::Forum
         }
         None if s.sections >= SERVICE_SECTIONS && s.articles == 0 && shallow(url) => Kind::Service,
@@ -708,7 +747,7 @@ mod tests {
     }
 
     #[test]
-    fn a_story_under_many_comments_is_a_thread_unless_an_article_or_dated() {
+    fn a_story_under_many_comments_is_a_thread_unless_an_article_dated_or_a_long_post() {
         let comments: String = (0..10)
             .map(|i| format!("<div class='comment'><p>Reader {i} says this.</p></div>"))
             .collect();
@@ -721,6 +760,19 @@ mod tests {
         assert_eq!(kind_of(og, &story, u), Kind::Article);
         let blog = "https://blog.example.com/2008/09/lean-startup.html";
         assert_eq!(kind_of("", &story, blog), Kind::Article);
+        // A post of an article's length outside the comments (in `p`s, not in the
+        // comments' list): a blog's post and its readers' comments.
+        let paragraph = "<p>A paragraph of the post, with words enough to be read as prose.</p>";
+        let long = |n: usize| {
+            format!(
+                "{}<ol class='commentlist'>{comments}<p>{}</p></ol>",
+                paragraph.repeat(n),
+                "Pingback words. ".repeat(200)
+            )
+        };
+        let post = long(POST_PROSE / 50);
+        assert_eq!(kind_of("", &post, u), Kind::Article);
+        assert_eq!(kind_of("", &long(POST_PROSE / 60), u), Kind::Forum);
     }
 
     #[test]
