@@ -78,7 +78,7 @@ const SIDEBAR_CLASS: &str = "sidebar";
 
 /// Whether `n`'s id names it one of the layout's chrome boxes ([`LAYOUT_CHROME_IDS`]), or a
 /// class word its sidebar ([`SIDEBAR_CLASS`]).
-fn layout_chrome(n: &NodeRef<'_>) -> bool {
+pub(super) fn layout_chrome(n: &NodeRef<'_>) -> bool {
     tree::element_is(n, |e| {
         e.attr("id").is_some_and(|id| {
             id.split(['-', '_']).any(|w| {

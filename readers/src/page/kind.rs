@@ -133,6 +133,10 @@ struct Signals {
     articles: usize,
     /// `h2` headings (a landing page's sections).
     h2: usize,
+    /// Of them, those inside the page's chrome: a `nav`, `aside`, `header` or `footer`, or
+    /// a box its id names the layout's sidebar, navigation, menu or footer (a blog's
+    /// widgets' titles).
+    h2_chrome: usize,
     /// `time` elements and elements whose class or id names an author or a date: a
     /// dated, signed text.
     signed: usize,
@@ -152,10 +156,14 @@ fn signals(doc: &Document) -> Signals {
     let mut s = Signals::default();
     // The comments' element open now (the outermost), and the paragraphs open now.
     let (mut comments, mut paragraphs) = (None, 0usize);
+    let mut chrome = None;
     for edge in tree::edges(&doc.root()) {
         let n = match edge {
             Edge::Open(n) => n,
             Edge::Close(n) => {
+                if chrome == Some(n.id) {
+                    chrome = None;
+                }
                 if comments == Some(n.id) {
                     comments = None;
                 } else if n.has_name("p") {
@@ -201,6 +209,15 @@ fn signals(doc: &Document) -> Signals {
                     "itemtype" => s.products += usize::from(product_type(v)),
                     _ => {}
                 }
+            }
+            if chrome.is_none()
+                && (["nav", "aside", "header", "footer"].contains(&el.name)
+                    || super::cards::layout_chrome(&n))
+            {
+                chrome = Some(n.id);
+            }
+            if el.name == "h2" && chrome.is_some() {
+                s.h2_chrome += 1;
             }
             s.posts += usize::from(post);
             s.signed += usize::from(signed);
@@ -527,7 +544,10 @@ pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
         // Sections under their `h2` headings with no date or author anywhere, on a page
         // that does not call itself an article: a service or landing page (measured:
         // docs/benchmarks.md, "Every kind of page").
-        _ if s.h2 >= SERVICE_HEADINGS && s.signed == 0 && !calls_itself_article(doc) => {
+        _ if s.h2 - s.h2_chrome >= SERVICE_HEADINGS
+            && s.signed == 0
+            && !calls_itself_article(doc) =>
+        {
             Kind::Service
         }
         _ => Kind::Article,
@@ -823,6 +843,19 @@ mod tests {
         assert_eq!(kind_of("", &dated_by_name, u), Kind::Article);
         let og = "<meta property='og:type' content='article'>";
         assert_eq!(kind_of(og, &sections, u), Kind::Article);
+        // A blog's widgets titled in `h2`s, in its sidebar or footer: not its sections.
+        let post = h2_sections(["The post"]);
+        for chrome in [
+            "<aside>{}</aside>",
+            "<div id='sidebar-left'><div>{}</div></div>",
+            "<div class='sidebar'>{}</div>",
+            "<footer>{}</footer>",
+        ] {
+            let page = format!("{post}{}", chrome.replace("{}", &sections));
+            assert_eq!(kind_of("", &page, u), Kind::Article, "{chrome}");
+        }
+        let page = format!("{sections}<aside>{post}</aside>");
+        assert_eq!(kind_of("", &page, u), Kind::Service);
     }
 
     #[test]
