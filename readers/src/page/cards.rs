@@ -78,17 +78,20 @@ const SIDEBAR_CLASS: &str = "sidebar";
 
 /// Whether `n`'s id names it one of the layout's chrome boxes ([`LAYOUT_CHROME_IDS`]), or a
 /// class word its sidebar ([`SIDEBAR_CLASS`]).
-pub(super) fn layout_chrome(n: &NodeRef<'_>) -> bool {
-    tree::element_is(n, |e| {
-        e.attr("id").is_some_and(|id| {
-            id.split(['-', '_']).any(|w| {
-                let w = w.trim_end_matches(|c: char| c.is_ascii_digit());
-                LAYOUT_CHROME_IDS.iter().any(|x| w.eq_ignore_ascii_case(x))
-            })
-        }) || e.attr("class").is_some_and(|c| {
-            c.split_ascii_whitespace()
-                .any(|w| w.eq_ignore_ascii_case(SIDEBAR_CLASS))
+fn layout_chrome(n: &NodeRef<'_>) -> bool {
+    tree::element_is(n, layout_chrome_named)
+}
+
+/// [`layout_chrome`] of an element's name and attributes read in place.
+pub(super) fn layout_chrome_named(e: &tree::El<'_>) -> bool {
+    e.attr("id").is_some_and(|id| {
+        id.split(['-', '_']).any(|w| {
+            let w = w.trim_end_matches(|c: char| c.is_ascii_digit());
+            LAYOUT_CHROME_IDS.iter().any(|x| w.eq_ignore_ascii_case(x))
         })
+    }) || e.attr("class").is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|w| w.eq_ignore_ascii_case(SIDEBAR_CLASS))
     })
 }
 

@@ -2987,7 +2987,12 @@ mod tests {
         let x = extract(&page(&body), &url).expect("extracted");
         reads(
             &x,
-            &["Physicist Name1901", "Chemist Name1920", "Writer Name1910", "Closing 0"],
+            &[
+                "Physicist Name1901",
+                "Chemist Name1920",
+                "Writer Name1910",
+                "Closing 0",
+            ],
             &["Turing"],
         );
     }

@@ -172,9 +172,16 @@ fn signals(doc: &Document) -> Signals {
                 continue;
             }
         };
-        if paragraphs > 0 && comments.is_none() && n.is_text() {
-            s.prose += tree::nonspace(&n.text());
-            continue;
+        if paragraphs > 0 && comments.is_none() {
+            // A text node's characters read in place (`text()` copies them).
+            let text = n.query_or(None, |t| match &t.data {
+                dom_query::NodeData::Text { contents } => Some(tree::nonspace(contents)),
+                _ => None,
+            });
+            if let Some(chars) = text {
+                s.prose += chars;
+                continue;
+            }
         }
         // The element's name and attributes read in place, once: reading each attribute
         // looks the node up and copies the value.
@@ -212,7 +219,7 @@ fn signals(doc: &Document) -> Signals {
             }
             if chrome.is_none()
                 && (["nav", "aside", "header", "footer"].contains(&el.name)
-                    || super::cards::layout_chrome(&n))
+                    || super::cards::layout_chrome_named(el))
             {
                 chrome = Some(n.id);
             }
