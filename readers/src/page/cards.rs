@@ -48,51 +48,10 @@ fn chrome(n: &NodeRef<'_>, names: &[&str], in_article: usize, articles_own: bool
     tree::named(n, names) && !(articles_own && in_article > 0 && tree::named(n, SECTION_OWN))
 }
 
-/// Words of an id (split at `-` and `_`, any case) that name a box of the page's layout
-/// as its sidebar, navigation, menu or footer: the `<aside>`, `<nav>` and `<footer>` of a
-/// page written before HTML5 gave them elements (a blog's `div#sidebar` of archive months
-/// and blogroll, WordPress's `ul#menu-main-menu`, `div#footer_setup`), no listing's. An
-/// id, not a class: a class word names a component wherever it is used (a restaurant's
-/// `menu-item` dishes, a shop's `nav-card` tiles), an id the one box the template placed.
-/// Measured: docs/benchmarks.md, "Layout boxes named by their ids".
-const LAYOUT_CHROME_IDS: &[&str] = &[
-    "sidebar",
-    "footer",
-    "nav",
-    "navigation",
-    "navbar",
-    "menu",
-    "submenu",
-    "sidenav",
-    "subnav",
-    "leftnav",
-    "rightnav",
-    "topnav",
-];
-
-/// A whole class word (any case) that names its box the page's sidebar: a theme's
-/// `div.sidebar` holds the blog's widgets. Only the whole word: one split from a longer
-/// class names the layout around the page's text (`has-sidebar`, `sidebar-layout`), and
-/// those cost WCXB's development split 0.8702 → 0.8686.
-const SIDEBAR_CLASS: &str = "sidebar";
-
-/// Whether `n`'s id names it one of the layout's chrome boxes ([`LAYOUT_CHROME_IDS`]), or a
-/// class word its sidebar ([`SIDEBAR_CLASS`]).
+/// Whether `n`'s id or class names it one of the layout's chrome boxes
+/// ([`tree::layout_chrome`]).
 fn layout_chrome(n: &NodeRef<'_>) -> bool {
-    tree::element_is(n, layout_chrome_named)
-}
-
-/// [`layout_chrome`] of an element's name and attributes read in place.
-pub(super) fn layout_chrome_named(e: &tree::El<'_>) -> bool {
-    e.attr("id").is_some_and(|id| {
-        id.split(['-', '_']).any(|w| {
-            let w = w.trim_end_matches(|c: char| c.is_ascii_digit());
-            LAYOUT_CHROME_IDS.iter().any(|x| w.eq_ignore_ascii_case(x))
-        })
-    }) || e.attr("class").is_some_and(|c| {
-        c.split_ascii_whitespace()
-            .any(|w| w.eq_ignore_ascii_case(SIDEBAR_CLASS))
-    })
+    tree::element_is(n, tree::layout_chrome)
 }
 
 /// [`chrome`] to a listing while its cards are looked for ([`find`]): also a box its id

@@ -219,7 +219,7 @@ fn signals(doc: &Document) -> Signals {
             }
             if chrome.is_none()
                 && (["nav", "aside", "header", "footer"].contains(&el.name)
-                    || super::cards::layout_chrome_named(el))
+                    || tree::layout_chrome(el))
             {
                 chrome = Some(n.id);
             }

@@ -96,6 +96,50 @@ pub fn element_is(n: &NodeRef<'_>, pred: impl FnOnce(&El<'_>) -> bool) -> bool {
     element(n, pred).unwrap_or(false)
 }
 
+/// Words of an id (split at `-` and `_`, any case) that name a box of the page's layout
+/// as its sidebar, navigation, menu or footer: the `<aside>`, `<nav>` and `<footer>` of a
+/// page written before HTML5 gave them elements (a blog's `div#sidebar` of archive months
+/// and blogroll, WordPress's `ul#menu-main-menu`, `div#footer_setup`), no listing's. An
+/// id, not a class: a class word names a component wherever it is used (a restaurant's
+/// `menu-item` dishes, a shop's `nav-card` tiles), an id the one box the template placed.
+/// Measured: docs/benchmarks.md, "Layout boxes named by their ids".
+pub const LAYOUT_CHROME_IDS: &[&str] = &[
+    "sidebar",
+    "footer",
+    "nav",
+    "navigation",
+    "navbar",
+    "menu",
+    "submenu",
+    "sidenav",
+    "subnav",
+    "leftnav",
+    "rightnav",
+    "topnav",
+];
+
+/// A whole class word (any case) that names its box the page's sidebar: a theme's
+/// `div.sidebar` holds the blog's widgets. Only the whole word: one split from a longer
+/// class names the layout around the page's text (`has-sidebar`, `sidebar-layout`), and
+/// those cost WCXB's development split 0.8702 → 0.8686.
+pub const SIDEBAR_CLASS: &str = "sidebar";
+
+/// Whether element `e`'s id names it one of the layout's chrome boxes
+/// ([`LAYOUT_CHROME_IDS`]), or a class word its sidebar ([`SIDEBAR_CLASS`]): what a
+/// listing's cards are not looked for in (`cards.rs`), and where a page's widgets' `h2`s
+/// are not its sections (`kind.rs`).
+pub fn layout_chrome(e: &El<'_>) -> bool {
+    e.attr("id").is_some_and(|id| {
+        id.split(['-', '_']).any(|w| {
+            let w = w.trim_end_matches(|c: char| c.is_ascii_digit());
+            LAYOUT_CHROME_IDS.iter().any(|x| w.eq_ignore_ascii_case(x))
+        })
+    }) || e.attr("class").is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|w| w.eq_ignore_ascii_case(SIDEBAR_CLASS))
+    })
+}
+
 /// The first element under `root` for which `pred` holds, in document order: what a
 /// selector's first match would be, tested by hand (matching a selector on every element
 /// of a page cost up to 3.7 % of its extraction each time).
