@@ -195,14 +195,18 @@ fn signals(doc: &Document) -> Signals {
                 _ => {}
             }
             let (mut post, mut signed, mut priced) = (false, false, false);
+            // A class or id naming comments (`commentlist`, `comments`, `comment-body`).
+            let mut about_comments = false;
             for (name, v) in el.attrs() {
                 match name {
                     name @ ("class" | "id") => {
                         post |= post_named(v);
                         signed |= signature_named(v);
                         priced |= price_named(v);
+                        let named = contains_ignore_case(v, b"comment");
+                        about_comments |= named;
                         if name == "class"
-                            && contains_ignore_case(v, b"comment")
+                            && named
                             && v.split_ascii_whitespace()
                                 .any(|w| w.eq_ignore_ascii_case("comment"))
                         {
@@ -231,11 +235,7 @@ fn signals(doc: &Document) -> Signals {
             s.priced += usize::from(priced);
             if el.name == "p" {
                 paragraphs += 1;
-            } else if comments.is_none()
-                && el.attrs().any(|(k, v)| {
-                    matches!(k, "class" | "id") && contains_ignore_case(v, b"comment")
-                })
-            {
+            } else if comments.is_none() && about_comments {
                 comments = Some(n.id);
             }
         });
