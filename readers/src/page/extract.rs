@@ -2487,6 +2487,7 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     // highlighter's `<span class="hljs-comment">` (Prism's `token comment`) is the
     // code's comment, not a reader's, and goes with nothing in the block.
     let mut in_code = None;
+    let mut data_cells = DataCells::default();
     for edge in tree::edges(root) {
         let e = match edge {
             Edge::Open(e) => {
@@ -2586,7 +2587,7 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
         if !cards
             && linked as f64 > LINK_DENSITY * len as f64
             && !fact_in_a_row(&e, &counts)
-            && !cell_of_data(&e)
+            && !data_cells.holds(&e)
             && !anchored_heading(&e)
         {
             doomed.push(e);
@@ -2783,49 +2784,84 @@ fn fact_in_a_row(e: &NodeRef<'_>, counts: &HashMap<NodeId, Counts>) -> bool {
 /// Columns a table's header row names for its linked cells to be its data.
 const DATA_COLUMNS: usize = 3;
 
-/// Whether `e` is a cell of a table of data: a row of [`DATA_COLUMNS`] cells or more in a
-/// table whose first row is all header cells, as many. A table of names (laureates, a
-/// league's clubs) links most of its cells, and they are its data; a table of links
-/// beside the text (a navigation box: a header cell and its list of links) has rows of
-/// two.
-fn cell_of_data(e: &NodeRef<'_>) -> bool {
-    if !named(e, &["td", "th"]) {
-        return false;
+/// Which cells are a table's data ([`DataCells::holds`]), each row and each table judged
+/// once: a table of thousands of linked rows is read in time linear in it, not once per
+/// cell (its test counts the nodes looked at).
+#[derive(Default)]
+struct DataCells {
+    rows: HashMap<NodeId, bool>,
+    tables: HashMap<NodeId, bool>,
+    /// Nodes looked at.
+    looked: usize,
+}
+
+impl DataCells {
+    /// Whether `e` is a cell of a table of data: a row of [`DATA_COLUMNS`] cells or more
+    /// in a table whose first row is all header cells, as many. A table of names
+    /// (laureates, a league's clubs) links most of its cells, and they are its data; a
+    /// table of links beside the text (a navigation box: a header cell and its list of
+    /// links) has rows of two.
+    fn holds(&mut self, e: &NodeRef<'_>) -> bool {
+        if !named(e, &["td", "th"]) {
+            return false;
+        }
+        let Some(row) = e.parent().filter(|p| p.has_name("tr")) else {
+            return false;
+        };
+        if let Some(&data) = self.rows.get(&row.id) {
+            return data;
+        }
+        let data = self.cells(&row) >= DATA_COLUMNS
+            && row
+                .ancestors_it(Some(2))
+                .find(|a| a.has_name("table"))
+                .is_some_and(|table| self.of_data(&table));
+        self.rows.insert(row.id, data);
+        data
     }
-    let Some(row) = e.parent().filter(|p| p.has_name("tr")) else {
-        return false;
-    };
-    let cells = |r: &NodeRef<'_>| {
-        r.children_it(false)
+
+    /// Cells of `row`, up to [`DATA_COLUMNS`].
+    fn cells(&mut self, row: &NodeRef<'_>) -> usize {
+        let looked = &mut self.looked;
+        row.children_it(false)
+            .inspect(|_| *looked += 1)
             .filter(|c| named(c, &["td", "th"]))
             .take(DATA_COLUMNS)
             .count()
-    };
-    if cells(&row) < DATA_COLUMNS {
-        return false;
     }
-    // The table's first row: in its `thead`, else in its first row group.
-    let Some(table) = row.ancestors_it(Some(2)).find(|a| a.has_name("table")) else {
-        return false;
-    };
-    let first = table
-        .element_children()
-        .into_iter()
-        .filter(|c| named(c, &["thead", "tbody", "tr"]))
-        .find_map(|g| {
-            if g.has_name("tr") {
-                Some(g)
-            } else {
-                g.element_children().into_iter().find(|r| r.has_name("tr"))
-            }
+
+    /// Whether `table`'s first row (in its `thead`, else in its first row group) is
+    /// [`DATA_COLUMNS`] header cells or more and nothing else.
+    fn of_data(&mut self, table: &NodeRef<'_>) -> bool {
+        if let Some(&data) = self.tables.get(&table.id) {
+            return data;
+        }
+        let looked = std::cell::Cell::new(0usize);
+        let first = table
+            .children_it(false)
+            .inspect(|_| looked.set(looked.get() + 1))
+            .filter(|c| named(c, &["thead", "tbody", "tr"]))
+            .find_map(|g| {
+                if g.has_name("tr") {
+                    Some(g)
+                } else {
+                    g.children_it(false)
+                        .inspect(|_| looked.set(looked.get() + 1))
+                        .find(|r| r.has_name("tr"))
+                }
+            });
+        self.looked += looked.get();
+        let data = first.is_some_and(|first| {
+            self.cells(&first) >= DATA_COLUMNS
+                && first
+                    .children_it(false)
+                    .inspect(|_| self.looked += 1)
+                    .filter(|c| c.is_element())
+                    .all(|c| c.has_name("th"))
         });
-    first.is_some_and(|first| {
-        cells(&first) >= DATA_COLUMNS
-            && first
-                .children_it(false)
-                .filter(|c| c.is_element())
-                .all(|c| c.has_name("th"))
-    })
+        self.tables.insert(table.id, data);
+        data
+    }
 }
 
 /// Plain text of article HTML: one paragraph per block, separated by a blank line; `<br>`
@@ -2995,6 +3031,32 @@ mod tests {
             ],
             &["Turing"],
         );
+    }
+
+    #[test]
+    fn a_large_table_of_linked_cells_is_judged_in_linear_time() {
+        // Thousands of rows of linked cells, each row group opening with comments: every
+        // row and the table are judged once, not the table's first row once per cell.
+        let rows = 3000;
+        let row = "<tr><td><a href='/a'>A</a></td><td><a href='/b'>B</a></td>\
+                   <td><a href='/c'>C</a></td></tr>";
+        let html = format!(
+            "<table><tbody>{}<tr><th>X</th><th>Y</th><th>Z</th></tr>{}</tbody></table>",
+            "<!-- a note -->".repeat(rows),
+            row.repeat(rows)
+        );
+        let doc = Document::from(html.as_str());
+        let cells: Vec<NodeRef<'_>> = doc
+            .root()
+            .descendants_it()
+            .filter(|n| n.has_name("td"))
+            .collect();
+        assert_eq!(cells.len(), 3 * rows);
+        let mut data = DataCells::default();
+        assert!(cells.iter().all(|c| data.holds(c)));
+        // Each row's cells, the table's first row group and its header row: once each.
+        let nodes = 4 * (rows + 1) + (2 * rows + 1) + 4;
+        assert!(data.looked <= nodes, "{} nodes looked at", data.looked);
     }
 
     #[test]
