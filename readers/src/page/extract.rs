@@ -1784,14 +1784,12 @@ fn before_readability(r: &dom_smoothie::Readability) -> Vec<String> {
     let mut lines = Vec::new();
     let mut headings = Vec::new();
     for n in &found {
-        if tree::element_is(n, |e| SECTION_HEADINGS.contains(&e.name) && header_named(e)) {
-            if headings.len() < PREPASS_MAX_CANDIDATES {
-                headings.push(*n);
-            }
-        } else if n.has_name("table") && header_named_table(n) {
-            // A table of data whose class names its own header row (Wikipedia's sortable
-            // tables are `sticky-header`): not the page's header, which Readability drops
-            // by that word, table and all.
+        // A section's heading, or a table of data whose class names its own header row
+        // (Wikipedia's sortable tables are `sticky-header`): not the page's header, which
+        // Readability drops by that word, table and all.
+        if tree::element_is(n, |e| SECTION_HEADINGS.contains(&e.name) && header_named(e))
+            || (n.has_name("table") && header_named_table(n))
+        {
             if headings.len() < PREPASS_MAX_CANDIDATES {
                 headings.push(*n);
             }
