@@ -732,6 +732,125 @@ pub fn recommends(lower: &str) -> bool {
     RECOMMENDS_MATCHER.is_match(lower)
 }
 
+/// What a heading says, whole, to open an article's readers' comments or the form to
+/// write one (any case; digits, punctuation and marks left out: "12 Comments",
+/// "Comments (3)", "Leave a Reply"), in the boilerplate vocabulary's languages. Not
+/// "discussion": a paper's section is titled so.
+const COMMENTS_TITLES: &[&str] = &[
+    // en
+    "comments",
+    "comment",
+    "reader comments",
+    "readers comments",
+    "leave a reply",
+    "leave a comment",
+    "post a comment",
+    "add a comment",
+    "add comment",
+    "responses",
+    "replies",
+    "join the discussion",
+    "join the conversation",
+    // de
+    "kommentare",
+    "kommentar",
+    "leserkommentare",
+    "kommentar schreiben",
+    "kommentar verfassen",
+    "antworten",
+    // fr
+    "commentaires",
+    "commentaire",
+    "laisser un commentaire",
+    "réactions",
+    "réagissez",
+    // es
+    "comentarios",
+    "comentario",
+    "deja un comentario",
+    "deja una respuesta",
+    // it
+    "commenti",
+    "commento",
+    "lascia un commento",
+    // pt
+    "comentários",
+    "comentário",
+    "deixe um comentário",
+    "deixe uma resposta",
+    // nl
+    "reacties",
+    "reactie",
+    "laat een reactie achter",
+    // pl
+    "komentarze",
+    "komentarz",
+    "dodaj komentarz",
+    // ru
+    "комментарии",
+    "комментарий",
+    "оставить комментарий",
+    "добавить комментарий",
+    // zh
+    "评论",
+    "发表评论",
+    "留言",
+    // ja
+    "コメント",
+    "コメントを残す",
+];
+
+/// How a heading that counts them opens an article's comments, followed by the article's
+/// title ("12 thoughts on “…”", "3 Responses to …"): only after a number.
+const COMMENTS_COUNTED: &[&str] = &[
+    // en
+    "thoughts on ",
+    "responses to ",
+    "response to ",
+    "comments on ",
+    "comments to ",
+    "comment on ",
+    "replies to ",
+    // de
+    "kommentare zu ",
+    "kommentar zu ",
+    "antworten auf ",
+    "gedanken zu ",
+    // fr
+    "commentaires sur ",
+    "réponses à ",
+    "réflexions sur ",
+    // es
+    "comentarios en ",
+    "respuestas a ",
+    // it
+    "commenti su ",
+    "risposte a ",
+    // pt
+    "comentários em ",
+    "respostas para ",
+    // nl
+    "reacties op ",
+];
+
+/// Whether a heading's text (already lower case) opens an article's readers' comments
+/// ([`COMMENTS_TITLES`], [`COMMENTS_COUNTED`]).
+pub fn opens_comments(lower: &str) -> bool {
+    let words: String = lower
+        .chars()
+        .map(|c| if c.is_alphabetic() { c } else { ' ' })
+        .collect();
+    let bare = words.split_whitespace().collect::<Vec<_>>().join(" ");
+    if COMMENTS_TITLES.contains(&bare.as_str()) {
+        return true;
+    }
+    let counted = lower.trim_start();
+    counted.starts_with(|c: char| c.is_ascii_digit()) && {
+        let rest = counted.trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace());
+        COMMENTS_COUNTED.iter().any(|p| rest.starts_with(p))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -744,6 +863,34 @@ mod tests {
         for n in no {
             assert!(!pred(&n.to_lowercase()), "{n}");
         }
+    }
+
+    #[test]
+    fn a_heading_of_readers_comments_is_told_from_one_that_mentions_them() {
+        sorts(
+            opens_comments,
+            &[
+                "Comments",
+                "12 Comments",
+                "Comments (3)",
+                "Leave a Reply",
+                "14 thoughts on “Why we moved”",
+                "3 Responses to \"Election night\"",
+                "Kommentare",
+                "5 Kommentare zu „Der Umzug“",
+                "Laisser un commentaire",
+                "Комментарии",
+                "评论",
+            ],
+            &[
+                "Discussion",
+                "Comments on the draft rule are due in May",
+                "Thoughts on Zig",
+                "Response to the consultation",
+                "How to leave a comment that gets read",
+                "No comments",
+            ],
+        );
     }
 
     #[test]

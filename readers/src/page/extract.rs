@@ -185,6 +185,9 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     if kind == Kind::Product {
         not_product(&doc);
     }
+    if kind == Kind::Article {
+        drop_comments(&doc);
+    }
     let opening = (kind == Kind::Forum).then(|| opening_post(&doc)).flatten();
     let cards = super::cards::find(&doc, super::cards::articles_own(kind));
     let listing = read_as_listing(&doc, kind, cards, shape.text_chars);
@@ -260,11 +263,38 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     // cleaned as a block is.
     // The page's main ([`content_body`]) only when it holds at most MAIN_BODY_OVER times the
     // article: more is a news page's modules around its story.
+    // A body the page names that Readability's article leaves out (a blog's sidebar of
+    // widgets read instead of its short post): the article was read elsewhere, and the
+    // body is the text.
+    // Whether Readability's article holds the body the page names ([`content_body`]): a
+    // short one that does is the text where the page says, not a piece of a larger block
+    // (a blog's sidebar of widgets holds more than its short post); one that does not was
+    // read elsewhere, and the body is the text.
+    let named_read = named_body
+        .filter(|&(_, chars, main)| !main && chars >= ELSEWHERE_BODY_MIN_CHARS)
+        .and_then(|(id, _, _)| {
+            let (_, _, text) = found.as_ref()?;
+            let page = page.get_or_insert_with(parsed);
+            let body = tree::text(&NodeRef::new(id, &page.tree));
+            // Prose, not a listing's few words or a thread's first line under the name.
+            if prose_chars(&body) < ELSEWHERE_BODY_MIN_CHARS {
+                return None;
+            }
+            Some(if holds_most(text, &body) {
+                Read::Body
+            } else if holds_most(&body, text) {
+                Read::Within
+            } else {
+                Read::Elsewhere
+            })
+        });
+    let elsewhere = named_read == Some(Read::Elsewhere);
     let named_body = named_body.filter(|&(_, chars, main)| {
-        found.is_some()
-            && beat < 2 * NAMED_BODY_ARTICLE_CHARS
-            && chars >= beat
-            && (!main || 2 * chars <= MAIN_BODY_OVER * beat)
+        elsewhere
+            || (found.is_some()
+                && beat < 2 * NAMED_BODY_ARTICLE_CHARS
+                && chars >= beat
+                && (!main || 2 * chars <= MAIN_BODY_OVER * beat))
     });
     let block = if let Some((id, _, _)) = named_body {
         let page = page.take().unwrap_or_else(parsed);
@@ -280,7 +310,15 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
         None
     };
     let (title, body_html, body_text, warning) = match (found, block) {
-        (Some(f), Some(b)) if nonspace(&b.2) >= 2 * nonspace(&f.2) => (f.0, b.1, b.2, None),
+        (Some(f), Some(b)) if elsewhere && nonspace(&b.2) > 0 => (f.0, b.1, b.2, None),
+        // A block replacing the body the page names holds it (its column with an
+        // event's or a product's details beside it), not a sidebar beside it.
+        (Some(f), Some(b))
+            if nonspace(&b.2) >= 2 * nonspace(&f.2)
+                && (named_read != Some(Read::Body) || holds_most(&b.2, &f.2)) =>
+        {
+            (f.0, b.1, b.2, None)
+        }
         (Some(f), _) => (f.0, f.1, f.2, None),
         (None, Some(b)) if nonspace(&b.2) > 0 => {
             (b.0, b.1, b.2, Some(FALLBACK_WARNING.to_string()))
@@ -301,7 +339,13 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
     let (body_html, body_text) = with_fact_boxes(body_html, body_text, &boxes, url);
     let x = finished(&title, body_html, body_text, html, warning);
     let page = || page.unwrap_or_else(parsed);
-    let x = or_cards(x, cards, kind, listing, page, html, url);
+    // Text read where the page names its body is the article, whatever cards are beside
+    // it (a blog's sidebar of widgets repeats one shape), unless the page is a listing.
+    let x = if named_read == Some(Read::Body) || (named_read.is_some() && !listing) {
+        x
+    } else {
+        or_cards(x, cards, kind, listing, page, html, url)
+    };
     // A few words read (a "Loading" splash, the site's name) where the page's script-less
     // version holds a text: that version, as when nothing was read.
     let read_chars = nonspace(&x.text);
@@ -887,6 +931,47 @@ const NAMED_BODY_ARTICLE_CHARS: usize = 3000;
 /// its modules on Readability's test pages (`yahoo-3`, 0.97 → 0.43).
 const MAIN_BODY_OVER: usize = 4;
 
+/// Text (characters, no whitespace) from which the body a page names
+/// ([`content_body`]) is its article's text even where Readability read elsewhere.
+const ELSEWHERE_BODY_MIN_CHARS: usize = 200;
+
+/// Whether `read` holds most of `body`'s words (each as often as `body` has it): half of
+/// them or more.
+fn holds_most(read: &str, body: &str) -> bool {
+    let mut bag: HashMap<String, usize> = HashMap::new();
+    for w in lowered_words(read) {
+        *bag.entry(w).or_default() += 1;
+    }
+    let (mut held, mut all) = (0usize, 0usize);
+    for w in lowered_words(body) {
+        all += 1;
+        if let Some(n) = bag.get_mut(&w).filter(|n| **n > 0) {
+            *n -= 1;
+            held += 1;
+        }
+    }
+    2 * held >= all
+}
+
+/// Where Readability's article was read, against the body the page names
+/// ([`content_body`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// The article holds most of the body.
+    Body,
+    /// The body holds most of the article (and more: a post and its comments).
+    Within,
+    /// Neither holds most of the other.
+    Elsewhere,
+}
+
+/// The words of `t`, lower case: its runs of letters and digits.
+fn lowered_words(t: &str) -> impl Iterator<Item = String> + '_ {
+    t.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
 /// What a site's classes and ids name its article's body with (any case): blog engines'
 /// and publishers' templates (WordPress's `entry-content`). Microdata's
 /// `itemprop="articleBody"` names it too.
@@ -917,7 +1002,9 @@ static CONTENT_BODY_MATCHER: LazyLock<aho_corasick::AhoCorasick> =
 /// builder's sections (a service's bands, a shop's blocks) are its main's children, and
 /// Readability takes one of them; a page with an `<article>` says where its text is, and
 /// one with two mains says neither is the page's. Tested by hand, one element at a time:
-/// as a selector list it cost 6 % of an article's extraction.
+/// as a selector list it cost 6 % of an article's extraction. `None` when the page names
+/// a second body outside the first: a thread's posts or a listing's entries, each named
+/// so, where the first is one of several.
 fn content_body(doc: &Document) -> Option<(NodeId, usize, bool)> {
     let named = |n: &NodeRef<'_>| {
         n.attr("itemprop").is_some_and(|v| &*v == "articleBody")
@@ -931,6 +1018,18 @@ fn content_body(doc: &Document) -> Option<(NodeId, usize, bool)> {
     let (mut main, mut mains, mut article) = (None, 0usize, false);
     for n in doc.root().descendants_it().filter(NodeRef::is_element) {
         if named(&n) {
+            // The rest of the page, after the body's subtree: what follows it and each of
+            // its ancestors.
+            let named_in = |s: NodeRef<'_>| {
+                s.is_element()
+                    && (named(&s) || s.descendants_it().any(|m| m.is_element() && named(&m)))
+            };
+            if std::iter::successors(Some(n), NodeRef::parent)
+                .flat_map(|a| std::iter::successors(a.next_sibling(), NodeRef::next_sibling))
+                .any(named_in)
+            {
+                return None;
+            }
             return Some((n.id, nonspace(&n.text()), false));
         }
         if article || mains > 1 {
@@ -948,6 +1047,79 @@ fn content_body(doc: &Document) -> Option<(NodeId, usize, bool)> {
     }
     let main = main.filter(|_| mains == 1 && !article)?;
     Some((main.id, nonspace(&main.text()), true))
+}
+
+/// Ancestors of a text node [`drop_comments`] looks through for its paragraph (a link in
+/// a paragraph's emphasis is three deep).
+const PARAGRAPH_MAX_DEPTH: usize = 4;
+
+/// Nodes of a heading read for its text by [`drop_comments`]: a title's, not a subtree's.
+const HEADING_MAX_NODES: usize = 64;
+
+/// Removes from an article's page, before Readability looks at it, the sections its
+/// headings call readers' comments ([`super::boilerplate::opens_comments`]: "12 Comments",
+/// "Leave a Reply") after [`COMMENTS_AFTER_CHARS`] of paragraphs' text: whatever they hold, the
+/// comments are not the article (WCXB's references and trafilatura's leave them out), and
+/// a long thread of them would be what Readability reads. Each heading's text is read
+/// over at most [`HEADING_MAX_NODES`] nodes, and the page's counts are taken only when one
+/// opens comments: one walk of the page, and one more for a page with comments.
+fn drop_comments(doc: &Document) {
+    let root = doc.root();
+    let (mut before, mut headings) = (0usize, Vec::new());
+    for n in root.descendants_it() {
+        if n.is_text() {
+            // Paragraphs' text only: a tiny post under a site's header and menus keeps its
+            // comments here (Readability would read the sidebar without them); cleaning the
+            // article takes them off it after ([`clean`]).
+            if std::iter::successors(n.parent(), NodeRef::parent)
+                .take(PARAGRAPH_MAX_DEPTH)
+                .any(|a| a.has_name("p"))
+            {
+                before += tree::text_len(&n);
+            }
+            continue;
+        }
+        if before < COMMENTS_AFTER_CHARS || !named(&n, HEADINGS) {
+            continue;
+        }
+        let (mut text, mut chars) = (String::new(), 0usize);
+        for t in n
+            .descendants_it()
+            .take(HEADING_MAX_NODES)
+            .filter(NodeRef::is_text)
+        {
+            chars += tree::text_len(&t);
+            if chars > RECOMMENDS_MAX_CHARS {
+                break;
+            }
+            text.push_str(&t.text());
+        }
+        if chars > 0
+            && chars <= RECOMMENDS_MAX_CHARS
+            && super::boilerplate::opens_comments(&crate::text::collapse(&text).to_lowercase())
+        {
+            headings.push(n);
+        }
+    }
+    if headings.is_empty() {
+        return;
+    }
+    let Some(body) = tree::first_element(&root, |n| n.has_name("body")) else {
+        return;
+    };
+    let counts = tree::counts(&body, BLOCKS);
+    let mut looked = 0usize;
+    for h in headings {
+        // An earlier section may hold this one.
+        if h.ancestors_it(None).all(|a| a.id != body.id) {
+            continue;
+        }
+        if let Some(section) = heading_section(&h, &body, &counts, usize::MAX, &mut looked) {
+            for n in section {
+                n.remove_from_parent();
+            }
+        }
+    }
 }
 
 /// Text (characters, no whitespace) from which a block named a review is a product's
@@ -2476,7 +2648,7 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     // hold under half of it (a page of nothing else shows nothing else: Readability's test
     // pages are written in it).
     let (mut placeholders, mut placeheld) = (Vec::new(), 0usize);
-    // Nodes [`recommended_section`] looked at: linear in the article (its test counts them).
+    // Nodes [`heading_section`] looked at: linear in the article (its test counts them).
     let mut looked = 0usize;
     // A listing's cards found by their shape are the children of `root` when it is not
     // judged itself ([`or_cards`]): the text of the one open, and how deep the walk is.
@@ -2486,6 +2658,8 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     // code's comment, not a reader's, and goes with nothing in the block.
     let mut in_code = None;
     let mut data_cells = DataCells::default();
+    // Text met so far, in the page's order: an article's before its comments' heading.
+    let mut before = 0usize;
     for edge in tree::edges(root) {
         let e = match edge {
             Edge::Open(e) => {
@@ -2506,6 +2680,7 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
         if depth == 2 && e.is_element() {
             card = of(&e).text;
         }
+        before += tree::text_len(&e);
         if !e.is_element() || (!with_root && e.id == root.id) || in_code.is_some() {
             continue;
         }
@@ -2529,11 +2704,19 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
         // A section a heading calls recommendations ("You may also like", "Similar
         // items"): the site's other pages, not this one's text. Innermost headings only:
         // each text is read for one.
+        // On an article, a section a heading calls its readers' comments ("12 Comments",
+        // "Leave a Reply") after its text: whatever it holds, the comments are not the
+        // article (WCXB's references and trafilatura's leave them out).
         if c.text <= RECOMMENDS_MAX_CHARS
             && c.text > 0
             && !c.blocks
             && named(&e, HEADINGS)
-            && let Some(section) = recommended_section(&e, root, &counts, total, &mut looked)
+            && let Some(limit) = section_limit(
+                &e,
+                total,
+                names == Names::Any && (!with_root || before >= COMMENTS_AFTER_CHARS),
+            )
+            && let Some(section) = heading_section(&e, root, &counts, limit, &mut looked)
         {
             doomed.extend(section);
             continue;
@@ -2615,30 +2798,47 @@ fn clean(root: &NodeRef<'_>, with_root: bool, names: Names, cards: bool) {
     }
 }
 
-/// Characters (no whitespace) of a heading read for [`recommended_section`]: a section's
+/// Characters (no whitespace) of a heading read for [`heading_section`]: a section's
 /// title, not a sentence that mentions related products.
 const RECOMMENDS_MAX_CHARS: usize = 60;
 
-/// The section `heading` opens when it calls it recommendations
-/// ([`super::boilerplate::recommends`]): the
+/// Characters (no whitespace) of an article's text before a heading of its readers'
+/// comments for the comments to go: a post of a few lines at least, not a page that is
+/// its comments.
+const COMMENTS_AFTER_CHARS: usize = 200;
+
+/// Whether `heading` opens a section that goes, and the text (characters, no whitespace)
+/// twice which it must hold less of ([`heading_section`]): recommendations
+/// ([`super::boilerplate::recommends`]) when under half of `total`; with `comments`,
+/// readers' comments ([`super::boilerplate::opens_comments`]) whatever they hold.
+fn section_limit(heading: &NodeRef<'_>, total: usize, comments: bool) -> Option<usize> {
+    let text = crate::text::collapse(&heading.text()).to_lowercase();
+    if super::boilerplate::recommends(&text) {
+        Some(total)
+    } else if comments && super::boilerplate::opens_comments(&text) {
+        Some(usize::MAX)
+    } else {
+        None
+    }
+}
+
+/// The section `heading` opens ([`section_limit`]): the
 /// outermost element under `root` whose text the heading begins, or, when the heading is
 /// not first in its parent, the heading and the siblings after it up to the next heading
-/// of its rank or above. `None` when that section holds half of `total` (the text under
-/// `root`) or more: then it is the text, whatever its heading says. Adds the nodes it looked
+/// of its rank or above (of any rank for readers' comments, whose `limit` is `usize::MAX`:
+/// they hold no heading). `None` when that section holds half of `limit` or more: then it
+/// is the text, whatever its heading says. Adds the nodes it looked
 /// at to `looked`: over a page's headings, linear in the page — an element's siblings
 /// before it are read for the one heading its text begins with, and a heading's siblings
 /// after it up to the next heading of its rank, each sibling for one heading of each rank.
-fn recommended_section<'a>(
+fn heading_section<'a>(
     heading: &NodeRef<'a>,
     root: &NodeRef<'a>,
     counts: &HashMap<NodeId, Counts>,
-    total: usize,
+    limit: usize,
     looked: &mut usize,
 ) -> Option<Vec<NodeRef<'a>>> {
-    let text = crate::text::collapse(&heading.text()).to_lowercase();
-    if !super::boilerplate::recommends(&text) {
-        return None;
-    }
+    let total = limit;
     let of = |e: &NodeRef<'_>| counts.get(&e.id).map_or(0, |c| c.text);
     // Any node's text: an element's as counted, a text node's own.
     let chars_of = |n: &NodeRef<'_>| {
@@ -2674,7 +2874,11 @@ fn recommended_section<'a>(
     let mut chars = of(heading);
     for s in std::iter::successors(heading.next_sibling(), NodeRef::next_sibling) {
         *looked += 1;
-        if s.is_element() && named(&s, HEADINGS) && rank(&s).is_some_and(|r| r <= own) {
+        // Readers' comments end at the next heading of any rank: they hold none.
+        if s.is_element()
+            && named(&s, HEADINGS)
+            && rank(&s).is_some_and(|r| r <= own || limit == usize::MAX)
+        {
             break;
         }
         chars += chars_of(&s);
@@ -3031,6 +3235,167 @@ mod tests {
         );
     }
 
+    /// A blog of the TypePad years: a sidebar of widgets (each a titled box of the author's
+    /// books, their shops and a blurb), then the post in the body the theme names
+    /// (`entry-content`), a few short paragraphs.
+    fn blog_page() -> String {
+        let widget = |i: usize| {
+            format!(
+                "<div class='module-typelist module'><h2 class='module-header'>Book {i}</h2>\
+                 <div class='module-content'><p>Buy Book {i} now from these online retailers, \
+                 in hardcover, paperback or for your reader; ask for bulk orders of Book {i} \
+                 and find it at a retailer near you.</p><ul><li><a href='/b{i}/a'>Shop A</a>\
+                 </li><li><a href='/b{i}/b'>Shop B</a></li></ul></div></div>"
+            )
+        };
+        let sidebar: String = (0..12).map(widget).collect();
+        let post = |i: usize| {
+            format!(
+                "<div class='entry'><h3 class='entry-header'>Two deadlines {i}</h3>\
+                 <div class='entry-content'><p>The application deadline {i} for the free \
+                 summer seminar is Friday morning; please remind any students you know that \
+                 they are almost out of time.</p><p>The project I launched last month is almost \
+                 over, and the oversized book is the thing to get while it lasts.</p>\
+                 <p>I am enjoying a new book by a writer I admire; it is always a treat.</p>\
+                 </div><p class='entry-footer'>Posted by Seth on July 12</p></div>"
+            )
+        };
+        let posts = post(0);
+        format!(
+            "<html><head><title>Seth's Blog</title></head><body>\
+             <div id='alpha'>{sidebar}</div><div id='beta'>{posts}</div></body></html>"
+        )
+    }
+
+    #[test]
+    fn a_short_post_in_the_body_the_page_names_is_read_not_the_sidebar_beside_it() {
+        let url = Url::parse("https://example.com/blog/2012/07/two-deadlines.html").expect("url");
+        let x = extract(&blog_page(), &url).expect("extracted");
+        reads(
+            &x,
+            &["application deadline 0", "oversized book", "always a treat"],
+            &["Buy Book", "retailer near you"],
+        );
+    }
+
+    #[test]
+    fn a_body_named_once_is_the_pages_and_one_of_several_is_not() {
+        let body = |i: usize| {
+            format!("<div class='post'><div class='post-content'><p>Post {i}</p></div></div>")
+        };
+        let page = |n: usize| {
+            let posts: String = (0..n).map(body).collect();
+            Document::from(format!(
+                "<html><body><div id='main'>{posts}</div></body></html>"
+            ))
+        };
+        assert!(content_body(&page(1)).is_some_and(|(_, chars, main)| chars == 5 && !main));
+        // A thread's posts, each named a body (Tapatalk's), or a blog's front page.
+        assert_eq!(content_body(&page(3)), None);
+        // A body named twice, nested, is one.
+        let nested = Document::from(
+            "<html><body><div class='entry-content'><div class='post-body'><p>Post</p></div>\
+             </div></body></html>",
+        );
+        assert!(content_body(&nested).is_some());
+    }
+
+    #[test]
+    fn comments_go_from_an_article_after_its_text_and_from_a_block_anywhere() {
+        let comments: String = (0..12)
+            .map(|i| format!("<li><p>Congratulations from reader {i}, and welcome.</p></li>"))
+            .collect();
+        let cleaned = |before: &str, with_root: bool| {
+            let doc = Document::from(format!(
+                "<div id='read'>{before}<div class='commentsblock'><h3>12 Comments</h3>\
+                 <ul>{comments}</ul></div></div>"
+            ));
+            let root = *doc.select("#read").nodes().first().expect("root");
+            clean(&root, with_root, Names::Any, false);
+            tree::text(&root)
+        };
+        // What Readability read: the post, then its comments.
+        let post = "<p>Max Jacob Newport. Born 11/6/12. Future Study Hacker, already reading, \
+                    with a photograph taken on the morning he came home from the hospital, \
+                    and a note on the nights since, which have been short, and the naps, \
+                    which have been long, for all three of them, and for the cat.</p>";
+        let read = cleaned(post, true);
+        assert!(
+            read.contains("Max Jacob") && !read.contains("reader 3"),
+            "{read}"
+        );
+        // With too little before them they are the text read (a page of comments).
+        let read = cleaned("<p>A photo.</p>", true);
+        assert!(read.contains("reader 3"), "{read}");
+        // A block of the page weighed against a short article: comments wherever they are.
+        let block = cleaned("", false);
+        assert!(!block.contains("reader 3"), "{block}");
+    }
+
+    #[test]
+    fn an_articles_readers_comments_under_their_heading_go() {
+        let url = Url::parse("https://example.com/2012/11/new-ssl-flaw.html").expect("url");
+        let comment = |i: usize| {
+            format!(
+                "<li class='commentpost'><strong>{i} Reader{i}</strong> | 10/29/2012\
+                 <p>Reader {i} writes at length: it is a flaw, and yes it is about the library, \
+                 but it is as much the library's fault as drunk driving is the car's; what \
+                 matters is who ships the fix and when it reaches the people using it.</p></li>"
+            )
+        };
+        let list: String = (0..20).map(comment).collect();
+        for heading in [
+            "<h2>20 Comments</h2>",
+            "<h3>Leave a Reply</h3>",
+            "<h2>Kommentare</h2>",
+        ] {
+            let body = format!(
+                "{}<div class='commentsblock'>{heading}<ol class='commentlist'>{list}</ol></div>",
+                para(3)
+            );
+            let x = extract(&page(&body), &url).expect("extracted");
+            reads(
+                &x,
+                &["Paragraph 0", "Paragraph 2"],
+                &["Reader 3 writes", "Reader 19"],
+            );
+        }
+        // A paper's discussion is its own text.
+        let body = format!(
+            "{}<h2>Discussion</h2>{}",
+            para(3),
+            para(6).replace("Paragraph", "Finding")
+        );
+        let x = extract(&page(&body), &url).expect("extracted");
+        reads(&x, &["Paragraph 0", "Finding 5"], &[]);
+    }
+
+    #[test]
+    fn comments_readability_reads_instead_of_a_short_post_do_not_replace_it() {
+        // The post is short; the comments under their heading hold more: read whole by
+        // the largest block, they go there too, and the post stays.
+        let url = Url::parse("https://example.com/2012/10/webcast.html").expect("url");
+        let comment = |i: usize| {
+            format!(
+                "<li><strong>{i} Reader{i}</strong><p>Reader {i} says the link seems to be \
+                 broken, and gives another one that works, with thanks for the post and a \
+                 question about the client running in the browser.</p></li>"
+            )
+        };
+        let list: String = (0..30).map(comment).collect();
+        let html = format!(
+            "<html><head><title>Webcast</title></head><body><div id='main'>\
+             <div class='post'><h1>Webcast</h1><p>Mark your calendars and register today for \
+             the broadcast of November 13th, with previews of the new edition.</p><p>This \
+             should be pretty exciting, and the recording will follow for those who cannot join \
+             on the day; the slides come with it, and the questions asked on the call.</p></div>\
+             <div class='commentsblock'><h3>Post a Comment</h3><ol>{list}</ol></div></div>\
+             </body></html>"
+        );
+        let x = extract(&html, &url).expect("extracted");
+        reads(&x, &["Mark your calendars"], &["Reader 7 says"]);
+    }
+
     #[test]
     fn a_large_table_of_linked_cells_is_judged_in_linear_time() {
         // Thousands of rows of linked cells, each row group opening with comments: every
@@ -3120,7 +3485,9 @@ mod tests {
                 nodes += 1;
                 if n.has_name("h3") {
                     headings += 1;
-                    recommended_section(&n, &root, &counts, total, &mut looked);
+                    if let Some(limit) = section_limit(&n, total, true) {
+                        heading_section(&n, &root, &counts, limit, &mut looked);
+                    }
                 }
             }
             assert!(headings >= 400);

@@ -227,7 +227,7 @@ fn signals(doc: &Document) -> Signals {
             {
                 chrome = Some(n.id);
             }
-            if el.name == "h2" && chrome.is_some() {
+            if el.name == "h2" && (chrome.is_some() || widget_title(el)) {
                 s.h2_chrome += 1;
             }
             s.posts += usize::from(post);
@@ -561,6 +561,20 @@ pub fn kind(doc: &Document, ld: &LinkedData, url: &Url) -> Kind {
     }
 }
 
+/// Words a heading's class holds when it titles one of the site's widgets, not a section
+/// of the page: WordPress's `widget-title` and `widgettitle`, TypePad's `module-header`,
+/// a theme's `sidebar-heading`.
+const WIDGET_WORDS: &[&[u8]] = &[b"widget", b"module", b"sidebar"];
+
+/// Whether heading `el`'s class titles a widget ([`WIDGET_WORDS`]).
+fn widget_title(el: &tree::El<'_>) -> bool {
+    el.attr("class").is_some_and(|c| {
+        WIDGET_WORDS
+            .iter()
+            .any(|w| tree::contains_ignore_case(c, w))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -863,6 +877,13 @@ mod tests {
         }
         let page = format!("{sections}<aside>{post}</aside>");
         assert_eq!(kind_of("", &page, u), Kind::Service);
+        // Or titled by their class as widgets, in a column of no name (TypePad's
+        // `module-header`, WordPress's `widgettitle`).
+        for class in ["module-header", "widgettitle", "widget-title"] {
+            let widgets = sections.replace("<h2>", &format!("<h2 class='{class}'>"));
+            let page = format!("<div id='alpha'>{widgets}</div><div id='beta'>{post}</div>");
+            assert_eq!(kind_of("", &page, u), Kind::Article, "{class}");
+        }
     }
 
     #[test]
