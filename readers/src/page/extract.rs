@@ -280,9 +280,11 @@ fn read(html: &str, url: &Url, kind: Option<Kind>, nested: bool) -> Result<Extra
             if prose_chars(&body) < ELSEWHERE_BODY_MIN_CHARS {
                 return None;
             }
-            Some(if holds_most(text, &body) {
+            // Each way from one count of the words they share.
+            let (shared, read, named) = shared_words(text, &body);
+            Some(if 2 * shared >= named {
                 Read::Body
-            } else if holds_most(&body, text) {
+            } else if 2 * shared >= read {
                 Read::Within
             } else {
                 Read::Elsewhere
@@ -935,22 +937,31 @@ const MAIN_BODY_OVER: usize = 4;
 /// ([`content_body`]) is its article's text even where Readability read elsewhere.
 const ELSEWHERE_BODY_MIN_CHARS: usize = 200;
 
+/// The words `a` and `b` share (each as often as both have it), and how many words each
+/// has: one count serves both directions of [`holds_most`].
+fn shared_words(a: &str, b: &str) -> (usize, usize, usize) {
+    let mut bag: HashMap<String, usize> = HashMap::new();
+    let mut in_a = 0usize;
+    for w in lowered_words(a) {
+        in_a += 1;
+        *bag.entry(w).or_default() += 1;
+    }
+    let (mut shared, mut in_b) = (0usize, 0usize);
+    for w in lowered_words(b) {
+        in_b += 1;
+        if let Some(n) = bag.get_mut(&w).filter(|n| **n > 0) {
+            *n -= 1;
+            shared += 1;
+        }
+    }
+    (shared, in_a, in_b)
+}
+
 /// Whether `read` holds most of `body`'s words (each as often as `body` has it): half of
 /// them or more.
 fn holds_most(read: &str, body: &str) -> bool {
-    let mut bag: HashMap<String, usize> = HashMap::new();
-    for w in lowered_words(read) {
-        *bag.entry(w).or_default() += 1;
-    }
-    let (mut held, mut all) = (0usize, 0usize);
-    for w in lowered_words(body) {
-        all += 1;
-        if let Some(n) = bag.get_mut(&w).filter(|n| **n > 0) {
-            *n -= 1;
-            held += 1;
-        }
-    }
-    2 * held >= all
+    let (shared, _, all) = shared_words(read, body);
+    2 * shared >= all
 }
 
 /// Where Readability's article was read, against the body the page names
@@ -2838,7 +2849,6 @@ fn heading_section<'a>(
     limit: usize,
     looked: &mut usize,
 ) -> Option<Vec<NodeRef<'a>>> {
-    let total = limit;
     let of = |e: &NodeRef<'_>| counts.get(&e.id).map_or(0, |c| c.text);
     // Any node's text: an element's as counted, a text node's own.
     let chars_of = |n: &NodeRef<'_>| {
@@ -2848,7 +2858,7 @@ fn heading_section<'a>(
             tree::text_len(n)
         }
     };
-    let small = |chars: usize| chars.saturating_mul(2) < total;
+    let small = |chars: usize| chars.saturating_mul(2) < limit;
     // Up while nothing with text comes before the heading.
     let mut top = *heading;
     while let Some(parent) = top.parent().filter(|p| p.id != root.id && p.is_element()) {
